@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# Thin wrapper over meson + ninja. `make` builds into build/ (the tool is
+# build/landfence); `make check` builds and runs every test suite.
+BUILD ?= build
+MESON_OPTS ?=
+NINJA ?= ninja
+
+.PHONY: all deps check sanitize check-sanitize demo bench valgrind fuzz format-check clean
+
+all: $(BUILD)/build.ninja
+	$(NINJA) -C $(BUILD)
+
+deps:
+	@tools/deps
+
+$(BUILD)/build.ninja:
+	@tools/deps
+	meson setup $(BUILD) $(MESON_OPTS)
+
+check: all
+	tools/run-tests $(BUILD)
+
+# The same suites under AddressSanitizer + UndefinedBehaviorSanitizer.
+check-sanitize:
+	$(MAKE) check BUILD=build-sanitize \
+		MESON_OPTS="$(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false"
+
+demo: all
+	tools/demo $(BUILD)
+
+bench: all
+	tools/run-bench $(BUILD)
+
+format-check:
+	tools/format-check
+
+clean:
+	rm -rf build build-*

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command-line tool: a thin shell over liblandfence. One file per
+ * subcommand; option parsing and policy discovery are shared here so that
+ * tests can call them in-process.
+ */
+#ifndef LF_CLI_H
+#define LF_CLI_H
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "landfence.h"
+
+/* Exit statuses (SPEC §4; doc/cli.md). */
+enum {
+	LF_EXIT_OK = 0,
+	LF_EXIT_DENY = 1,   /* check: deny */
+	LF_EXIT_USAGE = 2,  /* usage or policy error, nothing ran */
+	LF_EXIT_ASK = 3,    /* check: ask */
+	LF_EXIT_OWN = 125,  /* run: landfence's own error, nothing ran */
+	LF_EXIT_NOEXEC = 126,
+	LF_EXIT_NOTFOUND = 127,
+};
+
+#define LF_CLI_MAX_LAYERS 32
+#define LF_CLI_MAX_PROFILES 16
+
+/* Options shared by every subcommand. */
+struct lf_cli_opts {
+	const char *policies[LF_CLI_MAX_LAYERS]; /* -p FILE, in order */
+	size_t npolicies;
+	const char *project_dir; /* -C DIR */
+	const char *profiles[LF_CLI_MAX_PROFILES]; /* --profile NAME */
+	size_t nprofiles;
+	bool json;  /* --json */
+	bool tree;  /* --tree */
+};
+
+/* getopt_long entries for the shared options; a subcommand appends its own
+ * and passes unknown codes to lf_cli_common_opt. */
+#define LF_OPT_PROFILE 0x100
+#define LF_OPT_JSON 0x101
+#define LF_OPT_TREE 0x102
+#define LF_CLI_COMMON_SHORT "p:C:"
+#define LF_CLI_COMMON_LONG                                                     \
+	{ "policy", required_argument, NULL, 'p' },                            \
+	{ "directory", required_argument, NULL, 'C' },                         \
+	{ "profile", required_argument, NULL, LF_OPT_PROFILE },                \
+	{ "json", no_argument, NULL, LF_OPT_JSON },                            \
+	{ "tree", no_argument, NULL, LF_OPT_TREE }
+
+/* Handles one shared option. Returns 1 when handled, 0 when c is not a
+ * shared option, -1 after printing a usage error. */
+int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg);
+
+/* The loaded policy of one invocation. */
+struct lf_cli_state {
+	char project_root[PATH_MAX]; /* canonical absolute project root */
+	struct lf_policy *layers[LF_CLI_MAX_LAYERS + 3];
+	const char *layer_files[LF_CLI_MAX_LAYERS + 3];
+	size_t nlayers;
+	bool embedded_default; /* no policy file found: the embedded default */
+	struct lf_effective *eff;
+};
+
+/* Finds the project root (-C, else the nearest ancestor of the working
+ * directory holding .landfence/ or .git, else the working directory), and
+ * loads the layers: user ($XDG_CONFIG_HOME/landfence/policy.json), project
+ * (.landfence/policy.json), then each -p FILE; the embedded default when
+ * there is none. On a policy error prints FILE:LINE:COLUMN: message to
+ * stderr and returns LF_EXIT_USAGE; on another error prints it and returns
+ * LF_EXIT_OWN. Returns 0 on success. */
+int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st);
+void lf_cli_state_fini(struct lf_cli_state *st);
+
+/* Subcommands: argv[0] is the subcommand name. Each returns the exit
+ * status. */
+int lf_cmd_run(int argc, char **argv);
+int lf_cmd_plan(int argc, char **argv);
+int lf_cmd_check(int argc, char **argv);
+int lf_cmd_hook(int argc, char **argv);
+int lf_cmd_import(int argc, char **argv);
+int lf_cmd_export(int argc, char **argv);
+int lf_cmd_doctor(int argc, char **argv);
+int lf_cmd_init(int argc, char **argv);
+int lf_cmd_trust(int argc, char **argv);
+
+#endif /* LF_CLI_H */

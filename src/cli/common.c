@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'p':
+		if (o->npolicies >= LF_CLI_MAX_LAYERS) {
+			fprintf(stderr, "landfence: too many -p options (at most %d)\n", LF_CLI_MAX_LAYERS);
+			return -1;
+		}
+		o->policies[o->npolicies++] = arg;
+		return 1;
+	case 'C':
+		o->project_dir = arg;
+		return 1;
+	case LF_OPT_PROFILE:
+		if (o->nprofiles >= LF_CLI_MAX_PROFILES) {
+			fprintf(stderr, "landfence: too many --profile options (at most %d)\n",
+				LF_CLI_MAX_PROFILES);
+			return -1;
+		}
+		o->profiles[o->nprofiles++] = arg;
+		return 1;
+	case LF_OPT_JSON:
+		o->json = true;
+		return 1;
+	case LF_OPT_TREE:
+		o->tree = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static bool is_dir_at(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(p, sizeof(p), "%s/%s", dir, name) >= (int)sizeof(p))
+		return false;
+	return lstat(p, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+}
+
+/* The nearest ancestor of cwd holding .landfence/ or .git, else cwd. */
+static int find_project_root(char *out, size_t size)
+{
+	char cwd[PATH_MAX], cur[PATH_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	memcpy(cur, cwd, sizeof(cur));
+	for (;;) {
+		if (is_dir_at(cur, ".landfence") || is_dir_at(cur, ".git")) {
+			if (strlen(cur) >= size)
+				return -ENAMETOOLONG;
+			strcpy(out, cur);
+			return 0;
+		}
+		char *slash = strrchr(cur, '/');
+		if (!slash || slash == cur)
+			break;
+		*slash = '\0';
+	}
+	if (strlen(cwd) >= size)
+		return -ENAMETOOLONG;
+	strcpy(out, cwd);
+	return 0;
+}
+
+static int exists_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Loads one layer; prints the diagnostic on failure. */
+static int load_layer(struct lf_cli_state *st, const char *path, enum lf_layer layer)
+{
+	struct lf_diag diag = { 0 };
+	struct lf_policy *p = NULL;
+	int r = lf_policy_load(path, layer, &p, &diag);
+	if (r < 0) {
+		char msg[1200];
+		lf_diag_format(&diag, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+		return r == -ENOMEM ? LF_EXIT_OWN : LF_EXIT_USAGE;
+	}
+	st->layer_files[st->nlayers] = path;
+	st->layers[st->nlayers++] = p;
+	return 0;
+}
+
+int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)
+{
+	char buf[PATH_MAX];
+	static char user_path[PATH_MAX], project_path[PATH_MAX];
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	if (o->project_dir) {
+		if (!realpath(o->project_dir, st->project_root)) {
+			fprintf(stderr, "landfence: -C %s: %s\n", o->project_dir, strerror(errno));
+			return LF_EXIT_USAGE;
+		}
+	} else {
+		r = find_project_root(buf, sizeof(buf));
+		if (r < 0 || !realpath(buf, st->project_root)) {
+			fprintf(stderr, "landfence: cannot determine the project root: %s\n",
+				strerror(r < 0 ? -r : errno));
+			return LF_EXIT_OWN;
+		}
+	}
+
+	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
+	const char *home = secure_getenv("HOME");
+	user_path[0] = '\0';
+	if (xdg && xdg[0] == '/')
+		snprintf(user_path, sizeof(user_path), "%s/landfence/policy.json", xdg);
+	else if (home && home[0] == '/')
+		snprintf(user_path, sizeof(user_path), "%s/.config/landfence/policy.json", home);
+	if (user_path[0] && exists_file(user_path) && (r = load_layer(st, user_path, LF_LAYER_USER)))
+		goto fail;
+
+	snprintf(project_path, sizeof(project_path), "%s/.landfence/policy.json", st->project_root);
+	if (exists_file(project_path) && (r = load_layer(st, project_path, LF_LAYER_PROJECT)))
+		goto fail;
+
+	for (size_t i = 0; i < o->npolicies; i++)
+		if ((r = load_layer(st, o->policies[i], LF_LAYER_LOCAL)))
+			goto fail;
+
+	if (st->nlayers == 0) {
+		struct lf_policy *p = NULL;
+		if (lf_policy_default(&p) < 0) {
+			fprintf(stderr, "landfence: cannot build the embedded default policy\n");
+			r = LF_EXIT_OWN;
+			goto fail;
+		}
+		st->embedded_default = true;
+		st->layer_files[0] = "<embedded>";
+		st->layers[st->nlayers++] = p;
+	}
+
+	r = lf_resolve((const struct lf_policy *const *)st->layers, st->nlayers, &st->eff);
+	if (r < 0) {
+		fprintf(stderr, "landfence: cannot resolve the policy layers: %s\n", strerror(-r));
+		r = LF_EXIT_OWN;
+		goto fail;
+	}
+	return 0;
+fail:
+	lf_cli_state_fini(st);
+	return r;
+}
+
+void lf_cli_state_fini(struct lf_cli_state *st)
+{
+	lf_effective_free(st->eff);
+	st->eff = NULL;
+	for (size_t i = 0; i < st->nlayers; i++)
+		lf_policy_free(st->layers[i]);
+	st->nlayers = 0;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The permission model's data, shared by the pure core (src/core), the
+ * policy loaders (src/policy) and the adapter. Internal: not installed.
+ *
+ * Ownership: a policy owns its rules, their globs and command rules, and
+ * every string inside them. An effective policy borrows the layers.
+ */
+#ifndef LF_CORE_MODEL_H
+#define LF_CORE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "landfence.h"
+
+/* A list of owned strings. */
+struct lf_strv {
+	char **v;
+	size_t n;
+};
+
+/* A validated, normalised project-relative glob. */
+struct lf_glob {
+	char *pattern;	   /* normalised: no "./" prefix, no "//", no trailing '/' */
+	size_t prefix_len; /* length of the static prefix (seed static_prefix):
+			      pattern[0..prefix_len) is the literal directory path
+			      before the first metacharacter, or the whole pattern
+			      when it has none; 0 means the project root */
+	unsigned line, column; /* where the pattern was written, 0 if unknown */
+};
+
+/* One command rule of a bash rule. */
+struct lf_cmd_rule {
+	enum lf_matcher matcher;
+	char *text;	/* as written; non-empty */
+	char **tokens;	/* text split on blanks (exact, prefix) */
+	size_t ntokens;
+	enum lf_effect effect;
+	struct lf_source source;
+};
+
+/* A file rule (cap read/write/delete, globs) or a bash rule (cap bash,
+ * cmds). Never both. */
+struct lf_rule {
+	enum lf_capability cap;
+	enum lf_effect effect;
+	struct lf_glob *globs;
+	size_t nglobs;
+	struct lf_cmd_rule *cmds;
+	size_t ncmds;
+	struct lf_source source; /* source.file points to the policy's file */
+	enum lf_layer layer;
+};
+
+struct lf_policy {
+	char *file; /* name used in sources and diagnostics */
+	enum lf_layer layer;
+	bool has_fallback; /* false: this layer states no fallback */
+	lf_posture fallback;
+	struct lf_rule *rules;
+	size_t nrules;
+	struct lf_strv host_read;  /* "host": {"read": [...]} as written */
+	struct lf_strv host_write; /* "host": {"write": [...]} as written */
+	struct lf_strv profiles;   /* "profiles": [...] */
+	struct lf_strv env_unset;  /* "env": {"unset": [...]} */
+	struct lf_strv env_keep;   /* "env": {"keep": [...]}: kept despite the
+				      default scrub list */
+};
+
+/* Model construction (src/core/model.c). All return 0 or a negative errno;
+ * on -EINVAL they fill diag->message (and leave file/line/column for the
+ * caller to set, since only the caller knows where the value came from). */
+int lf_policy_new(const char *file, enum lf_layer layer, struct lf_policy **out);
+
+/* Validates and normalises pattern (SPEC §1 path scope) into g.
+ * -EINVAL: empty, absolute, a ".." component, NUL byte (len != strlen),
+ * an unterminated '[' class, or a pattern that normalises to nothing. */
+int lf_glob_init(struct lf_glob *g, const char *pattern, size_t len, struct lf_diag *diag);
+void lf_glob_fini(struct lf_glob *g);
+
+/* Whether glob g matches the normalised project-relative path (""
+ * is the project root). A pattern that matches a directory covers every
+ * path below it. Pure. */
+bool lf_glob_match(const struct lf_glob *g, const char *path);
+
+/* Appends a file rule; takes ownership of globs[0..n) on success and on
+ * failure alike. -EINVAL for cap == bash or n == 0. */
+int lf_policy_add_file_rule(struct lf_policy *p, enum lf_capability cap,
+			    enum lf_effect effect, struct lf_glob *globs, size_t n,
+			    struct lf_source src, struct lf_diag *diag);
+
+/* Validates a command rule text (non-empty after trimming blanks) and
+ * fills c. Takes no ownership of text. */
+int lf_cmd_rule_init(struct lf_cmd_rule *c, enum lf_matcher m, const char *text,
+		     enum lf_effect effect, struct lf_source src, struct lf_diag *diag);
+void lf_cmd_rule_fini(struct lf_cmd_rule *c);
+
+/* Appends a bash rule; takes ownership of cmds[0..n) (n may be 0). */
+int lf_policy_add_bash_rule(struct lf_policy *p, enum lf_effect effect,
+			    struct lf_cmd_rule *cmds, size_t n, struct lf_source src);
+
+int lf_strv_push(struct lf_strv *sv, const char *s);
+void lf_strv_fini(struct lf_strv *sv);
+
+/* The resolved policy. Rules are pooled as pointers in layer order. */
+struct lf_decide_index; /* private to src/core/decide.c */
+
+struct lf_effective {
+	const struct lf_policy *const *layers;
+	size_t nlayers;
+	const struct lf_rule **rules;
+	size_t nrules;
+	lf_posture fallback;
+	struct lf_decide_index *index;
+};
+
+/* Lexical path normalisation for requests: resolves ".", "..", "//".
+ * Writes the project-relative form of path into out (size bytes).
+ * Returns 0, 1 when the path lies outside project_root, -ENAMETOOLONG. */
+int lf_path_relative(const char *project_root, const char *path, char *out, size_t size);
+
+/* Component-aware overlap of two project-relative roots ("" = the root):
+ * equal, or one a strict ancestor of the other. */
+bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif /* LF_CORE_MODEL_H */

@@ -218,6 +218,21 @@ LF_EXPORT size_t lf_plan_dropped_count(const struct lf_plan *plan);
 LF_EXPORT const struct lf_dropped *lf_plan_dropped(const struct lf_plan *plan, size_t i);
 LF_EXPORT lf_posture lf_plan_default_posture(const struct lf_plan *plan);
 
+/* A fence: the static-prefix root of a deny or ask file rule, in its access
+ * class (LF_ACCESS_RO for read, LF_ACCESS_RW for write and delete). The
+ * adapter fences every later grant source (fallback, host, profiles, the
+ * command) with these, after symlink resolution. */
+struct lf_fence {
+	const char *abs_root;	/* owned by the plan */
+	const char *rel_root;	/* project-relative; "" is the project root */
+	unsigned access;	/* LF_ACCESS_RO or LF_ACCESS_RW */
+	enum lf_effect effect;	/* LF_DENY or LF_ASK */
+	struct lf_source source;
+};
+
+LF_EXPORT size_t lf_plan_fence_count(const struct lf_plan *plan);
+LF_EXPORT const struct lf_fence *lf_plan_fence(const struct lf_plan *plan, size_t i);
+
 /* ------------------------------------------------------------------------
  * Enforcement (SPEC §3)
  */

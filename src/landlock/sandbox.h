@@ -101,4 +101,8 @@ int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *
  * Async-signal-safe. Returns 0 or a negative errno. */
 int lf_landlock_restrict(int ruleset_fd);
 
+/* Whether name is a known agent profile ("claude", "codex", "gemini",
+ * "aider"). Pure; the policy loader uses it to reject unknown names. */
+bool lf_profile_known(const char *name);
+
 #endif /* LF_LANDLOCK_SANDBOX_H */

@@ -261,6 +261,72 @@ enum lf_sandbox_kind {
  * negative errno for an unexpected probe failure. */
 LF_EXPORT int lf_landlock_abi(int abi_max);
 
+/* ------------------------------------------------------------------------
+ * Launching a program under the OS guard (SPEC §3 Launch; doc/launch.md)
+ *
+ * Lifecycle: lf_child_new (everything that can fail or allocate: the path
+ * search, the private TMPDIR, the final rules, the ruleset, the seccomp
+ * filter, the environment; nothing runs) → lf_child_status (tell the user
+ * about a Degraded or Unsupported sandbox before it starts) →
+ * lf_child_start (fork; the child hardens itself, restricts itself and
+ * execs) → lf_child_wait → lf_child_free (removes the TMPDIR).
+ * lf_spawn is lf_child_new + lf_child_start.
+ */
+
+struct lf_spawn_opts {
+	const char *project_root;	/* canonical absolute project root */
+	const char *const *profiles;	/* agent profiles added to the policy's */
+	size_t nprofiles;
+	const char *cwd;		/* the child's working directory, NULL: ours */
+	int abi_max;			/* < 0: LANDFENCE_ABI_MAX from the environment */
+};
+
+struct lf_child;
+
+/* Prepares a launch of argv (argv[0] is searched in PATH as execvp does)
+ * under plan, compiled from e. Nothing runs. The environment is this
+ * process's, scrubbed (doc/launch.md) with the policies' "env" sections,
+ * TMPDIR pointing at a fresh private directory.
+ * Returns 0 and *out (free with lf_child_free), or:
+ *   -ENOENT      the program was not found (exit status 127)
+ *   -EACCES      the program is not an executable file (126)
+ *   -EOPNOTSUPP  KernelTooOld: fallback deny and this kernel cannot
+ *                enforce the plan fully (diag says why); must not run
+ *   -EINVAL      bad arguments, unknown profile (diag says which)
+ *   -ENOMEM, or the negative errno of a failed system call (diag) */
+LF_EXPORT int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
+			   const struct lf_spawn_opts *o, char *const argv[],
+			   struct lf_child **out, struct lf_diag *diag);
+
+/* The status the sandbox will have: Enforced, Degraded(reason),
+ * Unsupported. Owned by c. */
+LF_EXPORT const struct lf_status *lf_child_status(const struct lf_child *c);
+
+/* Starts the prepared child. Returns 0 once the program has been exec'ed
+ * inside the sandbox; or a negative errno when the child failed before
+ * exec (diag names the step: no-new-privs, seccomp, Landlock, exec, ...):
+ * the program did not run and the child has been reaped. -EALREADY when
+ * started before. While the child runs, SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGWINCH and SIGCHLD are blocked in the caller until lf_child_wait. */
+LF_EXPORT int lf_child_start(struct lf_child *c, struct lf_diag *diag);
+
+/* The child's pid after a successful start, else -1. */
+LF_EXPORT pid_t lf_child_pid(const struct lf_child *c);
+
+/* Waits for the child, forwarding SIGINT, SIGTERM, SIGHUP, SIGQUIT and
+ * SIGWINCH sent to the caller, and writes the raw wait status.
+ * Returns 0, -EINVAL (not started, or already waited). */
+LF_EXPORT int lf_child_wait(struct lf_child *c, int *status);
+
+/* Frees c and removes its private TMPDIR (without following symlinks).
+ * A started child that was not waited for is killed and reaped first. */
+LF_EXPORT void lf_child_free(struct lf_child *c);
+
+/* lf_child_new + lf_child_start. On success *out holds a running child. */
+LF_EXPORT int lf_spawn(const struct lf_effective *e, const struct lf_plan *plan,
+		       const struct lf_spawn_opts *o, char *const argv[], struct lf_child **out,
+		       struct lf_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fork, harden, restrict, exec. See launch.h and doc/launch.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "landlock/sandbox.h"
+#include "launch/launch.h"
+
+/* Where the child keeps the two descriptors it still needs once every
+ * other one above stderr is closed. */
+#define CHILD_ERR_FD 3
+#define CHILD_RULESET_FD 4
+
+const char *lf_launch_stage_name(enum lf_launch_stage stage)
+{
+	switch (stage) {
+	case LF_STAGE_NONE:
+		return "launch";
+	case LF_STAGE_FDS:
+		return "closing inherited descriptors";
+	case LF_STAGE_SIGNALS:
+		return "restoring the signal mask";
+	case LF_STAGE_CWD:
+		return "changing directory";
+	case LF_STAGE_NNP:
+		return "setting no-new-privs";
+	case LF_STAGE_SECCOMP:
+		return "loading the seccomp filter";
+	case LF_STAGE_LANDLOCK:
+		return "entering the Landlock domain";
+	case LF_STAGE_EXEC:
+		return "executing the program";
+	}
+	return "launch";
+}
+
+/* Whether path is a regular file this process may execute. */
+static int check_exec(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EACCES;
+	if (!S_ISREG(st.st_mode))
+		return -EACCES;
+	if (access(path, X_OK) < 0)
+		return -EACCES;
+	return 0;
+}
+
+/* Joins dir (possibly relative or empty) and name into an absolute path. */
+static int join_abs(const char *dir, size_t dlen, const char *name, char *out, size_t size)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (dlen > 0 && dir[0] == '/') {
+		n = snprintf(out, size, "%.*s/%s", (int)dlen, dir, name);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (dlen == 0)
+			n = snprintf(out, size, "%s/%s", cwd, name);
+		else
+			n = snprintf(out, size, "%s/%.*s/%s", cwd, (int)dlen, dir, name);
+	}
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int lf_launch_resolve(const char *name, const char *path_env, char *out, size_t size)
+{
+	char buf[PATH_MAX];
+	int r, seen = -ENOENT;
+
+	if (!name || !out || size == 0 || name[0] == '\0')
+		return -ENOENT;
+	if (strchr(name, '/')) {
+		if (name[0] == '/') {
+			if (strlen(name) >= sizeof(buf))
+				return -ENAMETOOLONG;
+			strcpy(buf, name);
+		} else if ((r = join_abs("", 0, name, buf, sizeof(buf))) < 0) {
+			return r;
+		}
+		r = check_exec(buf);
+		if (r < 0)
+			return r == -ENOENT || r == -ENOTDIR ? -ENOENT
+			       : r == -ENAMETOOLONG	     ? r
+							     : -EACCES;
+		if (strlen(buf) >= size)
+			return -ENAMETOOLONG;
+		strcpy(out, buf);
+		return 0;
+	}
+	if (!path_env)
+		path_env = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path_env;;) {
+		const char *end = strchrnul(p, ':');
+		r = join_abs(p, (size_t)(end - p), name, buf, sizeof(buf));
+		if (r == 0) {
+			r = check_exec(buf);
+			if (r == 0) {
+				if (strlen(buf) >= size)
+					return -ENAMETOOLONG;
+				strcpy(out, buf);
+				return 0;
+			}
+			/* execvp keeps looking after EACCES but reports it
+			 * when nothing else is found. */
+			if (r != -ENOENT && r != -ENOTDIR)
+				seen = -EACCES;
+		}
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	return seen;
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH };
+
+static void wait_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(set, forwarded[i]);
+	sigaddset(set, SIGCHLD);
+}
+
+/* Child side: async-signal-safe calls only. Never returns. */
+__attribute__((noreturn)) static void child_fail(int errfd, enum lf_launch_stage stage, int err)
+{
+	int32_t msg[2] = { (int32_t)stage, (int32_t)err };
+	ssize_t w;
+
+	do {
+		w = write(errfd, msg, sizeof(msg));
+	} while (w < 0 && errno == EINTR);
+	_exit(LF_STAGE_EXEC == stage && (err == ENOENT) ? 127 : 126);
+}
+
+static int close_above(unsigned first, unsigned long max_fd)
+{
+	if (close_range(first, ~0U, 0) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EINVAL)
+		return -errno;
+	/* Kernels before 5.9: close one by one up to the limit read in the
+	 * parent. */
+	for (unsigned long fd = first; fd < max_fd; fd++)
+		close((int)fd);
+	return 0;
+}
+
+__attribute__((noreturn)) static void child_run(const struct lf_launch_opts *o, int errfd,
+						const sigset_t *mask, unsigned long max_fd)
+{
+	int e, rfd = -1;
+
+	/* Move the pipe and the ruleset to fixed numbers, then drop every
+	 * other inherited descriptor: the program must not inherit a way
+	 * around the sandbox (an O_PATH to $HOME, a socket, ...). */
+	e = fcntl(errfd, F_DUPFD_CLOEXEC, CHILD_RULESET_FD + 1);
+	if (e < 0)
+		child_fail(errfd, LF_STAGE_FDS, errno);
+	if (o->ruleset_fd >= 0) {
+		rfd = fcntl(o->ruleset_fd, F_DUPFD_CLOEXEC, CHILD_RULESET_FD + 1);
+		if (rfd < 0)
+			child_fail(e, LF_STAGE_FDS, errno);
+	}
+	if (dup3(e, CHILD_ERR_FD, O_CLOEXEC) < 0)
+		child_fail(e, LF_STAGE_FDS, errno);
+	errfd = CHILD_ERR_FD;
+	if (rfd >= 0) {
+		if (dup3(rfd, CHILD_RULESET_FD, O_CLOEXEC) < 0)
+			child_fail(errfd, LF_STAGE_FDS, errno);
+		rfd = CHILD_RULESET_FD;
+	}
+	if (close_above(rfd >= 0 ? CHILD_RULESET_FD + 1 : CHILD_ERR_FD + 1, max_fd) < 0)
+		child_fail(errfd, LF_STAGE_FDS, errno);
+
+	if (sigprocmask(SIG_SETMASK, mask, NULL) < 0)
+		child_fail(errfd, LF_STAGE_SIGNALS, errno);
+
+	if (o->cwd && chdir(o->cwd) < 0)
+		child_fail(errfd, LF_STAGE_CWD, errno);
+
+	/* Landlock requires it for an unprivileged caller, and it keeps a
+	 * setuid program from shedding the domain. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		child_fail(errfd, LF_STAGE_NNP, errno);
+
+	if (o->filter && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, o->filter, 0, 0) < 0)
+		child_fail(errfd, LF_STAGE_SECCOMP, errno);
+
+	if (rfd >= 0) {
+		int r = lf_landlock_restrict(rfd);
+		if (r < 0)
+			child_fail(errfd, LF_STAGE_LANDLOCK, -r);
+		close(rfd);
+	}
+
+	execve(o->path, o->argv, o->envp);
+	child_fail(errfd, LF_STAGE_EXEC, errno);
+}
+
+int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
+		    struct lf_launch_failure *fail)
+{
+	sigset_t block, saved;
+	struct rlimit rl;
+	unsigned long max_fd = 65536;
+	int pfd[2], r;
+	pid_t pid;
+
+	if (fail) {
+		fail->stage = LF_STAGE_NONE;
+		fail->err = 0;
+	}
+	if (!o || !out || !o->path || !o->argv || !o->envp)
+		return -EINVAL;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		max_fd = (unsigned long)rl.rlim_cur;
+
+	wait_set(&block);
+	if ((r = sigprocmask(SIG_BLOCK, &block, &saved)) < 0)
+		return -errno;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		r = -errno;
+		sigprocmask(SIG_SETMASK, &saved, NULL);
+		return r;
+	}
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		sigprocmask(SIG_SETMASK, &saved, NULL);
+		return r;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		child_run(o, pfd[1], &saved, max_fd);
+	}
+	close(pfd[1]);
+
+	int32_t msg[2];
+	size_t got = 0;
+	while (got < sizeof(msg)) {
+		ssize_t n = read(pfd[0], (char *)msg + got, sizeof(msg) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(pfd[0]);
+	if (got == 0) {
+		out->pid = pid;
+		out->saved_mask = saved;
+		out->waited = false;
+		return 0;
+	}
+
+	/* The child failed before exec and is exiting: reap it. */
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	if (got < sizeof(msg)) {
+		if (fail)
+			fail->stage = LF_STAGE_NONE, fail->err = EPROTO;
+		return -EPROTO;
+	}
+	if (fail) {
+		fail->stage = (enum lf_launch_stage)msg[0];
+		fail->err = msg[1];
+	}
+	return msg[1] > 0 ? -msg[1] : -EPROTO;
+}
+
+int lf_launch_wait(struct lf_launch *l, int *status)
+{
+	sigset_t set;
+	siginfo_t si;
+	int st, r = 0;
+
+	if (!l || l->waited)
+		return -EINVAL;
+	wait_set(&set);
+	for (;;) {
+		pid_t w = waitpid(l->pid, &st, WNOHANG);
+		if (w == l->pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
+		int sig = sigwaitinfo(&set, &si);
+		if (sig < 0 || sig == SIGCHLD)
+			continue;
+		/* A signal from the terminal (SI_KERNEL) went to the whole
+		 * foreground process group, the child included. */
+		if (si.si_code == SI_KERNEL)
+			continue;
+		kill(l->pid, sig);
+	}
+	l->waited = true;
+	sigprocmask(SIG_SETMASK, &l->saved_mask, NULL);
+	if (r == 0 && status)
+		*status = st;
+	return r;
+}
+
+int lf_launch_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 125;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The launcher (src/launch): starts a program in a forked child that
+ * closes inherited descriptors, sets no-new-privs, loads a seccomp filter
+ * against terminal injection, enters the Landlock domain and execs.
+ * Internal: not installed; the public entry is lf_spawn() in landfence.h.
+ *
+ * Everything that can allocate happens in the parent before fork: the
+ * program path search, the scrubbed environment, the seccomp BPF program
+ * and the ruleset descriptor. The child makes only async-signal-safe
+ * system calls, and reports any failure through a close-on-exec pipe
+ * before it exits without running the program (doc/launch.md).
+ */
+#ifndef LF_LAUNCH_LAUNCH_H
+#define LF_LAUNCH_LAUNCH_H
+
+#include <linux/filter.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "landfence.h"
+
+/* The steps of the child, in the order it runs them; a failure names the
+ * step it happened in. */
+enum lf_launch_stage {
+	LF_STAGE_NONE = 0,
+	LF_STAGE_FDS = 1,      /* moving the pipe and ruleset, close_range */
+	LF_STAGE_SIGNALS = 2,  /* restoring the signal mask */
+	LF_STAGE_CWD = 3,      /* chdir */
+	LF_STAGE_NNP = 4,      /* PR_SET_NO_NEW_PRIVS */
+	LF_STAGE_SECCOMP = 5,  /* PR_SET_SECCOMP */
+	LF_STAGE_LANDLOCK = 6, /* landlock_restrict_self */
+	LF_STAGE_EXEC = 7,     /* execve */
+};
+
+const char *lf_launch_stage_name(enum lf_launch_stage stage);
+
+/* Searches for the program name as execvp does, in the parent: a name with
+ * a '/' is taken as is; otherwise each element of path_env (a
+ * colon-separated list; NULL means "/usr/local/bin:/usr/bin:/bin"; an empty
+ * element is the working directory) is tried in order. Writes the absolute
+ * (not symlink-resolved) path into out.
+ * Returns 0, -ENOENT (not found: exit 127), -EACCES (found but not an
+ * executable regular file: exit 126), -ENAMETOOLONG, -EINVAL. */
+int lf_launch_resolve(const char *name, const char *path_env, char *out, size_t size);
+
+/* Names scrubbed from the environment by default (NULL-terminated). */
+extern const char *const lf_env_default_scrub[];
+
+/* Builds the child's environment from envp: drops every name of the
+ * default scrub list that keep does not name, every name of unset, and
+ * sets TMPDIR (and TMP, TEMP when present) to tmpdir when not NULL.
+ * *out is a NULL-terminated malloc'ed vector of malloc'ed strings; free it
+ * with lf_env_free(). Returns 0, -EINVAL, -ENOMEM. */
+int lf_env_build(char *const *envp, const char *const *unset, size_t nunset,
+		 const char *const *keep, size_t nkeep, const char *tmpdir, char ***out);
+void lf_env_free(char **env);
+
+/* Pools the "env" sections of every layer of e into the unset and keep
+ * lists of lf_env_build (borrowed pointers into the layers; free the two
+ * arrays with free()). Returns 0, -ENOMEM. */
+int lf_env_lists(const struct lf_effective *e, const char ***unset, size_t *nunset,
+		 const char ***keep, size_t *nkeep);
+
+/* Compiles the seccomp filter that makes ioctl(fd, TIOCSTI) and
+ * ioctl(fd, TIOCLINUX) fail with EPERM, comparing only the low 32 bits of
+ * the request (the kernel truncates it to an unsigned int) so that high
+ * bits cannot smuggle it through. Native arch plus the 32-bit ABIs of this
+ * machine. out->filter is malloc'ed: free with lf_seccomp_free().
+ * Returns 0, -ENOMEM, or the negative errno libseccomp reports. */
+int lf_seccomp_build(struct sock_fprog *out);
+void lf_seccomp_free(struct sock_fprog *prog);
+
+/* A private temporary directory: created 0700 under $TMPDIR (secure_getenv,
+ * absolute) or /tmp, canonical path written into out.
+ * Returns 0, or the negative errno of mkdtemp/realpath, -ENAMETOOLONG. */
+int lf_rundir_create(char *out, size_t size);
+
+/* Removes path and everything below it without following any symbolic
+ * link (a link is removed, never its target). Returns 0 or the first
+ * negative errno met (it keeps going past errors). */
+int lf_rundir_remove(const char *path);
+
+struct lf_launch_opts {
+	const char *path;		 /* absolute program path (lf_launch_resolve) */
+	char *const *argv;		 /* argv[0] as the program will see it */
+	char *const *envp;		 /* the environment (lf_env_build) */
+	int ruleset_fd;			 /* Landlock ruleset, -1: none (Unsupported) */
+	const struct sock_fprog *filter; /* seccomp program, NULL: none */
+	const char *cwd;		 /* chdir before exec, NULL: stay */
+};
+
+/* A started child. */
+struct lf_launch {
+	pid_t pid;
+	sigset_t saved_mask; /* the caller's mask, restored by lf_launch_wait */
+	bool waited;
+};
+
+/* Why a child did not exec. */
+struct lf_launch_failure {
+	enum lf_launch_stage stage;
+	int err; /* positive errno */
+};
+
+/* Forks and runs the child sequence. Blocks SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGWINCH and SIGCHLD in the caller until lf_launch_wait, so
+ * none is lost; the child gets the caller's mask back before exec.
+ * Returns 0 once the program has been exec'ed (the error pipe saw EOF),
+ * with *out filled; or a negative errno: -ECHILD-style failures of the
+ * child carry the child's errno (negated) with *fail filled (the child
+ * has been reaped and the caller's mask restored), other values are the
+ * parent's own pipe2/fork errors (fail->stage == LF_STAGE_NONE). */
+int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
+		    struct lf_launch_failure *fail);
+
+/* Waits for the child, forwarding SIGINT, SIGTERM, SIGHUP, SIGQUIT and
+ * SIGWINCH sent to this process by another process (kill); the ones the
+ * terminal sends to the whole foreground process group already reach the
+ * child and are not sent twice. Restores the caller's signal mask.
+ * Writes the raw wait status. Returns 0 or a negative errno. */
+int lf_launch_wait(struct lf_launch *l, int *status);
+
+/* The exit status convention of `landfence run` for a raw wait status:
+ * the program's exit code, or 128 + N when killed by signal N. */
+int lf_launch_exit_code(int status);
+
+/* Internal accessors of the public struct lf_child (spawn.c), for the CLI:
+ * the built sandbox (notices, status), why the last start failed, the
+ * resolved program path and the private TMPDIR. */
+struct lf_sandbox;
+const struct lf_sandbox *lf_child_sandbox(const struct lf_child *c);
+const struct lf_launch_failure *lf_child_failure(const struct lf_child *c);
+const char *lf_child_path(const struct lf_child *c);
+const char *lf_child_run_dir(const struct lf_child *c);
+
+#endif /* LF_LAUNCH_LAUNCH_H */

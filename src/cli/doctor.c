@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * landfence doctor [--json]: what this kernel can enforce.
+ *
+ * Exit status: 0 when every right and hardening landfence uses is
+ * enforceable here, 1 when something is missing (the sandbox would be
+ * Degraded or Unsupported for some policy), 125 on an internal error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "landlock/sandbox.h"
+
+struct feature {
+	const char *name;
+	const char *what;
+	int abi; /* Landlock ABI that brings it; 0: not a Landlock feature */
+	bool ok;
+	bool needed; /* landfence relies on it */
+};
+
+static bool have_seccomp_filter(void)
+{
+	unsigned act = SECCOMP_RET_ERRNO;
+#ifdef SYS_seccomp
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0)
+		return true;
+#endif
+	/* Kernels before 4.14 lack GET_ACTION_AVAIL; EINVAL from the mode
+	 * query means no seccomp at all. */
+	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+}
+
+static bool have_nnp(void)
+{
+	return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) >= 0;
+}
+
+static bool have_close_range(void)
+{
+	/* An empty range at the top: closes nothing, fails only with ENOSYS. */
+	return close_range(~0U - 1, ~0U - 1, 0) == 0;
+}
+
+int lf_cmd_doctor(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, LF_OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lf_abi_probe p;
+	struct utsname u;
+	bool json = false, all = true;
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == LF_OPT_JSON) {
+			json = true;
+		} else if (c == 'h') {
+			puts("usage: landfence doctor [--json]");
+			return LF_EXIT_OK;
+		} else {
+			fputs("usage: landfence doctor [--json]\n", stderr);
+			return LF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "landfence doctor: unexpected argument '%s'\n", argv[optind]);
+		return LF_EXIT_USAGE;
+	}
+	if (uname(&u) < 0) {
+		fprintf(stderr, "landfence: uname: %s\n", strerror(errno));
+		return LF_EXIT_OWN;
+	}
+	r = lf_landlock_probe(-1, &p);
+	if (r < 0) {
+		fprintf(stderr, "landfence: cannot probe Landlock: %s%s\n", strerror(-r),
+			r == -EINVAL ? " (LANDFENCE_ABI_MAX must be a number >= 0)" : "");
+		return r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
+	}
+
+	struct feature f[] = {
+		{ "filesystem", "read, write, execute, make and remove files", 1, false, true },
+		{ "refer", "rename and link across directories", 2, false, true },
+		{ "truncate", "truncate(2) and O_TRUNC", 3, false, true },
+		{ "tcp", "TCP bind and connect ports (not used by landfence)", 4, false, false },
+		{ "ioctl-dev", "ioctl on device files", 5, false, true },
+		{ "scopes", "abstract UNIX sockets and signals stay inside the sandbox", 6, false,
+		  true },
+		{ "logging", "audit logging flags (not used by landfence)", 7, false, false },
+		{ "no-new-privs", "setuid programs cannot gain privileges", 0, have_nnp(), true },
+		{ "seccomp", "seccomp filter against TIOCSTI and TIOCLINUX", 0,
+		  have_seccomp_filter(), true },
+		{ "close_range", "close every inherited descriptor at once", 0, have_close_range(),
+		  false },
+	};
+	size_t nf = sizeof(f) / sizeof(f[0]);
+	for (size_t i = 0; i < nf; i++) {
+		if (f[i].abi)
+			f[i].ok = p.abi >= f[i].abi;
+		if (f[i].needed && !f[i].ok)
+			all = false;
+	}
+	const char *hint = p.kernel == 0 ? lf_landlock_hint(p.err) : NULL;
+
+	if (json) {
+		json_t *root = json_object(), *feats = json_object();
+		if (!root || !feats) {
+			json_decref(root);
+			json_decref(feats);
+			return LF_EXIT_OWN;
+		}
+		json_object_set_new(root, "kernel", json_string(u.release));
+		json_object_set_new(root, "machine", json_string(u.machine));
+		json_object_set_new(root, "landlock_kernel_abi", json_integer(p.kernel));
+		json_object_set_new(root, "landlock_abi", json_integer(p.abi));
+		json_object_set_new(root, "abi_cap",
+				    p.cap >= 0 ? json_integer(p.cap) : json_null());
+		for (size_t i = 0; i < nf; i++)
+			json_object_set_new(feats, f[i].name, json_boolean(f[i].ok));
+		json_object_set_new(root, "features", feats);
+		json_object_set_new(root, "complete", json_boolean(all));
+		json_object_set_new(root, "hint", hint ? json_string(hint) : json_null());
+		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(root);
+		if (!text)
+			return LF_EXIT_OWN;
+		puts(text);
+		free(text);
+		return all ? LF_EXIT_OK : 1;
+	}
+
+	printf("kernel: %s %s %s\n", u.sysname, u.release, u.machine);
+	if (p.kernel == 0)
+		printf("landlock: not available (%s)\n",
+		       p.err == EOPNOTSUPP ? "built in but not enabled at boot"
+		       : p.err == ENOSYS   ? "not built into this kernel"
+					   : "probe failed");
+	else
+		printf("landlock: ABI %d\n", p.kernel);
+	if (p.cap >= 0)
+		printf("cap: LANDFENCE_ABI_MAX=%d, landfence uses ABI %d\n", p.cap, p.abi);
+	printf("\nenforceable here:\n");
+	for (size_t i = 0; i < nf; i++) {
+		char abi[16] = "";
+		if (f[i].abi)
+			snprintf(abi, sizeof(abi), "ABI %d", f[i].abi);
+		printf("  %-3s %-13s %-6s %s\n", f[i].ok ? "yes" : "NO", f[i].name, abi, f[i].what);
+	}
+	printf("\n");
+	if (hint)
+		printf("%s\n", hint);
+	if (p.kernel == 0)
+		printf("Without Landlock, `landfence run` refuses a policy whose fallback is deny "
+		       "(KernelTooOld) and runs any other one unconfined, with a warning.\n");
+	else if (p.abi < 3)
+		printf("Hint: below ABI 3 truncation cannot be refused: a policy that fences "
+		       "writes "
+		       "is Degraded (fallback ask/allow) or refused (fallback deny).\n");
+	else if (p.abi < 6)
+		printf("Hint: below ABI 6 abstract UNIX sockets and signals are not scoped: a "
+		       "sandboxed program can reach abstract sockets outside it.\n");
+	if (all)
+		printf("Everything landfence uses is enforceable on this kernel.\n");
+	else
+		printf("Some protections are missing here: see above. Linux 6.12 or later gives "
+		       "all of them.\n");
+	return all ? LF_EXIT_OK : 1;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * landfence init [-C DIR]: writes a starter
+ * .landfence/policy.json in the project root. Never overwrites one.
+ *
+ * Exit status: 0 written; 2 a policy already exists or bad usage; 125 the
+ * file could not be written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+/* Fences drop every allow they overlap (SPEC §2), so a deny inside the
+ * project would drop a broad "**" allow of its class entirely: the starter
+ * grants the project broadly and leaves fences to the user, with the shell
+ * rules (advisory only) showing the syntax. */
+static const char starter[] =
+	"{\n"
+	"  \"version\": 1,\n"
+	"  \"fallback\": \"ask\",\n"
+	"  \"rules\": [\n"
+	"    { \"effect\": \"allow\", \"capability\": \"read\",   \"paths\": [\"**\"] },\n"
+	"    { \"effect\": \"allow\", \"capability\": \"write\",  \"paths\": [\"**\"] },\n"
+	"    { \"effect\": \"allow\", \"capability\": \"delete\", \"paths\": [\"**\"] },\n"
+	"    { \"effect\": \"allow\", \"capability\": \"bash\",   \"commands\": [\n"
+	"        { \"effect\": \"deny\",  \"prefix\": \"git push\" },\n"
+	"        { \"effect\": \"ask\",   \"prefix\": \"rm -rf\" } ] }\n"
+	"  ],\n"
+	"  \"profiles\": []\n"
+	"}\n";
+
+static bool has_marker(const char *dir)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(p, sizeof(p), "%s/.landfence", dir) < (int)sizeof(p) && lstat(p, &st) == 0)
+		return true;
+	return snprintf(p, sizeof(p), "%s/.git", dir) < (int)sizeof(p) && lstat(p, &st) == 0;
+}
+
+/* The project root as the other commands find it: -C, else the nearest
+ * ancestor holding .landfence/ or .git, else the working directory. */
+static int project_root(const char *dir, char *out)
+{
+	char cwd[PATH_MAX], cur[PATH_MAX];
+
+	if (dir)
+		return realpath(dir, out) ? 0 : -errno;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	strcpy(cur, cwd);
+	for (;;) {
+		if (has_marker(cur))
+			return realpath(cur, out) ? 0 : -errno;
+		char *slash = strrchr(cur, '/');
+		if (!slash || slash == cur)
+			break;
+		*slash = '\0';
+	}
+	return realpath(cwd, out) ? 0 : -errno;
+}
+
+int lf_cmd_init(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "directory", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL;
+	char root[PATH_MAX], ldir[PATH_MAX + 16], file[PATH_MAX + 32];
+	int c, fd, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "C:h", longopts, NULL)) != -1) {
+		if (c == 'C') {
+			dir = optarg;
+		} else if (c == 'h') {
+			puts("usage: landfence init [-C DIR]");
+			return LF_EXIT_OK;
+		} else {
+			fputs("usage: landfence init [-C DIR]\n", stderr);
+			return LF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "landfence init: unexpected argument '%s'\n", argv[optind]);
+		return LF_EXIT_USAGE;
+	}
+	if ((r = project_root(dir, root)) < 0) {
+		fprintf(stderr, "landfence init: %s: %s\n", dir ? dir : "working directory",
+			strerror(-r));
+		return LF_EXIT_USAGE;
+	}
+	snprintf(ldir, sizeof(ldir), "%s/.landfence", root);
+	snprintf(file, sizeof(file), "%s/policy.json", ldir);
+	if (mkdir(ldir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "landfence init: %s: %s\n", ldir, strerror(errno));
+		return LF_EXIT_OWN;
+	}
+	/* O_EXCL: an existing policy (or a symlink in its place) is never
+	 * replaced. */
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST) {
+			fprintf(stderr,
+				"landfence init: %s already exists; not overwriting it (edit it, "
+				"or "
+				"remove it first)\n",
+				file);
+			return LF_EXIT_USAGE;
+		}
+		fprintf(stderr, "landfence init: %s: %s\n", file, strerror(errno));
+		return LF_EXIT_OWN;
+	}
+	size_t len = sizeof(starter) - 1, done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, starter + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "landfence init: %s: %s\n", file,
+				strerror(n < 0 ? errno : EIO));
+			close(fd);
+			unlink(file);
+			return LF_EXIT_OWN;
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) < 0) {
+		fprintf(stderr, "landfence init: %s: %s\n", file, strerror(errno));
+		unlink(file);
+		return LF_EXIT_OWN;
+	}
+	printf("wrote %s\n", file);
+	printf("See it with `landfence plan`; run a program under it with `landfence run -- "
+	       "CMD`.\n");
+	return LF_EXIT_OK;
+}

@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... [--json] [--tree]
+ *
+ * What `run` would enforce here: every final rule with its access and
+ * origin, every dropped allow with the fence that dropped it (the core's
+ * and the adapter's), the handled rights, the ABI and the status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/model.h"
+#include "landlock/sandbox.h"
+
+static const char *const scope_names[] = { "abstract_unix_socket", "signal" };
+
+static const char *access_str(unsigned a)
+{
+	switch (a & (LF_ACCESS_RO | LF_ACCESS_RW)) {
+	case LF_ACCESS_RO:
+		return "read";
+	case LF_ACCESS_RW:
+		return "write";
+	case LF_ACCESS_RO | LF_ACCESS_RW:
+		return "read+write";
+	}
+	return "none";
+}
+
+static const char *status_str(enum lf_status_kind k)
+{
+	switch (k) {
+	case LF_STATUS_ENFORCED:
+		return "enforced";
+	case LF_STATUS_DEGRADED:
+		return "degraded";
+	case LF_STATUS_UNSUPPORTED:
+		return "unsupported";
+	}
+	return "unknown";
+}
+
+static void print_rights(FILE *f, uint64_t mask)
+{
+	bool first = true;
+
+	for (unsigned b = 0; b < 64; b++) {
+		uint64_t bit = 1ULL << b;
+		const char *n;
+		if (!(mask & bit))
+			continue;
+		n = lf_landlock_right_name(bit);
+		fprintf(f, "%s%s", first ? "" : " ", n ? n : "?");
+		first = false;
+	}
+	if (first)
+		fputs("none", f);
+}
+
+static json_t *rights_json(uint64_t mask)
+{
+	json_t *a = json_array();
+
+	for (unsigned b = 0; a && b < 64; b++) {
+		uint64_t bit = 1ULL << b;
+		const char *n;
+		if (!(mask & bit))
+			continue;
+		n = lf_landlock_right_name(bit);
+		json_array_append_new(a, json_string(n ? n : "unknown"));
+	}
+	return a;
+}
+
+static json_t *scopes_json(uint64_t mask)
+{
+	json_t *a = json_array();
+
+	for (unsigned b = 0; a && b < 2; b++)
+		if (mask & (1ULL << b))
+			json_array_append_new(a, json_string(scope_names[b]));
+	return a;
+}
+
+static json_t *source_json(const struct lf_source *s)
+{
+	return json_pack("{s:s?, s:i, s:i}", "file", s->file, "line", (int)s->line, "column",
+			 (int)s->column);
+}
+
+static void source_text(char *buf, size_t size, const struct lf_source *s)
+{
+	if (s->file && s->line)
+		snprintf(buf, size, "%s:%u:%u", s->file, s->line, s->column);
+	else if (s->file)
+		snprintf(buf, size, "%s", s->file);
+	else
+		snprintf(buf, size, "?");
+}
+
+struct plan_view {
+	const struct lf_cli_state *st;
+	const struct lf_plan *plan;
+	const struct lf_sandbox *sb; /* NULL: KernelTooOld */
+	const char *too_old;	     /* the KernelTooOld reason */
+	struct lf_abi_probe probe;
+};
+
+static int cmp_rule(const void *a, const void *b)
+{
+	const struct lf_final_rule *x = *(const struct lf_final_rule *const *)a;
+	const struct lf_final_rule *y = *(const struct lf_final_rule *const *)b;
+	return strcmp(x->path, y->path);
+}
+
+static bool is_ancestor(const char *a, const char *p)
+{
+	size_t n = strlen(a);
+	if (n == 1 && a[0] == '/')
+		return p[0] == '/' && p[1];
+	return !strncmp(a, p, n) && p[n] == '/';
+}
+
+/* The final rules as a tree: each rule under the nearest rule that is its
+ * ancestor directory. */
+static void print_tree(const struct lf_sandbox *sb)
+{
+	size_t n = lf_sandbox_rule_count(sb);
+	const struct lf_final_rule **v = calloc(n ? n : 1, sizeof(*v));
+	size_t *depth = calloc(n ? n : 1, sizeof(*depth));
+
+	if (!v || !depth) {
+		free(v);
+		free(depth);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = lf_sandbox_rule(sb, i);
+	qsort(v, n, sizeof(*v), cmp_rule);
+	for (size_t i = 0; i < n; i++) {
+		const char *shown = v[i]->path;
+		depth[i] = 0;
+		for (size_t j = i; j-- > 0;) {
+			if (is_ancestor(v[j]->path, v[i]->path)) {
+				depth[i] = depth[j] + 1;
+				shown = v[i]->path + strlen(v[j]->path) +
+					(strcmp(v[j]->path, "/") ? 1 : 0);
+				break;
+			}
+		}
+		printf("  %*s%s%s  [%s%s, %s]\n", (int)(depth[i] * 2), "", depth[i] ? "└ " : "",
+		       shown, access_str(v[i]->access), v[i]->ioctl_dev ? "+ioctl" : "",
+		       lf_origin_name(v[i]->origin));
+	}
+	free(v);
+	free(depth);
+}
+
+static void print_text(const struct plan_view *pv, bool tree)
+{
+	const struct lf_cli_state *st = pv->st;
+	const struct lf_sandbox *sb = pv->sb;
+	char src[600];
+
+	printf("project: %s\n", st->project_root);
+	printf("policy:");
+	for (size_t i = 0; i < st->nlayers; i++)
+		printf(" %s", st->layer_files[i]);
+	printf("%s\n", st->embedded_default ? " (the embedded default)" : "");
+	printf("fallback: %s\n", lf_effect_name(lf_effective_fallback(st->eff)));
+	if (pv->probe.cap >= 0)
+		printf("landlock ABI: %d (kernel %d, capped at %d)\n", pv->probe.abi,
+		       pv->probe.kernel, pv->probe.cap);
+	else
+		printf("landlock ABI: %d (kernel %d)\n", pv->probe.abi, pv->probe.kernel);
+	if (!sb) {
+		printf("status: kernel-too-old: %s\n", pv->too_old);
+		printf("        `landfence run` refuses to start anything with this policy "
+		       "here.\n");
+	} else {
+		const struct lf_status *s = lf_sandbox_status(sb);
+		printf("status: %s%s%s\n", status_str(s->kind), s->reason[0] ? ": " : "",
+		       s->reason);
+		printf("handled: ");
+		print_rights(stdout, lf_sandbox_handled(sb));
+		printf("\nscoped:");
+		uint64_t sc = lf_sandbox_scoped(sb);
+		if (!sc)
+			printf(" none");
+		for (unsigned b = 0; b < 2; b++)
+			if (sc & (1ULL << b))
+				printf(" %s", scope_names[b]);
+		printf("\n");
+	}
+
+	if (sb) {
+		printf("\nrules (%zu):\n", lf_sandbox_rule_count(sb));
+		if (tree) {
+			print_tree(sb);
+		} else {
+			for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
+				const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
+				printf("  %-10s %-12s %s%s  (%s)\n", access_str(fr->access),
+				       lf_origin_name(fr->origin), fr->path,
+				       fr->ioctl_dev ? "  +terminal ioctls" : "",
+				       fr->why ? fr->why : "");
+			}
+		}
+		printf("  %-10s %-12s %s\n", "read+write", "run-dir",
+		       "<a private TMPDIR, created for each run and removed after it>");
+	} else {
+		printf("\nplan grants (%zu):\n", lf_plan_grant_count(pv->plan));
+		for (size_t i = 0; i < lf_plan_grant_count(pv->plan); i++) {
+			const struct lf_grant *g = lf_plan_grant(pv->plan, i);
+			printf("  %-10s %s\n", access_str(g->access), g->abs_root);
+		}
+	}
+
+	size_t nd = lf_plan_dropped_count(pv->plan);
+	size_t nad = sb ? lf_sandbox_dropped_count(sb) : 0;
+	printf("\ndropped (%zu):\n", nd + nad);
+	for (size_t i = 0; i < nd; i++) {
+		const struct lf_dropped *d = lf_plan_dropped(pv->plan, i);
+		char fsrc[600];
+		source_text(src, sizeof(src), &d->allow);
+		source_text(fsrc, sizeof(fsrc), &d->fence);
+		printf("  %-10s %s  (allow at %s) fenced by %s %s at %s\n", access_str(d->access),
+		       d->abs_root, src, lf_effect_name(d->fence_effect), d->fence_root, fsrc);
+	}
+	for (size_t i = 0; i < nad; i++) {
+		const struct lf_final_dropped *d = lf_sandbox_dropped(sb, i);
+		if (d->fence) {
+			source_text(src, sizeof(src), &d->fence_source);
+			printf("  %-10s %s  (%s: %s) fenced by %s at %s\n", access_str(d->access),
+			       d->path, lf_origin_name(d->origin), d->why ? d->why : "", d->fence,
+			       src);
+		} else {
+			printf("  %-10s %s  (%s: %s) skipped: does not exist\n",
+			       access_str(d->access), d->path, lf_origin_name(d->origin),
+			       d->why ? d->why : "");
+		}
+	}
+	if (sb && lf_sandbox_notice_count(sb)) {
+		printf("\nnotices:\n");
+		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
+			printf("  %s\n", lf_sandbox_notice(sb, i));
+	}
+}
+
+static json_t *access_json(unsigned a)
+{
+	json_t *arr = json_array();
+	if (a & LF_ACCESS_RO)
+		json_array_append_new(arr, json_string("read"));
+	if (a & LF_ACCESS_RW)
+		json_array_append_new(arr, json_string("write"));
+	return arr;
+}
+
+static int print_json(const struct plan_view *pv)
+{
+	const struct lf_cli_state *st = pv->st;
+	const struct lf_sandbox *sb = pv->sb;
+	json_t *root = json_object(), *files = json_array(), *rules = json_array(),
+	       *dropped = json_array(), *notices = json_array(), *status;
+	char *text;
+
+	if (!root || !files || !rules || !dropped || !notices)
+		goto oom;
+	for (size_t i = 0; i < st->nlayers; i++)
+		json_array_append_new(files, json_string(st->layer_files[i]));
+	json_object_set_new(root, "project_root", json_string(st->project_root));
+	json_object_set_new(root, "policy_files", files);
+	json_object_set_new(root, "embedded_default", json_boolean(st->embedded_default));
+	json_object_set_new(root, "fallback",
+			    json_string(lf_effect_name(lf_effective_fallback(st->eff))));
+	json_object_set_new(root, "abi", json_integer(pv->probe.abi));
+	json_object_set_new(root, "kernel_abi", json_integer(pv->probe.kernel));
+	json_object_set_new(root, "abi_cap",
+			    pv->probe.cap >= 0 ? json_integer(pv->probe.cap) : json_null());
+	if (sb) {
+		const struct lf_status *s = lf_sandbox_status(sb);
+		status = json_pack("{s:s, s:s}", "kind", status_str(s->kind), "reason", s->reason);
+		json_object_set_new(root, "handled", rights_json(lf_sandbox_handled(sb)));
+		json_object_set_new(root, "handled_mask",
+				    json_integer((json_int_t)lf_sandbox_handled(sb)));
+		json_object_set_new(root, "scoped", scopes_json(lf_sandbox_scoped(sb)));
+		for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
+			const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
+			json_array_append_new(
+				rules,
+				json_pack("{s:s, s:o, s:o, s:b, s:s, s:s?}", "path", fr->path,
+					  "access", access_json(fr->access), "landlock",
+					  rights_json(fr->landlock), "ioctl_dev", fr->ioctl_dev,
+					  "origin", lf_origin_name(fr->origin), "why", fr->why));
+		}
+		for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
+			const struct lf_final_dropped *d = lf_sandbox_dropped(sb, i);
+			json_array_append_new(
+				dropped,
+				json_pack("{s:s, s:s, s:o, s:s, s:s?, s:s?, s:o, s:s}", "stage",
+					  "adapter", "path", d->path, "access",
+					  access_json(d->access), "origin",
+					  lf_origin_name(d->origin), "why", d->why, "fence",
+					  d->fence, "fence_source", source_json(&d->fence_source),
+					  "reason", d->fence ? "fenced" : "missing"));
+		}
+		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
+			json_array_append_new(notices, json_string(lf_sandbox_notice(sb, i)));
+	} else {
+		status = json_pack("{s:s, s:s}", "kind", "kernel-too-old", "reason", pv->too_old);
+		for (size_t i = 0; i < lf_plan_grant_count(pv->plan); i++) {
+			const struct lf_grant *g = lf_plan_grant(pv->plan, i);
+			json_array_append_new(
+				rules, json_pack("{s:s, s:o, s:s}", "path", g->abs_root, "access",
+						 access_json(g->access), "origin", "policy"));
+		}
+	}
+	json_object_set_new(root, "status", status);
+	for (size_t i = 0; i < lf_plan_dropped_count(pv->plan); i++) {
+		const struct lf_dropped *d = lf_plan_dropped(pv->plan, i);
+		json_array_append_new(
+			dropped,
+			json_pack("{s:s, s:s, s:o, s:o, s:s, s:s, s:o, s:s}", "stage", "plan",
+				  "path", d->abs_root, "access", access_json(d->access),
+				  "allow_source", source_json(&d->allow), "fence", d->fence_root,
+				  "fence_effect", lf_effect_name(d->fence_effect), "fence_source",
+				  source_json(&d->fence), "reason", "fenced"));
+	}
+	json_object_set_new(root, "rules", rules);
+	json_object_set_new(root, "dropped", dropped);
+	json_object_set_new(root, "notices", notices);
+	json_object_set_new(root, "run_dir",
+			    json_string("a private TMPDIR, created for each run (read+write)"));
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		return -ENOMEM;
+	puts(text);
+	free(text);
+	return 0;
+oom:
+	json_decref(root);
+	json_decref(files);
+	json_decref(rules);
+	json_decref(dropped);
+	json_decref(notices);
+	return -ENOMEM;
+}
+
+int lf_cmd_plan(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		LF_CLI_COMMON_LONG,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lf_cli_opts o = { 0 };
+	struct lf_cli_state st;
+	struct lf_plan *plan = NULL;
+	struct lf_sandbox *sb = NULL;
+	struct lf_diag diag = { 0 };
+	const char **profiles = NULL;
+	size_t nprofiles = 0;
+	int c, r, code = LF_EXIT_OK;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, LF_CLI_COMMON_SHORT "h", longopts, NULL)) != -1) {
+		r = lf_cli_common_opt(&o, c, optarg);
+		if (r == 1)
+			continue;
+		if (r < 0)
+			return LF_EXIT_USAGE;
+		if (c == 'h') {
+			puts("usage: landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... "
+			     "[--json] [--tree]");
+			return LF_EXIT_OK;
+		}
+		fputs("usage: landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... [--json] "
+		      "[--tree]\n",
+		      stderr);
+		return LF_EXIT_USAGE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "landfence plan: unexpected argument '%s'\n", argv[optind]);
+		return LF_EXIT_USAGE;
+	}
+	r = lf_cli_load(&o, &st);
+	if (r)
+		return r;
+
+	struct plan_view pv = { .st = &st };
+	r = lf_landlock_probe(-1, &pv.probe);
+	if (r < 0) {
+		fprintf(stderr, "landfence: cannot probe Landlock: %s\n", strerror(-r));
+		code = r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
+		goto out;
+	}
+	struct lf_context ctx = { .project_root = st.project_root, .run_dir = NULL };
+	r = lf_plan_compile(st.eff, &ctx, &plan);
+	if (r < 0 || !plan) {
+		fprintf(stderr, "landfence: cannot compile the sandbox plan: %s\n",
+			strerror(r < 0 ? -r : EINVAL));
+		code = LF_EXIT_OWN;
+		goto out;
+	}
+	pv.plan = plan;
+
+	/* --profile names plus every layer's "profiles", as run does. */
+	nprofiles = o.nprofiles;
+	for (size_t i = 0; i < st.eff->nlayers; i++)
+		nprofiles += st.eff->layers[i]->profiles.n;
+	profiles = calloc(nprofiles + 1, sizeof(*profiles));
+	if (!profiles) {
+		code = LF_EXIT_OWN;
+		goto out;
+	}
+	nprofiles = 0;
+	for (size_t i = 0; i < o.nprofiles; i++)
+		profiles[nprofiles++] = o.profiles[i];
+	for (size_t i = 0; i < st.eff->nlayers; i++)
+		for (size_t j = 0; j < st.eff->layers[i]->profiles.n; j++)
+			profiles[nprofiles++] = st.eff->layers[i]->profiles.v[j];
+
+	struct lf_sandbox_opts so = {
+		.project_root = st.project_root,
+		.run_dir = NULL,
+		.home = NULL,
+		.profiles = profiles,
+		.nprofiles = nprofiles,
+		.command = NULL,
+		.abi_max = -1,
+	};
+	r = lf_sandbox_build(st.eff, plan, &so, &sb, &diag);
+	if (r == -EOPNOTSUPP) {
+		pv.too_old = diag.message;
+	} else if (r < 0) {
+		char buf[1200];
+		if (diag.file[0])
+			lf_diag_format(&diag, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "%s",
+				 diag.message[0] ? diag.message : strerror(-r));
+		fprintf(stderr, "landfence: %s\n", buf);
+		code = r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
+		goto out;
+	}
+	pv.sb = sb;
+
+	if (o.json) {
+		if (print_json(&pv) < 0) {
+			fputs("landfence: out of memory\n", stderr);
+			code = LF_EXIT_OWN;
+		}
+	} else {
+		print_text(&pv, o.tree);
+	}
+	if (fflush(stdout) != 0)
+		code = LF_EXIT_OWN;
+out:
+	free(profiles);
+	lf_sandbox_free(sb);
+	lf_plan_free(plan);
+	lf_cli_state_fini(&st);
+	return code;
+}

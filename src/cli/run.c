@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * landfence run [-p POLICY]... [-C DIR] [--profile NAME]... [-q] -- CMD ARGS...
+ *
+ * Exit status: CMD's own; 128+N when CMD was killed by signal N; 125 when
+ * landfence itself failed and nothing ran (KernelTooOld included); 126 CMD
+ * cannot be executed; 127 CMD not found; 2 usage or policy error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "landlock/sandbox.h"
+#include "launch/launch.h"
+
+static void run_usage(FILE *f)
+{
+	fputs("usage: landfence run [-p POLICY]... [-C DIR] [--profile NAME]... [-q] -- CMD "
+	      "ARGS...\n",
+	      f);
+}
+
+static void print_diag(const char *what, const struct lf_diag *d)
+{
+	if (d->file[0]) {
+		char buf[1200];
+		lf_diag_format(d, buf, sizeof(buf));
+		fprintf(stderr, "landfence: %s: %s\n", what, buf);
+	} else {
+		fprintf(stderr, "landfence: %s: %s\n", what, d->message[0] ? d->message : "failed");
+	}
+}
+
+/* The notice for a sandbox weaker than the plan: loud, on stderr, before
+ * anything runs. */
+static void print_status(const struct lf_status *s)
+{
+	if (!s || s->kind == LF_STATUS_ENFORCED)
+		return;
+	if (s->kind == LF_STATUS_UNSUPPORTED)
+		fprintf(stderr,
+			"landfence: WARNING: Landlock is not available: the program runs WITHOUT "
+			"the "
+			"file-system sandbox%s%s\n",
+			s->reason[0] ? ": " : "", s->reason);
+	else
+		fprintf(stderr, "landfence: WARNING: the sandbox is DEGRADED on this kernel: %s\n",
+			s->reason[0] ? s->reason : "a right the plan needs is missing");
+}
+
+int lf_cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		LF_CLI_COMMON_LONG,
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lf_cli_opts o = { 0 };
+	struct lf_cli_state st;
+	struct lf_plan *plan = NULL;
+	struct lf_child *child = NULL;
+	struct lf_diag diag = { 0 };
+	bool quiet = false;
+	int c, r, status, code;
+
+	optind = 1;
+	opterr = 1;
+	/* '+': stop at the command, so its own options are left alone. */
+	while ((c = getopt_long(argc, argv, "+" LF_CLI_COMMON_SHORT "qh", longopts, NULL)) != -1) {
+		r = lf_cli_common_opt(&o, c, optarg);
+		if (r == 1)
+			continue;
+		if (r < 0)
+			return LF_EXIT_USAGE;
+		switch (c) {
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return LF_EXIT_OK;
+		default:
+			run_usage(stderr);
+			return LF_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fputs("landfence run: no command given\n", stderr);
+		run_usage(stderr);
+		return LF_EXIT_USAGE;
+	}
+	if (o.json || o.tree) {
+		fputs("landfence run: --json and --tree belong to plan\n", stderr);
+		return LF_EXIT_USAGE;
+	}
+
+	r = lf_cli_load(&o, &st);
+	if (r)
+		return r;
+
+	struct lf_context ctx = { .project_root = st.project_root, .run_dir = NULL };
+	r = lf_plan_compile(st.eff, &ctx, &plan);
+	if (r < 0 || !plan) {
+		fprintf(stderr, "landfence: cannot compile the sandbox plan: %s\n",
+			strerror(r < 0 ? -r : EINVAL));
+		code = LF_EXIT_OWN;
+		goto out;
+	}
+
+	struct lf_spawn_opts so = {
+		.project_root = st.project_root,
+		.profiles = o.profiles,
+		.nprofiles = o.nprofiles,
+		.cwd = NULL,
+		.abi_max = -1,
+	};
+	r = lf_child_new(st.eff, plan, &so, argv + optind, &child, &diag);
+	if (r < 0) {
+		switch (r) {
+		case -ENOENT:
+			fprintf(stderr, "landfence: %s: command not found\n", argv[optind]);
+			code = LF_EXIT_NOTFOUND;
+			break;
+		case -EACCES:
+			fprintf(stderr, "landfence: %s: cannot execute: %s\n", argv[optind],
+				strerror(EACCES));
+			code = LF_EXIT_NOEXEC;
+			break;
+		case -EOPNOTSUPP:
+			print_diag("kernel too old for this policy, nothing was run", &diag);
+			code = LF_EXIT_OWN;
+			break;
+		case -EINVAL:
+			print_diag("invalid policy", &diag);
+			code = LF_EXIT_USAGE;
+			break;
+		default:
+			print_diag("cannot prepare the sandbox", &diag);
+			code = LF_EXIT_OWN;
+			break;
+		}
+		goto out;
+	}
+
+	const struct lf_sandbox *sb = lf_child_sandbox(child);
+	print_status(lf_child_status(child));
+	if (!quiet)
+		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
+			fprintf(stderr, "landfence: note: %s\n", lf_sandbox_notice(sb, i));
+
+	r = lf_child_start(child, &diag);
+	if (r < 0) {
+		const struct lf_launch_failure *f = lf_child_failure(child);
+		print_diag("the program did not run", &diag);
+		if (f->stage == LF_STAGE_EXEC)
+			code = f->err == ENOENT ? LF_EXIT_NOTFOUND : LF_EXIT_NOEXEC;
+		else
+			code = LF_EXIT_OWN;
+		goto out;
+	}
+	r = lf_child_wait(child, &status);
+	if (r < 0) {
+		fprintf(stderr, "landfence: waiting for the program: %s\n", strerror(-r));
+		code = LF_EXIT_OWN;
+		goto out;
+	}
+	code = lf_launch_exit_code(status);
+out:
+	/* Removes the private TMPDIR. */
+	lf_child_free(child);
+	lf_plan_free(plan);
+	lf_cli_state_fini(&st);
+	return code;
+}

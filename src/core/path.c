@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Lexical path handling for requests and plan roots: no file system access,
+ * so a symlink is not followed here (the adapter compares canonical paths
+ * for what the kernel enforces). Pure.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "core/model.h"
+
+/*
+ * Normalises the '/'-separated path s into out[0..size) without a leading
+ * '/': "" components and "." vanish, ".." removes the previous component.
+ * Returns 0 with *len, 1 when a ".." climbs above the start, -ENAMETOOLONG.
+ */
+static int path_norm(const char *s, char *out, size_t size, size_t *len)
+{
+	size_t n = 0;
+
+	while (*s) {
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		const char *e = s;
+		while (*e && *e != '/')
+			e++;
+		size_t seg = (size_t)(e - s);
+		if (seg == 1 && s[0] == '.') {
+			/* nothing */
+		} else if (seg == 2 && s[0] == '.' && s[1] == '.') {
+			if (n == 0)
+				return 1;
+			while (n > 0 && out[n - 1] != '/')
+				n--;
+			if (n > 0)
+				n--;
+		} else {
+			if (n + (n ? 1 : 0) + seg + 1 > size)
+				return -ENAMETOOLONG;
+			if (n)
+				out[n++] = '/';
+			memcpy(out + n, s, seg);
+			n += seg;
+		}
+		s = e;
+	}
+	if (size == 0)
+		return -ENAMETOOLONG;
+	out[n] = '\0';
+	*len = n;
+	return 0;
+}
+
+int lf_path_relative(const char *project_root, const char *path, char *out, size_t size)
+{
+	if (!project_root || !path || !out)
+		return -EINVAL;
+
+	if (path[0] != '/') {
+		/* Relative to the root: only a ".." past it leaves the project. */
+		size_t n;
+		return path_norm(path, out, size, &n);
+	}
+
+	/* The root goes first in out, the path right after it; the relative
+	 * remainder then moves to the front. */
+	size_t rl, pl;
+	int r = path_norm(project_root, out, size, &rl);
+	if (r < 0)
+		return r;
+	if (r == 1)
+		rl = 0, out[0] = '\0'; /* a root of "/.." is "/" */
+	if (rl + 1 >= size)
+		return -ENAMETOOLONG;
+	char *p = out + rl + 1;
+	r = path_norm(path, p, size - rl - 1, &pl);
+	if (r != 0)
+		return r;
+	const char *rel;
+	if (rl == 0)
+		rel = p;
+	else if (pl == rl && memcmp(p, out, rl) == 0)
+		rel = p + pl;
+	else if (pl > rl && memcmp(p, out, rl) == 0 && p[rl] == '/')
+		rel = p + rl + 1;
+	else
+		return 1;
+	memmove(out, rel, strlen(rel) + 1);
+	return 0;
+}
+
+bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen)
+{
+	/* The shorter one must be the longer one's ancestor or equal; "" is
+	 * the ancestor of everything. */
+	if (alen > blen) {
+		const char *t = a;
+		a = b;
+		b = t;
+		size_t tl = alen;
+		alen = blen;
+		blen = tl;
+	}
+	if (alen == 0)
+		return true;
+	if (memcmp(a, b, alen) != 0)
+		return false;
+	return alen == blen || b[alen] == '/';
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal interface of src/policy: helpers shared by the policy loader,
+ * the embedded default and the Claude Code settings translation.
+ */
+#ifndef LF_POLICY_POLICY_H
+#define LF_POLICY_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/model.h"
+#include "landfence.h"
+
+/* Names to enums: "allow" / "ask" / "deny"; "read" / "write" / "delete" /
+ * "bash". Return 0 or -EINVAL. */
+int lf_effect_parse(const char *s, enum lf_effect *out);
+int lf_capability_parse(const char *s, enum lf_capability *out);
+
+/* Whether s is a portable environment variable name ([A-Za-z_][A-Za-z0-9_]*). */
+bool lf_env_name_valid(const char *s);
+
+/* Reads a whole file (O_CLOEXEC) into a NUL-terminated malloc'ed buffer.
+ * Returns 0, -EFBIG when larger than max bytes, -ENOMEM, or the negative
+ * errno of open/read (-EISDIR for a directory). */
+int lf_file_read(const char *path, size_t max, char **text, size_t *len);
+
+/* The embedded default policy's JSON text and the file name its rules
+ * carry ("<embedded>"), so `landfence plan` can show where they come from. */
+extern const char lf_policy_default_text[];
+#define LF_POLICY_DEFAULT_FILE "<embedded>"
+
+/*
+ * Claude Code settings (doc/claude-settings.md).
+ */
+
+/* One settings file, a layer of the import. */
+struct lf_claude_file {
+	const char *name; /* as given; used in notes and diagnostics */
+	const char *text;
+	size_t len;
+	const char *project_root; /* the project this settings file belongs to
+				     (absolute), the anchor of "/x" patterns;
+				     NULL: the import's project root */
+};
+
+struct lf_claude_opts {
+	const char *project_root; /* absolute: the project the policy is for */
+	const char *home;	  /* absolute home directory for "~/"; NULL: none */
+};
+
+/* Translates the permissions of n settings files (in precedence order:
+ * later files override earlier ones' defaultMode; rules are pooled) into a
+ * policy named "<claude import>". Whatever has no exact landfence
+ * equivalent is described in notes (one line each: "FILE: "RULE": why").
+ * Returns 0 and *out, or:
+ *   -EINVAL  a malformed settings file (diag: FILE:LINE:COLUMN: message)
+ *   -ENOMEM */
+int lf_claude_import(const struct lf_claude_file *files, size_t n, const struct lf_claude_opts *o,
+		     struct lf_policy **out, struct lf_strv *notes, struct lf_diag *diag);
+
+/* Writes the Claude Code settings.json of an effective policy (a
+ * "permissions" block, two-space indent, trailing newline) into *out.
+ * What Claude cannot express is described in notes.
+ * Returns 0, -EINVAL (e NULL), -ENOMEM. */
+int lf_claude_export(const struct lf_effective *e, char **out, struct lf_strv *notes);
+
+#endif /* LF_POLICY_POLICY_H */

@@ -76,6 +76,24 @@ struct lf_cli_state {
 int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st);
 void lf_cli_state_fini(struct lf_cli_state *st);
 
+/* The project root of -C DIR or of the working directory (as
+ * lf_cli_load), canonical, into out. Returns 0, or an exit status after
+ * printing the error. */
+int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size);
+
+/* Policy trust (src/cli/trust.c, doc/trust.md). The store path
+ * ($XDG_CONFIG_HOME/landfence/trusted or ~/.config/landfence/trusted);
+ * reading a policy file whole (bounded); whether canon_path with content
+ * text[0..len) is trusted: 0 yes, -EPERM never trusted, -ESTALE changed
+ * since trusted, another negative errno when the store is unreadable;
+ * recording a trust (for `landfence init`, which writes a policy the user
+ * asked for); and printing the refusal (returns LF_EXIT_USAGE). */
+int lf_trust_store_path(char *out, size_t size);
+int lf_trust_read_policy(const char *path, char **text, size_t *len);
+int lf_trust_check(const char *canon_path, const void *text, size_t len);
+int lf_trust_record(const char *canon_path, const void *text, size_t len);
+int lf_trust_report(const char *shown_path, int err);
+
 /* Subcommands: argv[0] is the subcommand name. Each returns the exit
  * status. */
 int lf_cmd_run(int argc, char **argv);

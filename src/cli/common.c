@@ -100,26 +100,81 @@ static int load_layer(struct lf_cli_state *st, const char *path, enum lf_layer l
 	return 0;
 }
 
-int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)
+int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size)
 {
-	char buf[PATH_MAX];
-	static char user_path[PATH_MAX], project_path[PATH_MAX];
+	char buf[PATH_MAX], canon[PATH_MAX];
 	int r;
 
-	memset(st, 0, sizeof(*st));
 	if (o->project_dir) {
-		if (!realpath(o->project_dir, st->project_root)) {
+		if (!realpath(o->project_dir, canon)) {
 			fprintf(stderr, "landfence: -C %s: %s\n", o->project_dir, strerror(errno));
 			return LF_EXIT_USAGE;
 		}
 	} else {
 		r = find_project_root(buf, sizeof(buf));
-		if (r < 0 || !realpath(buf, st->project_root)) {
+		if (r < 0 || !realpath(buf, canon)) {
 			fprintf(stderr, "landfence: cannot determine the project root: %s\n",
 				strerror(r < 0 ? -r : errno));
 			return LF_EXIT_OWN;
 		}
 	}
+	if (strlen(canon) >= size) {
+		fprintf(stderr, "landfence: project root too long\n");
+		return LF_EXIT_OWN;
+	}
+	strcpy(out, canon);
+	return 0;
+}
+
+/* The project layer is used only when the user trusted it (doc/trust.md):
+ * the bytes are read once, their SHA-256 checked against the store outside
+ * the project, and the same bytes parsed, so that the file cannot change
+ * between the check and the parse. */
+static int load_project_layer(struct lf_cli_state *st, const char *path)
+{
+	char canon[PATH_MAX];
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!realpath(path, canon)) {
+		fprintf(stderr, "%s:0:0: %s\n", path, strerror(errno));
+		return LF_EXIT_USAGE;
+	}
+	r = lf_trust_read_policy(canon, &text, &len);
+	if (r < 0) {
+		fprintf(stderr, "%s:0:0: %s\n", path, strerror(-r));
+		return r == -ENOMEM ? LF_EXIT_OWN : LF_EXIT_USAGE;
+	}
+	r = lf_trust_check(canon, text, len);
+	if (r < 0) {
+		free(text);
+		return lf_trust_report(path, r);
+	}
+	struct lf_diag diag = { 0 };
+	struct lf_policy *p = NULL;
+	r = lf_policy_parse(text, len, path, LF_LAYER_PROJECT, &p, &diag);
+	free(text);
+	if (r < 0) {
+		char msg[1200];
+		lf_diag_format(&diag, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+		return r == -ENOMEM ? LF_EXIT_OWN : LF_EXIT_USAGE;
+	}
+	st->layer_files[st->nlayers] = path;
+	st->layers[st->nlayers++] = p;
+	return 0;
+}
+
+int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)
+{
+	static char user_path[PATH_MAX], project_path[PATH_MAX];
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	r = lf_cli_project_root(o, st->project_root, sizeof(st->project_root));
+	if (r)
+		return r;
 
 	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
 	const char *home = secure_getenv("HOME");
@@ -132,7 +187,7 @@ int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)
 		goto fail;
 
 	snprintf(project_path, sizeof(project_path), "%s/.landfence/policy.json", st->project_root);
-	if (exists_file(project_path) && (r = load_layer(st, project_path, LF_LAYER_PROJECT)))
+	if (exists_file(project_path) && (r = load_project_layer(st, project_path)))
 		goto fail;
 
 	for (size_t i = 0; i < o->npolicies; i++)

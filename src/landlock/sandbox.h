@@ -23,24 +23,24 @@
 
 /* Where a final rule comes from (for `landfence plan`). */
 enum lf_origin {
-	LF_ORIGIN_POLICY = 0,	/* a grant of the compiled plan */
-	LF_ORIGIN_FALLBACK = 1, /* the materialised allow fallback */
-	LF_ORIGIN_HOST = 2,	/* a default host grant */
+	LF_ORIGIN_POLICY = 0,	   /* a grant of the compiled plan */
+	LF_ORIGIN_FALLBACK = 1,	   /* the materialised allow fallback */
+	LF_ORIGIN_HOST = 2,	   /* a default host grant */
 	LF_ORIGIN_HOST_POLICY = 3, /* the policy's "host" section */
-	LF_ORIGIN_PROFILE = 4,	/* an agent profile */
-	LF_ORIGIN_RUN_DIR = 5,	/* the private TMPDIR / run directory */
-	LF_ORIGIN_COMMAND = 6,	/* the command or its interpreter */
-	LF_ORIGIN_DEVICE = 7,	/* a /dev node or directory */
+	LF_ORIGIN_PROFILE = 4,	   /* an agent profile */
+	LF_ORIGIN_RUN_DIR = 5,	   /* the private TMPDIR / run directory */
+	LF_ORIGIN_COMMAND = 6,	   /* the command or its interpreter */
+	LF_ORIGIN_DEVICE = 7,	   /* a /dev node or directory */
 };
 
 /* One final path-beneath rule. */
 struct lf_final_rule {
-	char *path;		/* canonical absolute path (owned) */
-	unsigned access;	/* LF_ACCESS_* classes granted */
-	uint64_t landlock;	/* the Landlock rights it will carry at this ABI */
-	bool ioctl_dev;		/* terminal ioctls (only /dev/tty, /dev/ptmx, /dev/pts) */
+	char *path;	   /* canonical absolute path (owned) */
+	unsigned access;   /* LF_ACCESS_* classes granted */
+	uint64_t landlock; /* the Landlock rights it will carry at this ABI */
+	bool ioctl_dev;	   /* terminal ioctls (only /dev/tty, /dev/ptmx, /dev/pts) */
 	enum lf_origin origin;
-	char *why;		/* human-readable source, e.g. the rule or profile (owned) */
+	char *why; /* human-readable source, e.g. the rule or profile (owned) */
 };
 
 /* A grant dropped by the adapter because a fence of its class covers it,
@@ -49,19 +49,19 @@ struct lf_final_dropped {
 	char *path;
 	unsigned access;
 	enum lf_origin origin;
-	char *why;		/* owned */
-	char *fence;		/* canonical fence path, NULL when skipped as missing */
+	char *why;   /* owned */
+	char *fence; /* canonical fence path, NULL when skipped as missing */
 	struct lf_source fence_source;
 };
 
 struct lf_sandbox_opts {
-	const char *project_root;	/* canonical absolute */
-	const char *run_dir;		/* the private TMPDIR, already created; NULL: none */
-	const char *home;		/* for "~" and profiles; NULL: from secure_getenv("HOME") */
-	const char *const *profiles;	/* --profile names plus the policy's "profiles" */
+	const char *project_root;    /* canonical absolute */
+	const char *run_dir;	     /* the private TMPDIR, already created; NULL: none */
+	const char *home;	     /* for "~" and profiles; NULL: from secure_getenv("HOME") */
+	const char *const *profiles; /* --profile names plus the policy's "profiles" */
 	size_t nprofiles;
-	const char *command;		/* resolved absolute path of the program, or NULL */
-	int abi_max;			/* < 0: LANDFENCE_ABI_MAX from the environment */
+	const char *command; /* resolved absolute path of the program, or NULL */
+	int abi_max;	     /* < 0: LANDFENCE_ABI_MAX from the environment */
 };
 
 struct lf_sandbox;
@@ -104,5 +104,52 @@ int lf_landlock_restrict(int ruleset_fd);
 /* Whether name is a known agent profile ("claude", "codex", "gemini",
  * "aider"). Pure; the policy loader uses it to reject unknown names. */
 bool lf_profile_known(const char *name);
+
+/* ------------------------------------------------------------------------
+ * Landlock primitives (added by the adapter; see doc/landlock.md).
+ */
+
+/* What the ABI probe found. */
+struct lf_abi_probe {
+	int kernel; /* the kernel's ABI, 0 when Landlock is absent */
+	int abi;    /* the ABI in use: kernel capped by cap */
+	int cap;    /* the cap applied (option or LANDFENCE_ABI_MAX), -1 none */
+	int err;    /* when kernel == 0: ENOSYS (not built in) or EOPNOTSUPP
+		       (built in, not enabled at boot); else 0 */
+};
+
+/* Probes the kernel (LANDLOCK_CREATE_RULESET_VERSION) and applies the cap:
+ * abi_max >= 0, else LANDFENCE_ABI_MAX (secure_getenv; unset or empty = no
+ * cap). Returns 0 and *out, or -EINVAL when LANDFENCE_ABI_MAX is not a
+ * decimal number >= 0, or the negative errno of an unexpected probe
+ * failure. lf_landlock_abi() is this, returning out.abi. */
+int lf_landlock_probe(int abi_max, struct lf_abi_probe *out);
+
+/* A one-line "Hint: ..." telling how to enable Landlock, for err ENOSYS or
+ * EOPNOTSUPP from the probe; NULL for any other value. Static string. */
+const char *lf_landlock_hint(int err);
+
+/* Every filesystem right the ABI knows (handled_access_fs), with
+ * MAKE_CHAR and MAKE_BLOCK among them: handled, never granted. ABIs above
+ * the newest known are treated as the newest known. 0 for abi <= 0. */
+uint64_t lf_landlock_handled_fs(int abi);
+
+/* The scope bits of the ABI (abstract UNIX sockets, signals: ABI >= 6). */
+uint64_t lf_landlock_scoped(int abi);
+
+/* The Landlock rights of LF_ACCESS_* classes at an ABI (SPEC §3 mapping):
+ * RO -> READ_FILE|READ_DIR|EXECUTE; RW -> WRITE_FILE|REMOVE_*|MAKE_DIR|
+ * MAKE_REG|MAKE_SOCK|MAKE_FIFO|MAKE_SYM|REFER|TRUNCATE; ioctl_dev adds
+ * IOCTL_DEV. Masked by the handled set of the ABI and, when !dir, by the
+ * rights a file may carry. */
+uint64_t lf_landlock_rights(unsigned access, bool dir, bool ioctl_dev, int abi);
+
+/* The name of one right ("read_file", "make_reg", ...), or NULL for a bit
+ * that is not a known filesystem right. Static string. */
+const char *lf_landlock_right_name(uint64_t bit);
+
+/* "policy", "fallback", "host", "host-policy", "profile", "run-dir",
+ * "command", "device". Static string. */
+const char *lf_origin_name(enum lf_origin origin);
 
 #endif /* LF_LANDLOCK_SANDBOX_H */

@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `landfence run`, `plan`, `doctor`, `init` end to end: the built tool
+ * (LANDFENCE_BIN) runs real programs under real sandboxes on temp trees;
+ * refusals are the kernel's (Permission denied), exit statuses are the
+ * tool's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "landfence.h"
+
+static char tmp_root[256];
+static char home[300];
+static const char *bin;
+
+static bool must_enforce(void)
+{
+	const char *m = getenv("LANDFENCE_TESTS_MUST_ENFORCE");
+	return m && !strcmp(m, "1");
+}
+
+#define NEED_LANDLOCK()                                                     \
+	do {                                                                \
+		if (lf_landlock_abi(-1) <= 0) {                             \
+			if (must_enforce())                                 \
+				fail_msg("Landlock is not available and "   \
+					 "LANDFENCE_TESTS_MUST_ENFORCE=1"); \
+			skip();                                             \
+		}                                                           \
+	} while (0)
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("setup failed: %s", cmd);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+struct result {
+	int code;
+	char out[65536];
+	char err[16384];
+};
+
+static void slurp(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	lseek(fd, 0, SEEK_SET);
+	while (n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
+/* Runs the tool with argv (NULL-terminated) in cwd, a clean environment
+ * plus extra ("K=V", NULL-terminated), and descriptor 9 left open without
+ * O_CLOEXEC when leak_fd. */
+static void tool(struct result *res, const char *cwd, const char *const *extra, bool leak_fd,
+		 const char *const *argv)
+{
+	char path_env[] = "PATH=/usr/local/bin:/usr/bin:/bin";
+	char home_env[400], *env[64], *args[64];
+	size_t ne = 0, na = 0;
+	int ofd, efd, st;
+	pid_t pid;
+
+	snprintf(home_env, sizeof(home_env), "HOME=%s", home);
+	env[ne++] = path_env;
+	env[ne++] = home_env;
+	env[ne++] = "LC_ALL=C";
+	for (size_t i = 0; extra && extra[i] && ne < 62; i++)
+		env[ne++] = (char *)extra[i];
+	env[ne] = NULL;
+	args[na++] = (char *)bin;
+	for (size_t i = 0; argv[i] && na < 62; i++)
+		args[na++] = (char *)argv[i];
+	args[na] = NULL;
+
+	ofd = memfd_create("out", MFD_CLOEXEC);
+	efd = memfd_create("err", MFD_CLOEXEC);
+	assert_true(ofd >= 0 && efd >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (chdir(cwd) < 0)
+			_exit(121);
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
+			_exit(122);
+		if (leak_fd) {
+			int fd = open("/etc/hostname", O_RDONLY);
+			if (fd < 0 || dup2(fd, 9) < 0)
+				_exit(123);
+		}
+		execve(bin, args, env);
+		_exit(124);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	res->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	slurp(ofd, res->out, sizeof(res->out));
+	slurp(efd, res->err, sizeof(res->err));
+	close(ofd);
+	close(efd);
+}
+
+#define TOOL(res, cwd, extra, ...)                                 \
+	do {                                                       \
+		const char *const argv_[] = { __VA_ARGS__, NULL }; \
+		tool(res, cwd, extra, false, argv_);               \
+	} while (0)
+
+static void expect_code(const struct result *r, int code, const char *what)
+{
+	if (r->code != code)
+		fail_msg("%s: exit %d, want %d\nstdout: %s\nstderr: %s", what, r->code, code,
+			 r->out, r->err);
+}
+
+/* A fresh project (with .landfence/, so it is found as the root) and an
+ * optional project policy. */
+static void project(char *out, size_t size, const char *name, const char *policy)
+{
+	char p[PATH_MAX + 64];
+	snprintf(out, size, "%s/%s", tmp_root, name);
+	sh("rm -rf %s && mkdir -p %s/.landfence", out, out);
+	if (policy) {
+		snprintf(p, sizeof(p), "%s/.landfence/policy.json", out);
+		write_file(p, policy);
+	}
+}
+
+static int setup(void **state)
+{
+	char canon[PATH_MAX];
+	(void)state;
+	bin = getenv("LANDFENCE_BIN");
+	if (!bin || access(bin, X_OK) < 0)
+		return -1;
+	strcpy(tmp_root, "/tmp/lf-cli-test.XXXXXX");
+	if (!mkdtemp(tmp_root))
+		return -1;
+	if (!realpath(tmp_root, canon) || strlen(canon) >= sizeof(tmp_root))
+		return -1;
+	strcpy(tmp_root, canon);
+	snprintf(home, sizeof(home), "%s/home", tmp_root);
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/.ssh && echo planted > %s/secret.txt && "
+		 "echo key > %s/.ssh/id_test",
+		 home, home, home);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[700];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "chmod -R u+rwX %s; rm -rf %s", tmp_root, tmp_root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- run: exit statuses ---- */
+
+static void test_run_exit_statuses(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "exits", NULL);
+	sh("printf 'echo hi\\n' > %s/noexec.sh && chmod 644 %s/noexec.sh && mkdir %s/adir", proj,
+	   proj, proj);
+	static const struct {
+		const char *argv[4];
+		int code;
+	} cases[] = {
+		{ { "sh", "-c", "exit 0" }, 0 },
+		{ { "sh", "-c", "exit 1" }, 1 },
+		{ { "sh", "-c", "exit 77" }, 77 },
+		{ { "sh", "-c", "kill -TERM $$" }, 128 + 15 },
+		{ { "sh", "-c", "kill -KILL $$" }, 128 + 9 },
+		{ { "sh", "-c", "kill -INT $$" }, 128 + 2 },
+		{ { "./noexec.sh" }, 126 },
+		{ { "./adir" }, 126 },
+		{ { "no-such-program-lf" }, 127 },
+		{ { "./no-such-file" }, 127 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[8] = { "run", "--" };
+		size_t n = 2;
+		for (size_t j = 0; j < 4 && cases[i].argv[j]; j++)
+			argv[n++] = cases[i].argv[j];
+		argv[n] = NULL;
+		tool(r, proj, NULL, false, argv);
+		char what[128];
+		snprintf(what, sizeof(what), "case %zu (%s)", i, cases[i].argv[0]);
+		expect_code(r, cases[i].code, what);
+	}
+	/* Without "--" too; the command's own options stay its own. */
+	TOOL(r, proj, NULL, "run", "sh", "-c", "exit 5");
+	expect_code(r, 5, "run without --");
+	/* Usage errors. */
+	TOOL(r, proj, NULL, "run");
+	expect_code(r, 2, "run with no command");
+	TOOL(r, proj, NULL, "run", "--no-such-option", "--", "true");
+	expect_code(r, 2, "run with a bad option");
+	free(r);
+}
+
+/* ---- run: the embedded default ---- */
+
+static void test_run_embedded_default(void **state)
+{
+	char proj[PATH_MAX], script[4096];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "default", NULL);
+	static const struct {
+		const char *script; /* @H@ = home */
+		int code;
+		const char *err;
+	} cases[] = {
+		{ "echo inside > written.txt && cat written.txt", 0, NULL },
+		{ "mkdir -p a/b && echo x > a/b/c && rm -r a", 0, NULL },
+		{ "cat @H@/secret.txt", 1, "Permission denied" },
+		{ "cat @H@/.ssh/id_test", 1, "Permission denied" },
+		{ "ls @H@", 2, "Permission denied" },
+		{ "echo x > @H@/new", 2, "Permission denied" },
+		{ "cat /etc/hostname > /dev/null", 0, NULL },
+		{ "echo x > /etc/lf-test-should-not-exist", 2, "Permission denied" },
+		{ "echo x > /tmp/lf-test-escape-$$", 2, "Permission denied" },
+		{ "echo x > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"", 0, NULL },
+		{ "ls /root > /dev/null", 2, "Permission denied" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *s = cases[i].script, *at = strstr(s, "@H@");
+		if (at)
+			snprintf(script, sizeof(script), "%.*s%s%s", (int)(at - s), s, home,
+				 at + 3);
+		else
+			snprintf(script, sizeof(script), "%s", s);
+		TOOL(r, proj, NULL, "run", "--", "sh", "-c", script);
+		char what[4200];
+		snprintf(what, sizeof(what), "`%s`", script);
+		expect_code(r, cases[i].code, what);
+		if (cases[i].err && !strstr(r->err, cases[i].err))
+			fail_msg("%s: stderr lacks '%s': %s", what, cases[i].err, r->err);
+	}
+	assert_false(exists("/etc/lf-test-should-not-exist"));
+	free(r);
+}
+
+/* ---- run: policies, fences and symlinks ---- */
+
+static void test_run_policies(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	static const struct {
+		const char *policy;
+		const char *script;
+		int code;
+	} cases[] = {
+	/* Reads and writes granted and refused as planned. */
+#define P1                                                                             \
+	"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["                        \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"docs/**\"]}," \
+	"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"out/**\"]}]}"
+		{ P1, "cat docs/a", 0 },
+		{ P1, "echo x > out/new", 0 },
+		{ P1, "echo x > docs/new", 2 },
+		{ P1, "cat out/o", 1 }, /* write does not imply read */
+		{ P1, "cat src/a", 1 },
+		{ P1, "ls .", 2 },
+	/* Seed: an allow read of src with a deny read of src/secret
+		 * leaves src unreadable. */
+#define P2                                                                                         \
+	"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["                                    \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"src/**\", \"docs/**\"]}," \
+	"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\"src/secret/**\"]}]}"
+		{ P2, "cat src/a", 1 },
+		{ P2, "cat src/secret/k", 1 },
+		{ P2, "cat docs/a", 0 },
+		/* A symlink inside a granted tree to the fenced place reads
+		 * nothing. */
+		{ P2, "cat docs/to-secret/k", 1 },
+		{ P2, "cat docs/to-home/secret.txt", 1 },
+	/* Seed: a deny write never blocks a read. */
+#define P3                                                                             \
+	"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["                        \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"      \
+	"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"out/**\"]}," \
+	"{\"effect\": \"deny\", \"capability\": \"write\", \"paths\": [\"docs/**\"]}]}"
+		{ P3, "cat docs/a", 0 },
+		{ P3, "echo x > docs/a", 2 },
+		{ P3, "echo x > out/new && cat out/new", 0 },
+	/* A symlinked allow root is resolved before fencing: "alias"
+		 * points into the fenced src/secret. */
+#define P4                                                                             \
+	"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["                        \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"alias/**\", " \
+	"\"docs/**\"]},"                                                               \
+	"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\"src/secret/**\"]}]}"
+		{ P4, "cat alias/k", 1 },
+		{ P4, "cat docs/a", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		project(proj, sizeof(proj), "pol", cases[i].policy);
+		sh("cd %s && mkdir -p docs out src/secret && echo d > docs/a && echo o > out/o && "
+		   "echo s > src/a && echo k > src/secret/k && ln -s ../src/secret docs/to-secret "
+		   "&& "
+		   "ln -s %s docs/to-home && ln -s src/secret alias",
+		   proj, home);
+		TOOL(r, proj, NULL, "run", "--", "sh", "-c", cases[i].script);
+		char what[256];
+		snprintf(what, sizeof(what), "case %zu `%s`", i, cases[i].script);
+		expect_code(r, cases[i].code, what);
+		if (cases[i].code && !strstr(r->err, "Permission denied"))
+			fail_msg("%s: not refused by the kernel: %s", what, r->err);
+	}
+	free(r);
+}
+
+/* ---- run: sh, python3, git ---- */
+
+static void test_run_programs(void **state)
+{
+	char proj[PATH_MAX], p[PATH_MAX + 32];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	snprintf(proj, sizeof(proj), "%s/gitproj", tmp_root);
+	sh("rm -rf %s && mkdir -p %s", proj, proj);
+	const char *extra[] = { "GIT_CONFIG_NOSYSTEM=1", NULL };
+	tool(r, proj, extra, false,
+	     (const char *const[]){ "run", "-C", proj, "--", "sh", "-c",
+				    "git init -q . && echo hello > a.txt && git add a.txt && "
+				    "git -c user.name=Test -c user.email=test@example.com "
+				    "commit -q -m first && git log --oneline | grep -q first && "
+				    "git status --short",
+				    NULL });
+	expect_code(r, 0, "git init/add/commit");
+	snprintf(p, sizeof(p), "%s/.git/HEAD", proj);
+	assert_true(exists(p));
+
+	tool(r, proj, NULL, false,
+	     (const char *const[]){ "run", "-C", proj, "--", "python3", "-c",
+				    "import os, tempfile\n"
+				    "open('py.txt', 'w').write('ok')\n"
+				    "with tempfile.NamedTemporaryFile() as f: f.write(b'x')\n"
+				    "try:\n"
+				    "    open(os.environ['HOME'] + '/secret.txt').read()\n"
+				    "    raise SystemExit(3)\n"
+				    "except PermissionError:\n"
+				    "    pass\n",
+				    NULL });
+	expect_code(r, 0, "python3");
+	snprintf(p, sizeof(p), "%s/py.txt", proj);
+	assert_true(exists(p));
+
+	tool(r, proj, NULL, false,
+	     (const char *const[]){ "run", "-C", proj, "--", "sh", "-c",
+				    "for i in 1 2 3; do echo $i; done | wc -l | grep -q 3", NULL });
+	expect_code(r, 0, "sh pipeline");
+	free(r);
+}
+
+/* ---- run: Landlock ABI caps ---- */
+
+#define WRITE_FENCE(fallback)                                                          \
+	"{\"version\": 1, \"fallback\": \"" fallback "\", \"rules\": ["                \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"      \
+	"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"out/**\"]}," \
+	"{\"effect\": \"deny\", \"capability\": \"write\", \"paths\": [\"locked/**\"]}]}"
+
+static void test_run_abi_cap(void **state)
+{
+	char proj[PATH_MAX], marker[PATH_MAX + 32];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	/* ABI 2 lacks truncate: Degraded under fallback ask, and it runs. */
+	project(proj, sizeof(proj), "abi-ask", WRITE_FENCE("ask"));
+	sh("mkdir -p %s/out %s/locked", proj, proj);
+	snprintf(marker, sizeof(marker), "%s/out/marker", proj);
+	const char *cap2[] = { "LANDFENCE_ABI_MAX=2", NULL };
+	TOOL(r, proj, cap2, "run", "--", "sh", "-c", "touch out/marker");
+	expect_code(r, 0, "ABI 2, fallback ask");
+	assert_non_null(strstr(r->err, "DEGRADED"));
+	assert_non_null(strstr(r->err, "truncate"));
+	assert_true(exists(marker));
+
+	/* Under fallback deny: KernelTooOld, 125, and nothing runs. */
+	project(proj, sizeof(proj), "abi-deny", WRITE_FENCE("deny"));
+	sh("mkdir -p %s/out %s/locked", proj, proj);
+	snprintf(marker, sizeof(marker), "%s/out/marker", proj);
+	TOOL(r, proj, cap2, "run", "--", "sh", "-c", "touch out/marker");
+	expect_code(r, 125, "ABI 2, fallback deny");
+	assert_non_null(strstr(r->err, "kernel too old"));
+	assert_false(exists(marker));
+	TOOL(r, proj, cap2, "plan");
+	expect_code(r, 0, "plan at ABI 2, fallback deny");
+	assert_non_null(strstr(r->out, "kernel-too-old"));
+
+	/* No Landlock at all: Unsupported, loud, and it runs (fallback ask). */
+	project(proj, sizeof(proj), "abi-none", WRITE_FENCE("ask"));
+	sh("mkdir -p %s/out %s/locked", proj, proj);
+	snprintf(marker, sizeof(marker), "%s/out/marker", proj);
+	const char *cap0[] = { "LANDFENCE_ABI_MAX=0", NULL };
+	TOOL(r, proj, cap0, "run", "--", "sh", "-c", "touch out/marker");
+	expect_code(r, 0, "ABI 0, fallback ask");
+	assert_non_null(strstr(r->err, "WITHOUT"));
+	assert_true(exists(marker));
+	TOOL(r, proj, cap0, "plan", "--json");
+	expect_code(r, 0, "plan --json at ABI 0");
+	assert_non_null(strstr(r->out, "\"unsupported\""));
+
+	/* ... and under fallback deny (the embedded default) it refuses. */
+	project(proj, sizeof(proj), "abi-none-deny", NULL);
+	snprintf(marker, sizeof(marker), "%s/marker", proj);
+	TOOL(r, proj, cap0, "run", "--", "sh", "-c", "touch marker");
+	expect_code(r, 125, "ABI 0, fallback deny");
+	assert_false(exists(marker));
+	free(r);
+}
+
+/* ---- run: hardening ---- */
+
+static void test_run_tiocsti(void **state)
+{
+	char proj[PATH_MAX], probe[PATH_MAX];
+	struct result *r = malloc(sizeof(*r));
+	const char *bd = getenv("LANDFENCE_BUILDDIR");
+	(void)state;
+	NEED_LANDLOCK();
+
+	assert_non_null(bd);
+	snprintf(probe, sizeof(probe), "%s/tests/launch/launch-probe", bd);
+	project(proj, sizeof(proj), "tty", NULL);
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(master >= 0);
+	assert_int_equal(grantpt(master), 0);
+	assert_int_equal(unlockpt(master), 0);
+	const char *pts = ptsname(master);
+	assert_non_null(pts);
+	TOOL(r, proj, NULL, "run", "--", probe, "tiocsti", pts);
+	expect_code(r, 0, "TIOCSTI refused in the sandbox");
+	close(master);
+	free(r);
+}
+
+static void test_run_fds_closed(void **state)
+{
+	char proj[PATH_MAX], probe[PATH_MAX];
+	struct result *r = malloc(sizeof(*r));
+	const char *bd = getenv("LANDFENCE_BUILDDIR");
+	(void)state;
+	NEED_LANDLOCK();
+
+	snprintf(probe, sizeof(probe), "%s/tests/launch/launch-probe", bd);
+	project(proj, sizeof(proj), "fds", NULL);
+	tool(r, proj, NULL, true, (const char *const[]){ "run", "--", probe, "closed", "9", NULL });
+	expect_code(r, 0, "descriptor 9 closed in the child");
+	/* The control: the same probe outside the sandbox sees it open. */
+	char cmd[PATH_MAX + 64];
+	snprintf(cmd, sizeof(cmd), "%s closed 9 9</etc/hostname >/dev/null", probe);
+	assert_int_not_equal(system(cmd), 0);
+	tool(r, proj, NULL, true,
+	     (const char *const[]){ "run", "--", "sh", "-c",
+				    "ls /proc/self/fd | sort -n | tr '\\n' ' '", NULL });
+	expect_code(r, 0, "ls /proc/self/fd");
+	/* ls sees 0, 1, 2 and the directory it reads: nothing inherited. */
+	assert_null(strstr(r->out, " 9 "));
+	free(r);
+}
+
+static void test_run_env_scrub(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "env",
+		"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["
+		"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"
+		"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"**\"]}],"
+		"\"env\": {\"unset\": [\"API_TOKEN\"], \"keep\": [\"DISPLAY\"]}}");
+	const char *extra[] = { "SSH_AUTH_SOCK=/run/user/0/agent",
+				"DBUS_SESSION_BUS_ADDRESS=x",
+				"GPG_AGENT_INFO=y",
+				"XDG_RUNTIME_DIR=/run/user/0",
+				"DISPLAY=:7",
+				"API_TOKEN=s3cr3t",
+				"OTHER=kept",
+				NULL };
+	TOOL(r, proj, extra, "run", "--", "sh", "-c",
+	     "test -z \"${SSH_AUTH_SOCK+x}\" && test -z \"${DBUS_SESSION_BUS_ADDRESS+x}\" && "
+	     "test -z \"${GPG_AGENT_INFO+x}\" && test -z \"${XDG_RUNTIME_DIR+x}\" && "
+	     "test -z \"${API_TOKEN+x}\" && test \"$DISPLAY\" = :7 && test \"$OTHER\" = kept");
+	expect_code(r, 0, "environment scrub");
+	free(r);
+}
+
+static void test_run_tmpdir(void **state)
+{
+	char proj[PATH_MAX], p[PATH_MAX + 32];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "tmpdir", NULL);
+	TOOL(r, proj, NULL, "run", "--", "sh", "-c",
+	     "test -d \"$TMPDIR\" && test \"$(stat -c %a \"$TMPDIR\")\" = 700 && "
+	     "mkdir -p \"$TMPDIR/a/b\" && echo x > \"$TMPDIR/a/b/f\" && "
+	     "ln -s \"$PWD\" \"$TMPDIR/link\" && printf %s \"$TMPDIR\" > tmpdir.txt");
+	expect_code(r, 0, "TMPDIR during the run");
+	snprintf(p, sizeof(p), "%s/tmpdir.txt", proj);
+	FILE *f = fopen(p, "r");
+	assert_non_null(f);
+	char dir[PATH_MAX] = "";
+	assert_non_null(fgets(dir, sizeof(dir), f));
+	fclose(f);
+	assert_true(dir[0] == '/');
+	assert_false(exists(dir));
+	/* The symlink was removed, not followed. */
+	assert_true(exists(p));
+	free(r);
+}
+
+/* ---- policy errors ---- */
+
+static void test_run_malformed_policy(void **state)
+{
+	char proj[PATH_MAX], bad[PATH_MAX + 32], marker[PATH_MAX + 32];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+
+	project(proj, sizeof(proj), "bad", NULL);
+	snprintf(bad, sizeof(bad), "%s/bad.json", proj);
+	snprintf(marker, sizeof(marker), "%s/marker", proj);
+	static const char *const docs[] = {
+		"{\n  \"version\": 1,\n  \"fallback\": \"sometimes\"\n}\n",
+		"{\n  \"version\": 1,\n  \"rules\": [ { \"effect\": \"allow\", \"capability\": "
+		"\"read\", \"pathz\": [\"**\"] } ]\n}\n",
+		"{\n  \"version\": 1,\n  \"rules\": [\n",
+	};
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		write_file(bad, docs[i]);
+		TOOL(r, proj, NULL, "run", "-p", bad, "--", "sh", "-c", "touch marker");
+		expect_code(r, 2, "malformed policy");
+		assert_false(exists(marker));
+		/* FILE:LINE:COLUMN: message */
+		char *at = strstr(r->err, "bad.json:");
+		if (!at)
+			fail_msg("no FILE:LINE:COLUMN in: %s", r->err);
+		unsigned line = 0, col = 0;
+		if (sscanf(at, "bad.json:%u:%u:", &line, &col) != 2 || line == 0)
+			fail_msg("no FILE:LINE:COLUMN in: %s", r->err);
+		TOOL(r, proj, NULL, "plan", "-p", bad);
+		expect_code(r, 2, "plan with a malformed policy");
+	}
+	free(r);
+}
+
+/* ---- plan ---- */
+
+static void test_plan(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = malloc(sizeof(*r));
+	json_error_t jerr;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "plan", P2);
+	sh("mkdir -p %s/src/secret %s/docs", proj, proj);
+	TOOL(r, proj, NULL, "plan");
+	expect_code(r, 0, "plan");
+	assert_non_null(strstr(r->out, proj));
+	assert_non_null(strstr(r->out, "status: enforced"));
+	assert_non_null(strstr(r->out, "handled:"));
+	assert_non_null(strstr(r->out, "dropped"));
+
+	TOOL(r, proj, NULL, "plan", "--tree");
+	expect_code(r, 0, "plan --tree");
+
+	TOOL(r, proj, NULL, "plan", "--json");
+	expect_code(r, 0, "plan --json");
+	json_t *j = json_loads(r->out, 0, &jerr);
+	if (!j)
+		fail_msg("plan --json is not JSON: %s\n%s", jerr.text, r->out);
+	assert_int_equal(json_integer_value(json_object_get(j, "abi")), lf_landlock_abi(-1));
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(j, "status"), "kind")),
+		"enforced");
+	assert_true(json_array_size(json_object_get(j, "handled")) > 0);
+	/* docs is granted from the policy; src was dropped by the fence. */
+	char docs[PATH_MAX + 8], src[PATH_MAX + 8];
+	snprintf(docs, sizeof(docs), "%s/docs", proj);
+	snprintf(src, sizeof(src), "%s/src", proj);
+	bool found_docs = false, found_src_rule = false, found_drop = false, found_host = false;
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(j, "rules"), i, v)
+	{
+		const char *path = json_string_value(json_object_get(v, "path"));
+		const char *origin = json_string_value(json_object_get(v, "origin"));
+		assert_non_null(path);
+		assert_non_null(origin);
+		if (!strcmp(path, docs) && !strcmp(origin, "policy"))
+			found_docs = true;
+		if (!strcmp(path, src))
+			found_src_rule = true;
+		if (!strcmp(origin, "host"))
+			found_host = true;
+	}
+	json_array_foreach(json_object_get(j, "dropped"), i, v)
+	{
+		const char *path = json_string_value(json_object_get(v, "path"));
+		const char *fence = json_string_value(json_object_get(v, "fence"));
+		if (path && fence && !strcmp(path, src) && strstr(fence, "src/secret"))
+			found_drop = true;
+	}
+	assert_true(found_docs);
+	assert_false(found_src_rule);
+	assert_true(found_drop);
+	assert_true(found_host);
+	json_decref(j);
+	free(r);
+}
+
+/* ---- doctor ---- */
+
+static void test_doctor(void **state)
+{
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+	NEED_LANDLOCK();
+
+	TOOL(r, tmp_root, NULL, "doctor");
+	if (lf_landlock_abi(-1) >= 6)
+		expect_code(r, 0, "doctor");
+	assert_non_null(strstr(r->out, "kernel:"));
+	assert_non_null(strstr(r->out, "landlock: ABI"));
+	assert_non_null(strstr(r->out, "seccomp"));
+	assert_non_null(strstr(r->out, "no-new-privs"));
+
+	const char *cap0[] = { "LANDFENCE_ABI_MAX=0", NULL };
+	TOOL(r, tmp_root, cap0, "doctor", "--json");
+	expect_code(r, 1, "doctor at ABI 0");
+	json_t *j = json_loads(r->out, 0, NULL);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "landlock_abi")), 0);
+	assert_false(json_is_true(json_object_get(j, "complete")));
+	json_decref(j);
+	free(r);
+}
+
+/* ---- init ---- */
+
+static void test_init(void **state)
+{
+	char proj[PATH_MAX], p[PATH_MAX + 32];
+	struct result *r = malloc(sizeof(*r));
+	(void)state;
+
+	snprintf(proj, sizeof(proj), "%s/initproj", tmp_root);
+	sh("rm -rf %s && mkdir -p %s/.git %s/sub", proj, proj, proj);
+	snprintf(p, sizeof(p), "%s/.landfence/policy.json", proj);
+	char sub[PATH_MAX + 8];
+	snprintf(sub, sizeof(sub), "%s/sub", proj);
+	/* From a subdirectory: the policy lands at the project root. */
+	TOOL(r, sub, NULL, "init");
+	expect_code(r, 0, "init");
+	assert_true(exists(p));
+	TOOL(r, proj, NULL, "init");
+	expect_code(r, 2, "init over an existing policy");
+	assert_non_null(strstr(r->err, "already exists"));
+	/* The starter policy loads. */
+	TOOL(r, proj, NULL, "plan");
+	expect_code(r, 0, "plan of the starter policy");
+	assert_non_null(strstr(r->out, ".landfence/policy.json"));
+	free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_exit_statuses),
+		cmocka_unit_test(test_run_embedded_default),
+		cmocka_unit_test(test_run_policies),
+		cmocka_unit_test(test_run_programs),
+		cmocka_unit_test(test_run_abi_cap),
+		cmocka_unit_test(test_run_tiocsti),
+		cmocka_unit_test(test_run_fds_closed),
+		cmocka_unit_test(test_run_env_scrub),
+		cmocka_unit_test(test_run_tmpdir),
+		cmocka_unit_test(test_run_malformed_policy),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_doctor),
+		cmocka_unit_test(test_init),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

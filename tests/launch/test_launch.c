@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The launcher library: path search, environment scrub, seccomp filter,
+ * private run directory, the child sequence and its error pipe, signal
+ * forwarding, and lf_spawn under a real Landlock sandbox (forked children,
+ * real temp trees, real EACCES).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/seccomp.h>
+
+#include <cmocka.h>
+
+#include "landfence.h"
+#include "launch/launch.h"
+
+extern char **environ;
+
+static char tmp_root[256];
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void probe_path(char *out, size_t size)
+{
+	const char *b = getenv("LANDFENCE_BUILDDIR");
+	assert_non_null(b);
+	snprintf(out, size, "%s/tests/launch/launch-probe", b);
+	assert_int_equal(access(out, X_OK), 0);
+}
+
+static bool must_enforce(void)
+{
+	const char *m = getenv("LANDFENCE_TESTS_MUST_ENFORCE");
+	return m && !strcmp(m, "1");
+}
+
+/* Skips the calling test when the kernel lacks Landlock, unless CI demands
+ * enforcement; then it fails. */
+#define NEED_LANDLOCK()                                                     \
+	do {                                                                \
+		if (lf_landlock_abi(-1) <= 0) {                             \
+			if (must_enforce())                                 \
+				fail_msg("Landlock is not available and "   \
+					 "LANDFENCE_TESTS_MUST_ENFORCE=1"); \
+			skip();                                             \
+		}                                                           \
+	} while (0)
+
+static int setup_tmp(void **state)
+{
+	(void)state;
+	strcpy(tmp_root, "/tmp/lf-launch-test.XXXXXX");
+	if (!mkdtemp(tmp_root))
+		return -1;
+	return 0;
+}
+
+static int teardown_tmp(void **state)
+{
+	(void)state;
+	return lf_rundir_remove(tmp_root) == 0 ? 0 : -1;
+}
+
+/* ---- path search ---- */
+
+static void test_resolve(void **state)
+{
+	char bin[PATH_MAX], noexec[PATH_MAX], path[PATH_MAX * 2], out[PATH_MAX];
+	(void)state;
+
+	snprintf(bin, sizeof(bin), "%s/bin", tmp_root);
+	sh("mkdir -p %s/bin %s/other && printf '#!/bin/sh\\nexit 0\\n' > %s/bin/tool && "
+	   "chmod 755 %s/bin/tool && : > %s/other/tool && chmod 644 %s/other/tool && "
+	   "mkdir -p %s/bin/adir",
+	   tmp_root, tmp_root, bin, bin, tmp_root, tmp_root, bin);
+	snprintf(noexec, sizeof(noexec), "%s/other/tool", tmp_root);
+
+	static const struct {
+		const char *name;
+		const char *path; /* @ = tmp_root */
+		int ret;
+		const char *expect; /* suffix of the result */
+	} cases[] = {
+		{ "sh", "/usr/bin:/bin", 0, "/sh" },
+		{ "tool", "@/other:@/bin", 0, "/bin/tool" }, /* EACCES then found */
+		{ "tool", "@/other:@/none", -EACCES, NULL }, /* only a non-executable */
+		{ "adir", "@/bin:@/bin", -EACCES, NULL },    /* a directory */
+		{ "nosuchprogram-lf", "/usr/bin:/bin", -ENOENT, NULL },
+		{ "/bin/sh", "", 0, "/bin/sh" },
+		{ "/nonexistent/prog", "/usr/bin", -ENOENT, NULL },
+		{ "", "/usr/bin", -ENOENT, NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t k = 0;
+		for (const char *q = cases[i].path; *q && k + sizeof(tmp_root) < sizeof(path);
+		     q++) {
+			if (*q == '@') {
+				strcpy(path + k, tmp_root);
+				k += strlen(tmp_root);
+			} else {
+				path[k++] = *q;
+			}
+		}
+		path[k] = '\0';
+		memset(out, 0, sizeof(out));
+		int r = lf_launch_resolve(cases[i].name, path, out, sizeof(out));
+		if (r != cases[i].ret)
+			fail_msg("case %zu (%s in %s): got %d, want %d", i, cases[i].name, path, r,
+				 cases[i].ret);
+		if (cases[i].expect) {
+			size_t n = strlen(out), m = strlen(cases[i].expect);
+			assert_true(out[0] == '/');
+			assert_true(n >= m && !strcmp(out + n - m, cases[i].expect));
+		}
+	}
+
+	/* A relative name with a slash, and an empty PATH element, resolve
+	 * against the working directory. */
+	char cwd[PATH_MAX];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(bin), 0);
+	assert_int_equal(lf_launch_resolve("./tool", "/usr/bin", out, sizeof(out)), 0);
+	assert_string_equal(out + strlen(out) - strlen("/bin/./tool"), "/bin/./tool");
+	assert_int_equal(lf_launch_resolve("tool", "/nonexistent:", out, sizeof(out)), 0);
+	assert_int_equal(out[0], '/');
+	assert_int_equal(lf_launch_resolve(noexec, NULL, out, sizeof(out)), -EACCES);
+	assert_int_equal(chdir(cwd), 0);
+}
+
+/* ---- environment ---- */
+
+static bool env_has(char **env, const char *entry)
+{
+	for (size_t i = 0; env[i]; i++)
+		if (!strcmp(env[i], entry))
+			return true;
+	return false;
+}
+
+static bool env_has_name(char **env, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; env[i]; i++)
+		if (!strncmp(env[i], name, n) && env[i][n] == '=')
+			return true;
+	return false;
+}
+
+static void test_env_scrub(void **state)
+{
+	char *in[] = {
+		"PATH=/usr/bin",
+		"SSH_AUTH_SOCK=/run/user/0/ssh",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus",
+		"DISPLAY=:0",
+		"XDG_RUNTIME_DIR=/run/user/0",
+		"KRB5CCNAME=FILE:/tmp/krb",
+		"TMPDIR=/var/tmp",
+		"TMP=/var/tmp",
+		"SECRET_TOKEN=abc",
+		"HOME=/home/u",
+		"NOEQUALS",
+		NULL,
+	};
+	const char *unset[] = { "SECRET_TOKEN" };
+	const char *keep[] = { "DISPLAY", "SECRET_TOKEN" };
+	char **env = NULL;
+	(void)state;
+
+	assert_int_equal(lf_env_build(in, unset, 1, keep, 2, "/tmp/lf.x", &env), 0);
+	assert_true(env_has(env, "PATH=/usr/bin"));
+	assert_true(env_has(env, "HOME=/home/u"));
+	assert_true(env_has(env, "NOEQUALS"));
+	assert_false(env_has_name(env, "SSH_AUTH_SOCK"));
+	assert_false(env_has_name(env, "DBUS_SESSION_BUS_ADDRESS"));
+	assert_false(env_has_name(env, "XDG_RUNTIME_DIR"));
+	assert_false(env_has_name(env, "KRB5CCNAME"));
+	/* keep lifts a default scrub, never an explicit unset */
+	assert_true(env_has(env, "DISPLAY=:0"));
+	assert_false(env_has_name(env, "SECRET_TOKEN"));
+	assert_true(env_has(env, "TMPDIR=/tmp/lf.x"));
+	assert_true(env_has(env, "TMP=/tmp/lf.x"));
+	assert_false(env_has(env, "TMPDIR=/var/tmp"));
+	size_t n = 0;
+	for (size_t i = 0; env[i]; i++)
+		n += !strncmp(env[i], "TMPDIR=", 7);
+	assert_int_equal(n, 1);
+	lf_env_free(env);
+
+	/* No tmpdir: TMPDIR passes through untouched. */
+	assert_int_equal(lf_env_build(in, NULL, 0, NULL, 0, NULL, &env), 0);
+	assert_true(env_has(env, "TMPDIR=/var/tmp"));
+	assert_false(env_has_name(env, "DISPLAY"));
+	lf_env_free(env);
+
+	/* Every default name is scrubbed. */
+	for (size_t i = 0; lf_env_default_scrub[i]; i++) {
+		char entry[128];
+		char *one[] = { entry, NULL };
+		snprintf(entry, sizeof(entry), "%s=x", lf_env_default_scrub[i]);
+		assert_int_equal(lf_env_build(one, NULL, 0, NULL, 0, NULL, &env), 0);
+		assert_null(env[0]);
+		lf_env_free(env);
+	}
+}
+
+/* ---- seccomp ---- */
+
+/* Applies the filter in a forked child and tries TIOCSTI on a fresh pty,
+ * with and without high bits in the request. */
+static void test_seccomp_tiocsti(void **state)
+{
+	struct sock_fprog prog = { 0 };
+	int master;
+	(void)state;
+
+	assert_int_equal(lf_seccomp_build(&prog), 0);
+	assert_true(prog.len > 0);
+	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(master >= 0);
+	assert_int_equal(grantpt(master), 0);
+	assert_int_equal(unlockpt(master), 0);
+	char *slave = ptsname(master);
+	assert_non_null(slave);
+
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char c = 'x';
+		struct winsize ws;
+		int fd = open(slave, O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(10);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			_exit(11);
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+			_exit(12);
+		if (ioctl(fd, TIOCSTI, &c) != -1 || errno != EPERM)
+			_exit(13);
+		if (syscall(SYS_ioctl, fd, (unsigned long)TIOCSTI | (1UL << 32), &c) != -1 ||
+		    errno != EPERM)
+			_exit(14);
+		if (syscall(SYS_ioctl, fd, (unsigned long)TIOCSTI | 0xffffffff00000000UL, &c) !=
+			    -1 ||
+		    errno != EPERM)
+			_exit(15);
+		if (ioctl(fd, 0x541C /* TIOCLINUX */, &c) != -1 || errno != EPERM)
+			_exit(16);
+		/* Other terminal ioctls are untouched. */
+		if (ioctl(fd, TIOCGWINSZ, &ws) != 0)
+			_exit(17);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	close(master);
+	lf_seccomp_free(&prog);
+	assert_null(prog.filter);
+}
+
+/* ---- run directory ---- */
+
+static void test_rundir(void **state)
+{
+	char dir[PATH_MAX + 16], outside[PATH_MAX];
+	struct stat st;
+	(void)state;
+
+	snprintf(outside, sizeof(outside), "%s/outside", tmp_root);
+	sh("mkdir -p %s && echo keep > %s/file", outside, outside);
+	assert_int_equal(lf_rundir_create(dir, sizeof(dir)), 0);
+	assert_int_equal(lstat(dir, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0700);
+	/* Symlinks to the outside, nested and locked directories. */
+	sh("mkdir -p %s/a/b/c && echo x > %s/a/b/c/f && ln -s %s %s/a/link-dir && "
+	   "ln -s %s/file %s/a/b/link-file && mkdir %s/locked && echo y > %s/locked/g && "
+	   "chmod 0500 %s/locked && mkfifo %s/fifo",
+	   dir, dir, outside, dir, outside, dir, dir, dir, dir, dir);
+	assert_int_equal(lf_rundir_remove(dir), 0);
+	assert_int_equal(lstat(dir, &st), -1);
+	assert_int_equal(errno, ENOENT);
+	/* The targets of the links are intact. */
+	assert_int_equal(stat(outside, &st), 0);
+	snprintf(dir, sizeof(dir), "%s/file", outside);
+	assert_int_equal(stat(dir, &st), 0);
+	/* Removing what does not exist is fine; relative paths are not. */
+	assert_int_equal(lf_rundir_remove("/tmp/lf-does-not-exist-xyz"), 0);
+	assert_int_equal(lf_rundir_remove("relative"), -EINVAL);
+}
+
+/* ---- the child sequence ---- */
+
+static int spawn_wait(const char *path, char *const argv[], int ruleset_fd, const char *cwd,
+		      struct lf_launch_failure *fail, int *status)
+{
+	struct sock_fprog prog = { 0 };
+	struct lf_launch l;
+	int r;
+
+	assert_int_equal(lf_seccomp_build(&prog), 0);
+	struct lf_launch_opts o = {
+		.path = path,
+		.argv = argv,
+		.envp = environ,
+		.ruleset_fd = ruleset_fd,
+		.filter = &prog,
+		.cwd = cwd,
+	};
+	r = lf_launch_spawn(&o, &l, fail);
+	if (r == 0)
+		assert_int_equal(lf_launch_wait(&l, status), 0);
+	lf_seccomp_free(&prog);
+	return r;
+}
+
+static void test_spawn_status(void **state)
+{
+	static const struct {
+		const char *script;
+		int code;
+	} cases[] = {
+		{ "exit 0", 0 },
+		{ "exit 1", 1 },
+		{ "exit 42", 42 },
+		{ "kill -TERM $$", 128 + SIGTERM },
+		{ "kill -KILL $$", 128 + SIGKILL },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { "sh", "-c", (char *)cases[i].script, NULL };
+		struct lf_launch_failure f;
+		int st;
+		assert_int_equal(spawn_wait("/bin/sh", argv, -1, NULL, &f, &st), 0);
+		assert_int_equal(lf_launch_exit_code(st), cases[i].code);
+	}
+}
+
+static void test_spawn_hardening(void **state)
+{
+	char probe[PATH_MAX], num[16];
+	struct lf_launch_failure f;
+	int st, fd;
+	(void)state;
+
+	probe_path(probe, sizeof(probe));
+	/* An inherited descriptor without O_CLOEXEC, high and low. */
+	fd = open("/etc/hostname", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, 9), 9);
+	assert_int_equal(dup2(fd, 200), 200);
+	for (int n = 0; n < 3; n++) {
+		int which[] = { fd, 9, 200 };
+		snprintf(num, sizeof(num), "%d", which[n]);
+		char *argv[] = { "probe", "closed", num, NULL };
+		assert_int_equal(spawn_wait(probe, argv, -1, NULL, &f, &st), 0);
+		assert_int_equal(lf_launch_exit_code(st), 0);
+	}
+	close(fd);
+	close(9);
+	close(200);
+
+	char *argv[] = { "probe", "nnp", NULL };
+	assert_int_equal(spawn_wait(probe, argv, -1, NULL, &f, &st), 0);
+	assert_int_equal(lf_launch_exit_code(st), 0);
+}
+
+/* A failure before exec is reported with its step through the pipe, and
+ * the program never runs. */
+static void test_spawn_failures(void **state)
+{
+	char marker[PATH_MAX], script[PATH_MAX + 64];
+	struct lf_launch_failure f;
+	struct stat sb;
+	int st = -1, pfd[2];
+	(void)state;
+
+	snprintf(marker, sizeof(marker), "%s/marker", tmp_root);
+	snprintf(script, sizeof(script), "touch %s", marker);
+	char *argv[] = { "sh", "-c", script, NULL };
+
+	/* Not a Landlock ruleset: landlock_restrict_self refuses it. */
+	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+	int r = spawn_wait("/bin/sh", argv, pfd[0], NULL, &f, &st);
+	assert_true(r < 0);
+	assert_int_equal(f.stage, LF_STAGE_LANDLOCK);
+	assert_int_equal(-r, f.err);
+	assert_int_equal(stat(marker, &sb), -1);
+	close(pfd[0]);
+	close(pfd[1]);
+
+	/* A working directory that does not exist. */
+	r = spawn_wait("/bin/sh", argv, -1, "/nonexistent-lf-dir", &f, &st);
+	assert_int_equal(r, -ENOENT);
+	assert_int_equal(f.stage, LF_STAGE_CWD);
+	assert_int_equal(stat(marker, &sb), -1);
+
+	/* exec of something that is not a program. */
+	r = spawn_wait("/etc/hostname", argv, -1, NULL, &f, &st);
+	assert_true(r == -EACCES || r == -ENOEXEC);
+	assert_int_equal(f.stage, LF_STAGE_EXEC);
+	r = spawn_wait("/nonexistent-lf-prog", argv, -1, NULL, &f, &st);
+	assert_int_equal(r, -ENOENT);
+	assert_int_equal(f.stage, LF_STAGE_EXEC);
+	assert_non_null(lf_launch_stage_name(f.stage));
+}
+
+/* A SIGTERM sent to the launcher by another process reaches the child. */
+static void test_spawn_forward(void **state)
+{
+	struct sock_fprog prog = { 0 };
+	struct lf_launch l;
+	struct lf_launch_failure f;
+	char *argv[] = { "sleep", "60", NULL };
+	int st;
+	(void)state;
+
+	assert_int_equal(lf_seccomp_build(&prog), 0);
+	struct lf_launch_opts o = {
+		.path = "/bin/sleep",
+		.argv = argv,
+		.envp = environ,
+		.ruleset_fd = -1,
+		.filter = &prog,
+	};
+	assert_int_equal(lf_launch_spawn(&o, &l, &f), 0);
+	pid_t parent = getpid();
+	pid_t k = fork();
+	assert_true(k >= 0);
+	if (k == 0) {
+		kill(parent, SIGTERM);
+		_exit(0);
+	}
+	assert_int_equal(lf_launch_wait(&l, &st), 0);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGTERM);
+	waitpid(k, NULL, 0);
+	/* The caller's mask is back: SIGTERM is no longer blocked. */
+	sigset_t cur;
+	sigprocmask(SIG_SETMASK, NULL, &cur);
+	assert_false(sigismember(&cur, SIGTERM));
+	lf_seccomp_free(&prog);
+}
+
+/* ---- lf_spawn under a real sandbox ---- */
+
+static int spawn_policy(const char *policy, const char *proj, const char *script)
+{
+	struct lf_policy *p = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_plan *plan = NULL;
+	struct lf_child *c = NULL;
+	struct lf_diag d = { 0 };
+	int st = -1, r;
+
+	r = lf_policy_parse(policy, strlen(policy), "test.json", LF_LAYER_PROJECT, &p, &d);
+	if (r < 0)
+		fail_msg("policy: %s", d.message);
+	const struct lf_policy *layers[] = { p };
+	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	struct lf_context ctx = { .project_root = proj };
+	assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
+	struct lf_spawn_opts o = { .project_root = proj, .cwd = proj, .abi_max = -1 };
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+	r = lf_spawn(e, plan, &o, argv, &c, &d);
+	if (r < 0)
+		fail_msg("lf_spawn: %d %s", r, d.message);
+	assert_true(lf_child_pid(c) > 0);
+	assert_int_equal(lf_child_status(c)->kind, LF_STATUS_ENFORCED);
+	assert_int_equal(lf_child_wait(c, &st), 0);
+	assert_int_equal(lf_child_wait(c, &st), -EINVAL);
+	lf_child_free(c);
+	lf_plan_free(plan);
+	lf_effective_free(e);
+	lf_policy_free(p);
+	return lf_launch_exit_code(st);
+}
+
+static void test_spawn_sandbox(void **state)
+{
+	static const char policy[] =
+		"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["
+		"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"docs/**\"]},"
+		"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"out/**\"]},"
+		"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"src/**\"]},"
+		"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\"src/secret/**\"]}"
+		"]}";
+	char proj[PATH_MAX], canon[PATH_MAX], outside[PATH_MAX];
+	(void)state;
+	NEED_LANDLOCK();
+
+	snprintf(proj, sizeof(proj), "%s/proj", tmp_root);
+	snprintf(outside, sizeof(outside), "%s/outside", tmp_root);
+	sh("mkdir -p %s/docs %s/out %s/src/secret %s && echo d > %s/docs/a && "
+	   "echo s > %s/src/a && echo k > %s/src/secret/k && echo o > %s/o",
+	   proj, proj, proj, outside, proj, proj, proj, outside);
+	assert_non_null(realpath(proj, canon));
+
+	static const struct {
+		const char *script;
+		int code;
+	} cases[] = {
+		{ "cat docs/a", 0 },
+		{ "echo x > out/x", 0 },
+		{ "echo x > docs/b", 2 }, /* sh: cannot create: Permission denied */
+		{ "cat out/x", 1 },	  /* write does not imply read */
+		{ "cat src/a", 1 },	  /* seed: the src/secret fence drops src */
+		{ "cat src/secret/k", 1 },
+		{ "cat @OUT@/o", 1 }, /* outside the project */
+		{ "echo x > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"", 0 },
+		{ "echo x > /tmp/lf-escape-$$", 2 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char script[PATH_MAX * 2];
+		const char *at = strstr(cases[i].script, "@OUT@");
+		if (at)
+			snprintf(script, sizeof(script), "%.*s%s%s", (int)(at - cases[i].script),
+				 cases[i].script, outside, at + 5);
+		else
+			snprintf(script, sizeof(script), "%s", cases[i].script);
+		int code = spawn_policy(policy, canon, script);
+		if (code != cases[i].code)
+			fail_msg("case %zu `%s`: exit %d, want %d", i, script, code, cases[i].code);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_resolve),		cmocka_unit_test(test_env_scrub),
+		cmocka_unit_test(test_seccomp_tiocsti), cmocka_unit_test(test_rundir),
+		cmocka_unit_test(test_spawn_status),	cmocka_unit_test(test_spawn_hardening),
+		cmocka_unit_test(test_spawn_failures),	cmocka_unit_test(test_spawn_forward),
+		cmocka_unit_test(test_spawn_sandbox),
+	};
+	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}

@@ -37,38 +37,6 @@ static const char starter[] =
 	"  \"profiles\": []\n"
 	"}\n";
 
-static bool has_marker(const char *dir)
-{
-	char p[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(p, sizeof(p), "%s/.landfence", dir) < (int)sizeof(p) && lstat(p, &st) == 0)
-		return true;
-	return snprintf(p, sizeof(p), "%s/.git", dir) < (int)sizeof(p) && lstat(p, &st) == 0;
-}
-
-/* The project root as the other commands find it: -C, else the nearest
- * ancestor holding .landfence/ or .git, else the working directory. */
-static int project_root(const char *dir, char *out)
-{
-	char cwd[PATH_MAX], cur[PATH_MAX];
-
-	if (dir)
-		return realpath(dir, out) ? 0 : -errno;
-	if (!getcwd(cwd, sizeof(cwd)))
-		return -errno;
-	strcpy(cur, cwd);
-	for (;;) {
-		if (has_marker(cur))
-			return realpath(cur, out) ? 0 : -errno;
-		char *slash = strrchr(cur, '/');
-		if (!slash || slash == cur)
-			break;
-		*slash = '\0';
-	}
-	return realpath(cwd, out) ? 0 : -errno;
-}
-
 int lf_cmd_init(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -96,11 +64,9 @@ int lf_cmd_init(int argc, char **argv)
 		fprintf(stderr, "landfence init: unexpected argument '%s'\n", argv[optind]);
 		return LF_EXIT_USAGE;
 	}
-	if ((r = project_root(dir, root)) < 0) {
-		fprintf(stderr, "landfence init: %s: %s\n", dir ? dir : "working directory",
-			strerror(-r));
-		return LF_EXIT_USAGE;
-	}
+	struct lf_cli_opts o = { .project_dir = dir };
+	if ((r = lf_cli_project_root(&o, root, sizeof(root))) != 0)
+		return r;
 	snprintf(ldir, sizeof(ldir), "%s/.landfence", root);
 	snprintf(file, sizeof(file), "%s/policy.json", ldir);
 	if (mkdir(ldir, 0755) < 0 && errno != EEXIST) {
@@ -142,6 +108,14 @@ int lf_cmd_init(int argc, char **argv)
 		return LF_EXIT_OWN;
 	}
 	printf("wrote %s\n", file);
+	/* The user wrote it just now, with known content: trust it, so that
+	 * plan and run use it at once (doc/trust.md). */
+	r = lf_trust_record(file, starter, len);
+	if (r < 0)
+		printf("Could not record it as trusted (%s): run `landfence trust` to use it.\n",
+		       strerror(-r));
+	else
+		printf("Trusted it (a change to it needs `landfence trust` again).\n");
 	printf("See it with `landfence plan`; run a program under it with `landfence run -- "
 	       "CMD`.\n");
 	return LF_EXIT_OK;

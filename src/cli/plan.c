@@ -236,13 +236,11 @@ static void print_text(const struct plan_view *pv, bool tree)
 		const struct lf_final_dropped *d = lf_sandbox_dropped(sb, i);
 		if (d->fence) {
 			source_text(src, sizeof(src), &d->fence_source);
-			printf("  %-10s %s  (%s: %s) fenced by %s at %s\n", access_str(d->access),
-			       d->path, lf_origin_name(d->origin), d->why ? d->why : "", d->fence,
-			       src);
+			printf("  %-10s %s  (%s) fenced by %s at %s\n", access_str(d->access),
+			       d->path, d->why ? d->why : lf_origin_name(d->origin), d->fence, src);
 		} else {
-			printf("  %-10s %s  (%s: %s) skipped: does not exist\n",
-			       access_str(d->access), d->path, lf_origin_name(d->origin),
-			       d->why ? d->why : "");
+			printf("  %-10s %s  (%s) skipped\n", access_str(d->access), d->path,
+			       d->why ? d->why : lf_origin_name(d->origin));
 		}
 	}
 	if (sb && lf_sandbox_notice_count(sb)) {
@@ -290,13 +288,16 @@ static int print_json(const struct plan_view *pv)
 		json_object_set_new(root, "handled_mask",
 				    json_integer((json_int_t)lf_sandbox_handled(sb)));
 		json_object_set_new(root, "scoped", scopes_json(lf_sandbox_scoped(sb)));
+		json_object_set_new(root, "scoped_mask",
+				    json_integer((json_int_t)lf_sandbox_scoped(sb)));
 		for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
 			const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
 			json_array_append_new(
 				rules,
-				json_pack("{s:s, s:o, s:o, s:b, s:s, s:s?}", "path", fr->path,
+				json_pack("{s:s, s:o, s:o, s:I, s:b, s:s, s:s?}", "path", fr->path,
 					  "access", access_json(fr->access), "landlock",
-					  rights_json(fr->landlock), "ioctl_dev", fr->ioctl_dev,
+					  rights_json(fr->landlock), "landlock_mask",
+					  (json_int_t)fr->landlock, "ioctl_dev", fr->ioctl_dev,
 					  "origin", lf_origin_name(fr->origin), "why", fr->why));
 		}
 		for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {

@@ -165,6 +165,12 @@ static void project(char *out, size_t size, const char *name, const char *policy
 	if (policy) {
 		snprintf(p, sizeof(p), "%s/.landfence/policy.json", out);
 		write_file(p, policy);
+		/* A project policy is used once the user trusts it. */
+		struct result *r = malloc(sizeof(*r));
+		assert_non_null(r);
+		TOOL(r, out, NULL, "trust");
+		expect_code(r, 0, "trust");
+		free(r);
 	}
 }
 

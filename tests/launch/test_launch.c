@@ -97,7 +97,7 @@ static void test_resolve(void **state)
 	sh("mkdir -p %s/bin %s/other && printf '#!/bin/sh\\nexit 0\\n' > %s/bin/tool && "
 	   "chmod 755 %s/bin/tool && : > %s/other/tool && chmod 644 %s/other/tool && "
 	   "mkdir -p %s/bin/adir",
-	   tmp_root, tmp_root, bin, bin, tmp_root, tmp_root, bin);
+	   tmp_root, tmp_root, tmp_root, tmp_root, tmp_root, tmp_root, tmp_root);
 	snprintf(noexec, sizeof(noexec), "%s/other/tool", tmp_root);
 
 	static const struct {

@@ -289,7 +289,20 @@ static int home_expand(struct build *b, const char *in, char **out)
  */
 
 static const char *const host_ro[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc",
+	"/usr",
+	"/bin",
+	"/sbin",
+	"/lib",
+	"/lib32",
+	"/lib64",
+	"/libx32",
+	"/etc",
+	"/opt",
+	"/proc",
+	/* Resource limits and CPU topology: runtimes (Node, the JVM, Go)
+	 * size their heaps and thread pools from them. */
+	"/sys/fs/cgroup",
+	"/sys/devices/system/cpu",
 };
 
 /* Read-only user files programs need to behave as outside: git's identity
@@ -316,7 +329,7 @@ struct profile_path {
 
 struct profile {
 	const char *name;
-	struct profile_path paths[8];
+	struct profile_path paths[10];
 };
 
 /* Config and cache places each agent writes (their documentation and
@@ -326,6 +339,7 @@ static const struct profile profiles[] = {
 	  { { "~/.claude", RO | RW },
 	    /* Saved in place: see doc/landlock.md, "The claude profile". */
 	    { "~/.claude.json", RO | RW },
+	    { "~/.claude.json.backup", RO | RW },
 	    { "~/.cache/claude", RO | RW },
 	    { "~/.cache/claude-cli-nodejs", RO | RW },
 	    { "~/.local/state/claude", RO | RW },
@@ -604,6 +618,39 @@ static int cand_fence(struct build *b, const struct cand *c)
 	return rule_push(b->sb, c, keep);
 }
 
+/* Default host grants that resolve below another one carrying the same
+ * classes ("/bin" is "/usr/bin" on merged-/usr systems) add nothing: fold
+ * them so the listing shows what the kernel gets. Only default host grants
+ * are folded, so every other source stays visible. */
+static void rules_fold_host(struct lf_sandbox *sb)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < sb->nrules; i++) {
+		struct lf_final_rule *fr = &sb->rules[i];
+		bool folded = false;
+
+		for (size_t j = 0; j < sb->nrules && fr->origin == LF_ORIGIN_HOST && !folded; j++) {
+			const struct lf_final_rule *a = &sb->rules[j];
+
+			folded = j != i && a->origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
+				 strcmp(a->path, fr->path) != 0 &&
+				 path_is_ancestor_or_equal(a->path, fr->path) &&
+				 (a->access & fr->access) == fr->access;
+		}
+		if (folded) {
+			free(fr->path);
+			free(fr->why);
+			continue;
+		}
+		sb->rules[out] = *fr;
+		sb->rule_dir[out] = sb->rule_dir[i];
+		sb->rule_device[out] = sb->rule_device[i];
+		out++;
+	}
+	sb->nrules = out;
+}
+
 static bool rules_cover(const struct lf_sandbox *sb, const char *path, unsigned access)
 {
 	for (size_t i = 0; i < sb->nrules; i++)
@@ -860,6 +907,7 @@ int lf_sandbox_build(const struct lf_effective *eff, const struct lf_plan *plan,
 		if (r < 0)
 			goto fail;
 	}
+	rules_fold_host(sb);
 	r = add_command(&b, o->command);
 	if (r < 0)
 		goto fail;

@@ -622,33 +622,41 @@ static int cand_fence(struct build *b, const struct cand *c)
  * classes ("/bin" is "/usr/bin" on merged-/usr systems) add nothing: fold
  * them so the listing shows what the kernel gets. Only default host grants
  * are folded, so every other source stays visible. */
-static void rules_fold_host(struct lf_sandbox *sb)
+static int rules_fold_host(struct lf_sandbox *sb)
 {
+	bool *fold = calloc(sb->nrules ? sb->nrules : 1, sizeof(bool));
 	size_t out = 0;
 
+	if (!fold)
+		return -ENOMEM;
+	/* Decide on the whole list first, then compact. */
 	for (size_t i = 0; i < sb->nrules; i++) {
-		struct lf_final_rule *fr = &sb->rules[i];
-		bool folded = false;
+		const struct lf_final_rule *fr = &sb->rules[i];
 
-		for (size_t j = 0; j < sb->nrules && fr->origin == LF_ORIGIN_HOST && !folded; j++) {
+		for (size_t j = 0; j < sb->nrules && fr->origin == LF_ORIGIN_HOST && !fold[i];
+		     j++) {
 			const struct lf_final_rule *a = &sb->rules[j];
 
-			folded = j != i && a->origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
-				 strcmp(a->path, fr->path) != 0 &&
-				 path_is_ancestor_or_equal(a->path, fr->path) &&
-				 (a->access & fr->access) == fr->access;
+			fold[i] = j != i && a->origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
+				  strcmp(a->path, fr->path) != 0 &&
+				  path_is_ancestor_or_equal(a->path, fr->path) &&
+				  (a->access & fr->access) == fr->access;
 		}
-		if (folded) {
-			free(fr->path);
-			free(fr->why);
+	}
+	for (size_t i = 0; i < sb->nrules; i++) {
+		if (fold[i]) {
+			free(sb->rules[i].path);
+			free(sb->rules[i].why);
 			continue;
 		}
-		sb->rules[out] = *fr;
+		sb->rules[out] = sb->rules[i];
 		sb->rule_dir[out] = sb->rule_dir[i];
 		sb->rule_device[out] = sb->rule_device[i];
 		out++;
 	}
 	sb->nrules = out;
+	free(fold);
+	return 0;
 }
 
 static bool rules_cover(const struct lf_sandbox *sb, const char *path, unsigned access)
@@ -907,7 +915,9 @@ int lf_sandbox_build(const struct lf_effective *eff, const struct lf_plan *plan,
 		if (r < 0)
 			goto fail;
 	}
-	rules_fold_host(sb);
+	r = rules_fold_host(sb);
+	if (r < 0)
+		goto fail;
 	r = add_command(&b, o->command);
 	if (r < 0)
 		goto fail;

@@ -1,2 +1,562 @@
 /* SPDX-License-Identifier: MIT */
-#include "core/model.h"
+/*
+ * Bash requests (SPEC §1): a command line is analysed into parts
+ * (shell.c); each part gets a verdict and the line gets the strictest.
+ * Pure: no I/O.
+ *
+ * A simple command is judged by the command rules of every bash rule
+ * (strictest match wins; the earliest rule on a tie). When none matches,
+ * the bash rules' own effect applies (the strictest across bash rules),
+ * else the fallback. A redirection is a file request (lf_decide_file). A
+ * part the analyser could not see through is at best ask.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/shell.h"
+
+/* ------------------------------------------------------------------------
+ * Command matchers.
+ */
+
+/* p at '['; on success returns the end of the class and sets *hit. NULL
+ * for an unterminated class, which then stands for a literal '['. */
+static const char *class_match(const char *p, const char *pe, unsigned char c, bool *hit)
+{
+	const char *q = p + 1;
+	bool neg = false, in = false;
+
+	if (q < pe && (*q == '!' || *q == '^')) {
+		neg = true;
+		q++;
+	}
+	const char *first = q;
+	while (q < pe && (*q != ']' || q == first)) {
+		unsigned char lo = (unsigned char)*q, hi;
+		if (lo == '\\' && q + 1 < pe)
+			lo = (unsigned char)*++q;
+		q++;
+		if (q + 1 < pe && *q == '-' && q[1] != ']') {
+			hi = (unsigned char)q[1];
+			q += 2;
+			if (hi == '\\' && q < pe)
+				hi = (unsigned char)*q++;
+		} else {
+			hi = lo;
+		}
+		if (lo <= c && c <= hi)
+			in = true;
+	}
+	if (q >= pe)
+		return NULL;
+	*hit = in != neg;
+	return q + 1;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* One pattern element against one character: the element's end, or NULL. */
+static const char *glob_one(const char *p, const char *pe, char c)
+{
+	bool hit;
+
+	switch (*p) {
+	case '?':
+		return p + 1;
+	case '[': {
+		const char *q = class_match(p, pe, (unsigned char)c, &hit);
+		if (q)
+			return hit ? q : NULL;
+		return c == '[' ? p + 1 : NULL;
+	}
+	case '\\':
+		if (p + 1 < pe)
+			return c == p[1] ? p + 2 : NULL;
+		return c == '\\' ? p + 1 : NULL;
+	default:
+		if (blank(*p)) {
+			/* the command text joins words with single spaces */
+			if (c != ' ')
+				return NULL;
+			while (p < pe && blank(*p))
+				p++;
+			return p;
+		}
+		return c == *p ? p + 1 : NULL;
+	}
+}
+
+/* The classic one-star backtracking matcher: linear for one '*', and a
+ * later '*' only moves the resume point forward, so it never explodes. */
+static bool glob_match(const char *p, const char *pe, const char *text, size_t len, bool prefix_ok)
+{
+	const char *star = NULL;
+	size_t t = 0, mark = 0;
+
+	while (t < len) {
+		if (p < pe && *p == '*') {
+			while (p < pe && *p == '*')
+				p++;
+			star = p;
+			mark = t;
+			continue;
+		}
+		if (p < pe) {
+			const char *q = glob_one(p, pe, text[t]);
+			if (q) {
+				p = q;
+				t++;
+				continue;
+			}
+		}
+		if (!star)
+			return false;
+		p = star;
+		t = ++mark;
+	}
+	if (prefix_ok)
+		return true;
+	while (p < pe && *p == '*')
+		p++;
+	return p == pe;
+}
+
+bool lf_cmd_glob_match(const char *pattern, const char *text, size_t len, bool prefix_ok)
+{
+	return glob_match(pattern, pattern + strlen(pattern), text, len, prefix_ok);
+}
+
+/* For an allow glob on a command with more arguments to come: true only
+ * when every completion matches, i.e. the pattern is "P *" (or only
+ * stars) and P matches the command as written. */
+static bool glob_allows_any_tail(const char *pattern, const char *text, size_t len)
+{
+	size_t n = strlen(pattern);
+	size_t k = n;
+
+	while (k > 0 && pattern[k - 1] == '*')
+		k--;
+	if (k == 0)
+		return true;
+	if (k == n || !blank(pattern[k - 1]) || (k >= 2 && pattern[k - 2] == '\\'))
+		return false;
+	while (k > 0 && blank(pattern[k - 1]))
+		k--;
+	return glob_match(pattern, pattern + k, text, len, false);
+}
+
+bool lf_cmd_rule_match(const struct lf_cmd_rule *c, const struct lf_cmd_view *v)
+{
+	bool allow = c->effect == LF_ALLOW;
+
+	if (v->argc == 0)
+		return false;
+	if (c->matcher == LF_MATCH_GLOB) {
+		if (!v->open_args)
+			return glob_match(c->text, c->text + strlen(c->text), v->text, v->len,
+					  false);
+		if (allow)
+			return glob_allows_any_tail(c->text, v->text, v->len);
+		return glob_match(c->text, c->text + strlen(c->text), v->text, v->len, true);
+	}
+
+	size_t n = c->ntokens;
+	size_t k = n < v->argc ? n : v->argc;
+	if (n == 0 || strcmp(c->tokens[0], v->prog) != 0)
+		return false;
+	for (size_t i = 1; i < k; i++)
+		if (strcmp(c->tokens[i], v->argv[i].text) != 0)
+			return false;
+	/* the leading min(n, argc) tokens agree */
+	if (c->matcher == LF_MATCH_EXACT) {
+		if (!v->open_args)
+			return n == v->argc;
+		return !allow && v->argc <= n;
+	}
+	if (v->argc >= n)
+		return true;
+	return v->open_args && !allow;
+}
+
+/* ------------------------------------------------------------------------
+ * Deciding a line.
+ */
+#define MAX_CWDS 8
+#define CWD_MAX 1024
+
+struct bash_ctx {
+	const struct lf_effective *e;
+	const char *root;
+	/* where relative redirection targets may land: the start directory
+	 * and every literal `cd` target seen so far (a subshell may have
+	 * left again, so none is ever forgotten) */
+	char cwds[MAX_CWDS][CWD_MAX];
+	size_t ncwd;
+	bool cwd_unknown;
+	bool has_globs; /* some command rule is a glob: build the joined text */
+	char *join;
+	size_t joincap;
+	bool have;
+	struct lf_verdict best;
+	char path[CWD_MAX * 2 + 2];
+};
+
+static void verdict_rule(struct lf_verdict *v, enum lf_effect eff, enum lf_layer layer,
+			 struct lf_source src)
+{
+	v->effect = eff;
+	v->from_fallback = false;
+	v->layer = layer;
+	v->source = src;
+}
+
+/* No command rule matched: the bash rules' own effect, else the fallback. */
+static void verdict_unmatched(const struct lf_effective *e, struct lf_verdict *v)
+{
+	const struct lf_rule *best = NULL;
+
+	for (size_t i = 0; i < e->nrules; i++) {
+		const struct lf_rule *r = e->rules[i];
+		if (r->cap == LF_CAP_BASH && (!best || r->effect > best->effect))
+			best = r;
+	}
+	if (best) {
+		verdict_rule(v, best->effect, best->layer, best->source);
+	} else {
+		v->effect = e->fallback;
+		v->from_fallback = true;
+	}
+}
+
+/* The strictest matching command rule for one view; *found says whether
+ * any matched. */
+static void match_view(const struct lf_effective *e, const struct lf_cmd_view *view,
+		       const struct lf_cmd_rule **best, const struct lf_rule **owner)
+{
+	for (size_t i = 0; i < e->nrules; i++) {
+		const struct lf_rule *r = e->rules[i];
+		if (r->cap != LF_CAP_BASH)
+			continue;
+		for (size_t k = 0; k < r->ncmds; k++) {
+			const struct lf_cmd_rule *c = &r->cmds[k];
+			if (*best && c->effect <= (*best)->effect)
+				continue;
+			if (lf_cmd_rule_match(c, view)) {
+				*best = c;
+				*owner = r;
+			}
+		}
+	}
+}
+
+static int join_words(struct bash_ctx *bc, const struct lf_shell_part *part, size_t *len)
+{
+	size_t need = 1;
+
+	for (size_t k = 0; k < part->argc; k++)
+		need += part->argv[k].len + 1;
+	if (need > bc->joincap) {
+		char *j = realloc(bc->join, need);
+		if (!j)
+			return -ENOMEM;
+		bc->join = j;
+		bc->joincap = need;
+	}
+	size_t n = 0;
+	for (size_t k = 0; k < part->argc; k++) {
+		if (k)
+			bc->join[n++] = ' ';
+		memcpy(bc->join + n, part->argv[k].text, part->argv[k].len);
+		n += part->argv[k].len;
+	}
+	bc->join[n] = '\0';
+	*len = n;
+	return 0;
+}
+
+static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
+			  struct lf_verdict *v)
+{
+	const char *prog = part->argv[0].text;
+	struct lf_cmd_view view = {
+		.argv = part->argv,
+		.argc = part->argc,
+		.prog = prog,
+		.open_args = part->open_args,
+	};
+	const struct lf_cmd_rule *best = NULL;
+	const struct lf_rule *owner = NULL;
+	int r;
+
+	if (bc->has_globs && (r = join_words(bc, part, &view.len)) < 0)
+		return r;
+	view.text = bc->join ? bc->join : "";
+	match_view(bc->e, &view, &best, &owner);
+
+	/* /bin/rm is judged like rm too */
+	const char *slash = strrchr(prog, '/');
+	if (slash && slash[1]) {
+		size_t skip = (size_t)(slash + 1 - prog);
+		view.prog = slash + 1;
+		if (bc->has_globs) {
+			view.text += skip;
+			view.len -= skip;
+		}
+		match_view(bc->e, &view, &best, &owner);
+	}
+	if (best)
+		verdict_rule(v, best->effect, owner->layer, best->source);
+	else
+		verdict_unmatched(bc->e, v);
+	return 0;
+}
+
+static bool is_harmless_target(const char *t)
+{
+	static const char *const dev[] = { "/dev/null", "/dev/stdout", "/dev/stderr",
+					   "/dev/tty",	"/dev/stdin",  NULL };
+	for (size_t k = 0; dev[k]; k++)
+		if (!strcmp(t, dev[k]))
+			return true;
+	if (!strncmp(t, "/dev/fd/", 8) && t[8]) {
+		for (t += 8; *t; t++)
+			if (*t < '0' || *t > '9')
+				return false;
+		return true;
+	}
+	return false;
+}
+
+static int decide_redirect(struct bash_ctx *bc, const struct lf_shell_part *part,
+			   struct lf_verdict *v, bool *skip)
+{
+	const char *t = part->target->text;
+	struct lf_verdict one;
+	int r;
+
+	*skip = false;
+	if (part->reason) {
+		v->effect = LF_ASK;
+		return 0;
+	}
+	if (is_harmless_target(t)) {
+		*skip = true;
+		return 0;
+	}
+	if (t[0] == '/' || part->target->len == 0)
+		return lf_decide_file(bc->e, bc->root, part->cap, t[0] ? t : ".", v);
+
+	bool have = false;
+	for (size_t k = 0; k < bc->ncwd; k++) {
+		size_t cl = strlen(bc->cwds[k]);
+		if (cl + 1 + part->target->len + 1 > sizeof(bc->path)) {
+			bc->cwd_unknown = true;
+			continue;
+		}
+		memcpy(bc->path, bc->cwds[k], cl);
+		bc->path[cl] = '/';
+		memcpy(bc->path + cl + 1, t, part->target->len + 1);
+		if ((r = lf_decide_file(bc->e, bc->root, part->cap, bc->path, &one)) < 0)
+			return r;
+		if (!have || one.effect > v->effect)
+			*v = one;
+		have = true;
+	}
+	if (!have) {
+		v->effect = LF_ASK;
+		v->from_fallback = false;
+		v->source = (struct lf_source){ 0 };
+	}
+	return 0;
+}
+
+static void add_cwd(struct bash_ctx *bc, const char *dir, size_t len)
+{
+	size_t n = bc->ncwd;
+
+	for (size_t k = 0; k < n; k++) {
+		if (bc->ncwd >= MAX_CWDS) {
+			bc->cwd_unknown = true;
+			return;
+		}
+		char *dst = bc->cwds[bc->ncwd];
+		if (dir[0] == '/') {
+			if (len >= CWD_MAX) {
+				bc->cwd_unknown = true;
+				return;
+			}
+			memcpy(dst, dir, len + 1);
+			bc->ncwd++;
+			return; /* the same for every start */
+		}
+		size_t cl = strlen(bc->cwds[k]);
+		if (cl + 1 + len >= CWD_MAX) {
+			bc->cwd_unknown = true;
+			return;
+		}
+		memmove(dst, bc->cwds[k], cl);
+		dst[cl] = '/';
+		memcpy(dst + cl + 1, dir, len + 1);
+		bc->ncwd++;
+	}
+}
+
+/* cd, pushd, popd: later relative redirections may land elsewhere. */
+static void track_cd(struct bash_ctx *bc, const struct lf_shell_part *part)
+{
+	const struct lf_shell_word *w0 = &part->argv[0];
+
+	if (w0->flags & LF_WORD_NOT_LITERAL)
+		return;
+	const char *b = strrchr(w0->text, '/');
+	b = b ? b + 1 : w0->text;
+	bool cd = !strcmp(b, "cd") || !strcmp(b, "pushd");
+	if (!cd) {
+		if (!strcmp(b, "popd"))
+			bc->cwd_unknown = true;
+		return;
+	}
+	size_t i = 1;
+	while (i < part->argc && part->argv[i].text[0] == '-' && part->argv[i].text[1] &&
+	       !(part->argv[i].flags & LF_WORD_NOT_LITERAL)) {
+		if (!strcmp(part->argv[i].text, "--")) {
+			i++;
+			break;
+		}
+		i++;
+	}
+	if (i >= part->argc || (part->argv[i].flags & LF_WORD_NOT_LITERAL) ||
+	    !strcmp(part->argv[i].text, "-") || part->argv[i].text[0] == '+' ||
+	    part->argv[i].len == 0) {
+		bc->cwd_unknown = true;
+		return;
+	}
+	add_cwd(bc, part->argv[i].text, part->argv[i].len);
+}
+
+/* dst = a followed by b, truncated to size. */
+static void set_text(char *dst, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= size)
+		la = size - 1;
+	memcpy(dst, a, la);
+	if (lb >= size - la)
+		lb = size - la - 1;
+	memcpy(dst + la, b, lb);
+	dst[la + lb] = '\0';
+}
+
+static int on_part(void *ctx, const struct lf_shell_part *part)
+{
+	struct bash_ctx *bc = ctx;
+	struct lf_verdict v;
+	bool skip = false;
+	int r = 0;
+
+	memset(&v, 0, sizeof(v));
+	switch (part->kind) {
+	case LF_PART_COMMAND:
+		r = decide_command(bc, part, &v);
+		track_cd(bc, part);
+		break;
+	case LF_PART_REDIRECT:
+		r = decide_redirect(bc, part, &v, &skip);
+		if (!skip && !part->reason && part->target->text[0] != '/' && bc->cwd_unknown &&
+		    v.effect < LF_ASK) {
+			v.effect = LF_ASK;
+			v.from_fallback = false;
+			v.source = (struct lf_source){ 0 };
+			set_text(v.reason, sizeof(v.reason),
+				 "not analysable: ", "the working directory is unknown after cd");
+		}
+		break;
+	case LF_PART_OPAQUE:
+		v.effect = LF_ASK;
+		break;
+	}
+	if (r < 0)
+		return r;
+	if (skip)
+		return 0;
+	if (part->reason && v.effect <= LF_ASK &&
+	    (v.effect < LF_ASK || part->kind == LF_PART_OPAQUE || v.from_fallback ||
+	     !v.source.file)) {
+		/* not analysable: at best ask, and the reason decides */
+		v.effect = LF_ASK;
+		v.from_fallback = false;
+		v.source = (struct lf_source){ 0 };
+		v.layer = 0;
+		set_text(v.reason, sizeof(v.reason), "not analysable: ", part->reason);
+	}
+	if (!bc->have || v.effect > bc->best.effect) {
+		lf_shell_part_format(part, v.part, sizeof(v.part));
+		bc->best = v;
+		bc->have = true;
+	}
+	/* nothing is stricter than deny: the rest cannot change the verdict */
+	return bc->best.effect == LF_DENY ? 1 : 0;
+}
+
+int lf_bash_decide(const struct lf_effective *e, const char *project_root, const char *cwd,
+		   const char *line, struct lf_verdict *out)
+{
+	struct bash_ctx *bc;
+	int r;
+
+	if (!e || !project_root || !line || !out || project_root[0] != '/' ||
+	    (cwd && cwd[0] != '/'))
+		return -EINVAL;
+	bc = malloc(sizeof(*bc));
+	if (!bc)
+		return -ENOMEM;
+	memset(bc, 0, offsetof(struct bash_ctx, cwds));
+	bc->e = e;
+	bc->root = project_root;
+	bc->ncwd = 0;
+	bc->cwd_unknown = false;
+	bc->join = NULL;
+	bc->joincap = 0;
+	bc->have = false;
+	const char *start = cwd ? cwd : project_root;
+	if (strlen(start) >= CWD_MAX) {
+		bc->cwd_unknown = true;
+	} else {
+		strcpy(bc->cwds[0], start);
+		bc->ncwd = 1;
+	}
+	bc->has_globs = false;
+	for (size_t i = 0; i < e->nrules && !bc->has_globs; i++)
+		for (size_t k = 0; k < e->rules[i]->ncmds; k++)
+			if (e->rules[i]->cmds[k].matcher == LF_MATCH_GLOB)
+				bc->has_globs = true;
+
+	r = lf_shell_analyse(line, strlen(line), on_part, bc);
+	if (r >= 0) {
+		if (!bc->have) {
+			/* an empty line runs nothing; it is judged like a
+			 * command no rule names */
+			struct lf_verdict v;
+			memset(&v, 0, sizeof(v));
+			verdict_unmatched(e, &v);
+			bc->best = v;
+		}
+		*out = bc->best;
+		r = 0;
+	}
+	free(bc->join);
+	free(bc);
+	return r;
+}
+
+int lf_decide_bash(const struct lf_effective *e, const char *project_root, const char *line,
+		   struct lf_verdict *out)
+{
+	return lf_bash_decide(e, project_root, NULL, line, out);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shell command-line analysis (SPEC §1, bash requests). Internal to the
+ * core; pure: no I/O, no global state. doc/shell.md describes what is
+ * understood and what is "ask at best".
+ *
+ * The analyser does not build a syntax tree. It walks the line once and
+ * reports every *part* the line would run or open, through a callback:
+ * simple commands (also the command inside a wrapper, a `sh -c` payload
+ * or a command substitution), redirection targets, and pieces it cannot
+ * analyse. A part that carries a reason is at best ask. Reporting more
+ * parts than a shell would run only makes a verdict stricter; the analyser
+ * leans that way whenever it is unsure.
+ */
+#ifndef LF_CORE_SHELL_H
+#define LF_CORE_SHELL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/model.h"
+
+/* Word flags: what the shell would still do to the word at run time. */
+#define LF_WORD_QUOTED 0x01u	/* some part of it was quoted */
+#define LF_WORD_EXPANSION 0x02u /* $NAME, ${…}, $'…' or $"…" */
+#define LF_WORD_SUBST 0x04u	/* $(…), `…`, $((…)), <(…) or >(…) */
+#define LF_WORD_GLOB 0x08u	/* unquoted * ? [ or brace expansion */
+#define LF_WORD_TILDE 0x10u	/* unquoted leading ~ */
+#define LF_WORD_NOT_LITERAL (LF_WORD_EXPANSION | LF_WORD_SUBST | LF_WORD_GLOB | LF_WORD_TILDE)
+
+/* One word after quote removal. text is NUL terminated; expansions are
+ * kept as written ("$HOME"). */
+struct lf_shell_word {
+	const char *text;
+	size_t len;
+	unsigned flags;
+};
+
+enum lf_shell_part_kind {
+	LF_PART_COMMAND = 0,  /* a simple command: argv */
+	LF_PART_REDIRECT = 1, /* a file the shell opens: target, cap */
+	LF_PART_OPAQUE = 2,   /* something that cannot be analysed: text */
+};
+
+struct lf_shell_part {
+	enum lf_shell_part_kind kind;
+	/* LF_PART_COMMAND: the words, leading assignments removed. */
+	const struct lf_shell_word *argv;
+	size_t argc;
+	bool open_args; /* more arguments arrive at run time (xargs) */
+	bool wrapped;	/* found inside a wrapper, payload or substitution */
+	/* LF_PART_REDIRECT: the target and what is done to it. */
+	const struct lf_shell_word *target;
+	enum lf_capability cap; /* LF_CAP_READ or LF_CAP_WRITE */
+	const char *op;		/* ">", ">>", "<", … as written */
+	/* LF_PART_OPAQUE: what could not be analysed, as written. */
+	const char *text;
+	size_t text_len;
+	/* Why this part is at best ask (a static string), or NULL. */
+	const char *reason;
+};
+
+/* Receives each part in line order. The part and everything it points to
+ * live only during the call. Return 0 to continue, > 0 to stop the
+ * analysis early (lf_shell_analyse then returns that value), < 0 for an
+ * error (returned as is). */
+typedef int (*lf_shell_emit_fn)(void *ctx, const struct lf_shell_part *part);
+
+/* How deep `sh -c` payloads and substitutions are followed; deeper is
+ * reported as an opaque part. */
+#define LF_SHELL_MAX_DEPTH 8
+
+/* Analyses line[0..len). Returns 0 when every part was reported, the
+ * callback's positive or negative value when it stopped, or -ENOMEM. */
+int lf_shell_analyse(const char *line, size_t len, lf_shell_emit_fn emit, void *ctx);
+
+/* Formats a part for people and for lf_verdict.part: a command as its
+ * words joined by single spaces, a redirection as "OP TARGET", an opaque
+ * part as written. Truncates with "…" to fit; always NUL terminates when
+ * size > 0. */
+void lf_shell_part_format(const struct lf_shell_part *part, char *buf, size_t size);
+
+/* A simple command as the matchers see it: the words, with argv[0]
+ * possibly replaced by prog (its basename), and the words joined by single
+ * spaces for glob matchers. */
+struct lf_cmd_view {
+	const struct lf_shell_word *argv;
+	size_t argc;
+	const char *prog; /* the program token to compare: argv[0] or its basename */
+	const char *text; /* prog and argv[1..] joined by single spaces */
+	size_t len;
+	bool open_args; /* more arguments arrive at run time (xargs) */
+};
+
+/* Whether the command rule c matches v. With open_args, a deny or ask rule
+ * matches when it could match some completion of the command, an allow
+ * rule only when it matches every completion. */
+bool lf_cmd_rule_match(const struct lf_cmd_rule *c, const struct lf_cmd_view *v);
+
+/* Shell-style glob over text (SPEC §1 glob command matchers): '*' any run
+ * of characters including ' ' and '/', '?' one character, "[…]" / "[!…]"
+ * a class, '\' quotes the next character, a run of blanks matches one
+ * space. prefix_ok: also true when text is a prefix of some string the
+ * pattern matches. */
+bool lf_cmd_glob_match(const char *pattern, const char *text, size_t len, bool prefix_ok);
+
+/* lf_decide_bash with the shell's working directory given: cwd is absolute
+ * (relative redirection targets are resolved against it, lexically), or
+ * NULL for the project root. The hook passes the payload's cwd. */
+int lf_bash_decide(const struct lf_effective *e, const char *project_root, const char *cwd,
+		   const char *line, struct lf_verdict *out);
+
+#endif /* LF_CORE_SHELL_H */

@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shell analyser alone (src/core/shell.c): which parts a line yields,
+ * in order, written as "cmd:WORDS", "cmd+:WORDS" (more arguments at run
+ * time), "read:TARGET", "write:TARGET", "opaque:TEXT", each followed by
+ * "!" when the part is at best ask. Also the command matchers.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/shell.h"
+
+struct collect {
+	char buf[8192];
+	size_t n;
+	size_t nparts;
+	char reasons[2048];
+};
+
+static int collect_part(void *ctx, const struct lf_shell_part *p)
+{
+	struct collect *c = ctx;
+	char text[256];
+	const char *kind = "cmd";
+
+	lf_shell_part_format(p, text, sizeof(text));
+	if (p->kind == LF_PART_COMMAND) {
+		kind = p->open_args ? "cmd+" : "cmd";
+		/* a redirection's part text starts with its operator */
+	} else if (p->kind == LF_PART_REDIRECT) {
+		kind = p->cap == LF_CAP_READ ? "read" : "write";
+		snprintf(text, sizeof(text), "%s", p->target->text);
+	} else {
+		kind = "opaque";
+	}
+	if (c->n < sizeof(c->buf) - 1) {
+		int w = snprintf(c->buf + c->n, sizeof(c->buf) - c->n, "%s%s:%s%s",
+				 c->nparts ? " | " : "", kind, text, p->reason ? "!" : "");
+		c->n += (size_t)w;
+		if (c->n > sizeof(c->buf) - 1)
+			c->n = sizeof(c->buf) - 1;
+	}
+	if (p->reason) {
+		size_t rl = strlen(c->reasons);
+		snprintf(c->reasons + rl, sizeof(c->reasons) - rl, "%s;", p->reason);
+	}
+	c->nparts++;
+	return 0;
+}
+
+static void analyse(const char *line, struct collect *c)
+{
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(lf_shell_analyse(line, strlen(line), collect_part, c), 0);
+}
+
+static const struct {
+	const char *line;
+	const char *parts;
+} cases[] = {
+	/* words, quotes, escapes */
+	{ "ls -la", "cmd:ls -la" },
+	{ "  ls\t-la  ", "cmd:ls -la" },
+	{ "echo 'a b' \"c d\" e\\ f", "cmd:echo a b c d e f" },
+	{ "echo 'it'\\''s'", "cmd:echo it's" },
+	{ "echo \"a \\\"q\\\" \\$x \\\\ \\n\"", "cmd:echo a \"q\" $x \\ \\n" },
+	{ "echo a\\\nb", "cmd:echo ab" },
+	{ "ls \\\n  -la", "cmd:ls -la" },
+	{ "'r''m' x", "cmd:rm x" },
+	{ "echo ''", "cmd:echo " },
+	{ "echo $HOME ${X}", "cmd:echo $HOME ${X}" },
+	/* operators split commands */
+	{ "a;b", "cmd:a | cmd:b" },
+	{ "a && b || c", "cmd:a | cmd:b | cmd:c" },
+	{ "a | b |& c", "cmd:a | cmd:b | cmd:c" },
+	{ "a & b", "cmd:a | cmd:b" },
+	{ "a\nb\n\nc", "cmd:a | cmd:b | cmd:c" },
+	{ "(a; b) && { c; }", "cmd:a | cmd:b | cmd:c" },
+	{ "a&&b", "cmd:a | cmd:b" },
+	{ "awk 'x && y' f", "cmd:awk x && y f" },
+	{ "echo \"a; b | c\"", "cmd:echo a; b | c" },
+	{ "echo a\\;b", "cmd:echo a;b" },
+	/* comments */
+	{ "ls # rm -rf /", "cmd:ls" },
+	{ "# only a comment", "" },
+	{ "ls #c\nrm x", "cmd:ls | cmd:rm x" },
+	{ "echo a#b", "cmd:echo a#b" },
+	{ "", "" },
+	{ " \n\t\n", "" },
+	/* assignments */
+	{ "X=1 Y='a b' make all", "cmd:make all" },
+	{ "X=1", "" },
+	{ "make X=1", "cmd:make X=1" },
+	{ "'X=1' make", "cmd:X=1 make" },
+	/* redirections */
+	{ "echo x > out", "write:out | cmd:echo x" },
+	{ "echo x>>out", "write:out | cmd:echo x" },
+	{ "echo x >| out 2> err &> all &>> all2",
+	  "write:out | write:err | write:all | write:all2 | cmd:echo x" },
+	{ "cmd 2>&1 >&2 <&0 3>&-", "cmd:cmd" },
+	{ "cmd >& file", "write:file | cmd:cmd" },
+	{ "cat < in", "read:in | cmd:cat" },
+	{ "cat <> rw", "read:rw | write:rw | cmd:cat" },
+	{ "echo x > $F", "write:$F! | cmd:echo x" },
+	{ "echo x > ~/f", "write:~/f! | cmd:echo x" },
+	{ "echo x > *.txt", "write:*.txt! | cmd:echo x" },
+	{ "echo x > 'a b'", "write:a b | cmd:echo x" },
+	{ "> empty", "write:empty" },
+	{ "echo >", "cmd:echo!" },
+	{ "cat <<< 'word'", "cmd:cat" },
+	/* here-documents */
+	{ "cat <<EOF > out\nhello $x\nEOF\nls", "write:out | cmd:cat | cmd:ls" },
+	{ "cat <<-'E'\n\tbody $(rm)\n\tE\nls", "cmd:cat | cmd:ls | opaque:$(rm)  E ls!" },
+	{ "cat <<EOF\n$(rm x)\nEOF", "cmd:cat | opaque:$(rm x) EOF! | opaque:$(rm x) EOF!" },
+	{ "cat <<EOF\nno end", "cmd:cat | opaque:EOF!" },
+	{ "cat <<A <<B\na\nA\nb\nB\necho done", "cmd:cat | cmd:echo done" },
+	/* substitutions */
+	{ "echo $(rm x)", "cmd:rm x | cmd:echo $(rm x)! | opaque:$(rm x)!" },
+	{ "echo `rm x`", "cmd:rm x | cmd:echo `rm x`! | opaque:`rm x`!" },
+	{ "diff <(a) >(b)", "cmd:a | cmd:b | cmd:diff <(a) >(b)!" },
+	{ "echo \"$(a \"$(b)\")\"",
+	  "cmd:b | cmd:a $(b)! | cmd:echo $(a \"$(b)\")! | opaque:$(a \"$(b)\")\"!" },
+	{ "X=$(a) b", "cmd:a | cmd:b! | opaque:$(a) b!" },
+	{ "echo $((1+2))", "cmd:echo $((1+2))! | opaque:$((1+2))!" },
+	{ "echo ${X:-`a`}", "cmd:echo ${X:-`a`}! | opaque:`a`}!" },
+	{ "echo $(a", "cmd:echo $(a! | opaque:$(a!" },
+	{ "((x++))", "opaque:((x++))!" },
+	/* what cannot be analysed */
+	{ "echo 'open", "cmd:echo open!" },
+	{ "echo \"open", "cmd:echo open!" },
+	{ "$CMD x", "cmd:$CMD x!" },
+	{ "\"$CMD\" x", "cmd:$CMD x!" },
+	{ "eval ls", "cmd:eval ls!" },
+	{ "r* x", "cmd:r* x!" },
+	{ "echo 'a $(b)'", "cmd:echo a $(b) | opaque:$(b)'!" },
+	/* wrappers */
+	{ "env -i A=1 B=2 rm x", "cmd:env -i A=1 B=2 rm x | cmd:rm x" },
+	{ "env -u X -- rm x", "cmd:env -u X -- rm x | cmd:rm x" },
+	{ "env -S 'rm -f x'", "cmd:env -S rm -f x | cmd:rm -f x" },
+	{ "timeout -k 1 --signal=KILL 5s rm x",
+	  "cmd:timeout -k 1 --signal=KILL 5s rm x | cmd:rm x" },
+	{ "nice -n 5 rm x", "cmd:nice -n 5 rm x | cmd:rm x" },
+	{ "nice -5 rm x", "cmd:nice -5 rm x | cmd:rm x" },
+	{ "nohup rm x", "cmd:nohup rm x | cmd:rm x" },
+	{ "time -p rm x", "cmd:time -p rm x | cmd:rm x" },
+	{ "command -p rm x", "cmd:command -p rm x | cmd:rm x" },
+	{ "exec -a n rm x", "cmd:exec -a n rm x | cmd:rm x" },
+	{ "xargs -0 -n1 -I{} rm {}", "cmd:xargs -0 -n1 -I{} rm {} | cmd+:rm {}" },
+	{ "xargs", "cmd:xargs" },
+	{ "sudo -u root -E rm x", "cmd:sudo -u root -E rm x | cmd:rm x" },
+	{ "sudo --weird rm x", "cmd:sudo --weird rm x | opaque:sudo!" },
+	{ "/usr/bin/env rm x", "cmd:/usr/bin/env rm x | cmd:rm x" },
+	{ "sh -c 'rm x; ls'", "cmd:sh -c rm x; ls | cmd:rm x | cmd:ls" },
+	{ "bash -lc \"git push\"", "cmd:bash -lc git push | cmd:git push" },
+	{ "bash -c \"$X\"", "cmd:bash -c $X | opaque:$X!" },
+	{ "bash script.sh", "cmd:bash script.sh" },
+	{ "curl x | sh", "cmd:curl x | cmd:sh | opaque:sh!" },
+	{ "bash -c", "cmd:bash -c | opaque:bash!" },
+	{ "find . -exec rm {} \\; -exec ls {} +",
+	  "cmd:find . -exec rm {} ; -exec ls {} + | cmd:rm {} | cmd:ls {}" },
+	{ "git -C sub -c a=b push", "cmd:git -C sub -c a=b push | cmd:git push" },
+	{ "timeout 5 env X=1 nice rm x",
+	  "cmd:timeout 5 env X=1 nice rm x | cmd:env X=1 nice rm x | cmd:nice rm x | cmd:rm x" },
+	{ "time -o log make", "cmd:time -o log make | write:log | cmd:make" },
+	/* compound commands */
+	{ "if a; then b; elif c; else d; fi", "cmd:a | cmd:b | cmd:c | cmd:d" },
+	{ "while a; do b; done", "cmd:a | cmd:b" },
+	{ "for f in x y; do rm $f; done", "cmd:rm $f" },
+	{ "for f in $(ls); do :; done",
+	  "cmd:ls | opaque:$(ls)! | cmd:: | opaque:$(ls); do :; done!" },
+	{ "case $x in a|b) rm y;; (*) ls;; esac", "cmd:rm y | cmd:ls" },
+	{ "f() { rm x; }; f", "cmd:rm x | cmd:f" },
+	{ "function g { rm x; }", "cmd:rm x" },
+	{ "! a", "cmd:a" },
+	{ "[[ a && b ]] && c", "cmd:[[ a && b ]] | cmd:c" },
+	{ "[ -f x ] && ls [ab]", "cmd:[ -f x ] | cmd:ls [ab]" },
+	{ "echo (", "cmd:echo!" },
+};
+
+static void test_parts_table(void **state)
+{
+	struct collect c;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		analyse(cases[i].line, &c);
+		if (strcmp(c.buf, cases[i].parts) != 0) {
+			print_error("line %zu [%s]\n  got      [%s]\n  expected [%s]\n", i,
+				    cases[i].line, c.buf, cases[i].parts);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_reasons(void **state)
+{
+	static const struct {
+		const char *line, *reason;
+	} r[] = {
+		{ "echo $(x)", "command substitution" },
+		{ "echo `x`", "backquotes" },
+		{ "cat <(x)", "process substitution" },
+		{ "echo 'x", "unterminated single quote" },
+		{ "echo \"x", "unterminated double quote" },
+		{ "echo `x", "unterminated backquote" },
+		{ "eval x", "eval" },
+		{ "$X", "command name is not a literal" },
+		{ "sh -c \"$X\"", "not a literal" },
+		{ "cat <<E\nx", "unterminated here-document" },
+		{ "echo > $X", "not a literal" },
+		{ "echo $((1))", "arithmetic" },
+	};
+	struct collect c;
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		analyse(r[i].line, &c);
+		if (!strstr(c.reasons, r[i].reason))
+			fail_msg("[%s]: reasons [%s] lack [%s]", r[i].line, c.reasons, r[i].reason);
+	}
+}
+
+/* Nesting beyond the limits is reported, never followed without bound. */
+static void test_depth_limits(void **state)
+{
+	struct collect c;
+	char line[4096] = "";
+
+	for (int i = 0; i < 20; i++)
+		strcat(line, "sh -c '");
+	analyse("sh -c \"sh -c 'sh -c \\\"rm x\\\"'\"", &c);
+	assert_non_null(strstr(c.buf, "cmd:rm x"));
+
+	/* 200 nested "$(" */
+	line[0] = '\0';
+	for (int i = 0; i < 200; i++)
+		strcat(line, "\"$(");
+	analyse(line, &c);
+	assert_true(c.nparts > 0);
+	assert_non_null(strstr(c.buf, "!"));
+
+	/* a long chain of wrappers */
+	line[0] = '\0';
+	for (int i = 0; i < 300; i++)
+		strcat(line, "nice ");
+	strcat(line, "rm x");
+	analyse(line, &c);
+	assert_non_null(strstr(c.reasons, "nested too deeply"));
+}
+
+static int stop_after_first(void *ctx, const struct lf_shell_part *p)
+{
+	(*(int *)ctx)++;
+	return 7;
+}
+
+static void test_callback_stops(void **state)
+{
+	int n = 0;
+	assert_int_equal(lf_shell_analyse("a; b; c", 7, stop_after_first, &n), 7);
+	assert_int_equal(n, 1);
+	assert_int_equal(lf_shell_analyse(NULL, 0, stop_after_first, &n), -EINVAL);
+}
+
+static void test_long_line(void **state)
+{
+	size_t n = 100 * 1024;
+	char *line = malloc(n + 1);
+	struct collect c;
+	assert_non_null(line);
+	for (size_t i = 0; i < n; i++)
+		line[i] = i % 2 ? ' ' : 'a';
+	memcpy(line, "ls ", 3);
+	line[n] = '\0';
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(lf_shell_analyse(line, n, collect_part, &c), 0);
+	assert_int_equal(c.nparts, 1);
+	/* the shown part is truncated, never overflowing */
+	assert_true(strlen(c.buf) < 300);
+
+	/* 100 KB of "a;" gives one part per command */
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		line[i] = 'a';
+		line[i + 1] = ';';
+	}
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(lf_shell_analyse(line, n, collect_part, &c), 0);
+	assert_int_equal(c.nparts, n / 2);
+	free(line);
+}
+
+static void test_format_truncates(void **state)
+{
+	struct lf_shell_word w[2] = { { "echo", 4, 0 }, { "0123456789abcdef", 16, 0 } };
+	struct lf_shell_part p = { .kind = LF_PART_COMMAND, .argv = w, .argc = 2 };
+	char buf[12];
+
+	lf_shell_part_format(&p, buf, sizeof(buf));
+	assert_string_equal(buf, "echo 012\xe2\x80\xa6");
+	lf_shell_part_format(&p, buf, 3);
+	assert_string_equal(buf, "");
+}
+
+static struct lf_cmd_rule rule(enum lf_matcher m, const char *text, enum lf_effect eff)
+{
+	struct lf_cmd_rule c = { 0 };
+	struct lf_diag d;
+	struct lf_source src = { "t", 1, 1 };
+	assert_int_equal(lf_cmd_rule_init(&c, m, text, eff, src, &d), 0);
+	return c;
+}
+
+/* Matches rule text against a command given as words separated by ' '. */
+static bool match(enum lf_matcher m, const char *rtext, enum lf_effect eff, const char *cmd,
+		  bool open)
+{
+	struct lf_cmd_rule c = rule(m, rtext, eff);
+	struct lf_shell_word w[16];
+	char copy[256], *save = NULL;
+	size_t n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", cmd);
+	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		w[n++] = (struct lf_shell_word){ t, strlen(t), 0 };
+	struct lf_cmd_view v = {
+		.argv = w,
+		.argc = n,
+		.prog = n ? w[0].text : "",
+		.text = cmd,
+		.len = strlen(cmd),
+		.open_args = open,
+	};
+	bool r = lf_cmd_rule_match(&c, &v);
+	lf_cmd_rule_fini(&c);
+	return r;
+}
+
+static void test_matchers(void **state)
+{
+	/* prefix is token-wise */
+	assert_true(match(LF_MATCH_PREFIX, "git commit", LF_ALLOW, "git commit -m x", false));
+	assert_true(match(LF_MATCH_PREFIX, "git commit", LF_ALLOW, "git commit", false));
+	assert_false(match(LF_MATCH_PREFIX, "git commit", LF_ALLOW, "git commitx", false));
+	assert_false(match(LF_MATCH_PREFIX, "git commit", LF_ALLOW, "git", false));
+	assert_true(match(LF_MATCH_PREFIX, "  git   commit ", LF_DENY, "git commit", false));
+	/* exact is the whole token list */
+	assert_true(match(LF_MATCH_EXACT, "make test", LF_ALLOW, "make test", false));
+	assert_false(match(LF_MATCH_EXACT, "make test", LF_ALLOW, "make test x", false));
+	assert_false(match(LF_MATCH_EXACT, "make test", LF_ALLOW, "make", false));
+	/* glob: '*' crosses spaces and '/' */
+	assert_true(match(LF_MATCH_GLOB, "npm run *", LF_ASK, "npm run build --x=/a", false));
+	assert_false(match(LF_MATCH_GLOB, "npm run *", LF_ASK, "npm run", false));
+	assert_true(match(LF_MATCH_GLOB, "*rm*", LF_DENY, "/bin/rm -rf /", false));
+	assert_true(match(LF_MATCH_GLOB, "git [cp]*", LF_DENY, "git push", false));
+	assert_false(match(LF_MATCH_GLOB, "git [!cp]*", LF_DENY, "git push", false));
+	assert_true(match(LF_MATCH_GLOB, "l?", LF_ALLOW, "ls", false));
+	assert_false(match(LF_MATCH_GLOB, "l?", LF_ALLOW, "lsx", false));
+	assert_true(match(LF_MATCH_GLOB, "a\\*", LF_ALLOW, "a*", false));
+	assert_false(match(LF_MATCH_GLOB, "a\\*", LF_ALLOW, "ab", false));
+	assert_true(match(LF_MATCH_GLOB, "echo  *", LF_ALLOW, "echo x", false));
+	assert_true(match(LF_MATCH_GLOB, "[a-c]at x", LF_ALLOW, "bat x", false));
+	/* open argument lists (xargs): deny when it could match, allow only
+	 * when every completion matches */
+	assert_true(match(LF_MATCH_PREFIX, "rm -rf", LF_DENY, "rm", true));
+	assert_false(match(LF_MATCH_PREFIX, "rm -rf", LF_ALLOW, "rm", true));
+	assert_true(match(LF_MATCH_PREFIX, "rm", LF_ALLOW, "rm", true));
+	assert_true(match(LF_MATCH_EXACT, "ls -l", LF_DENY, "ls", true));
+	assert_false(match(LF_MATCH_EXACT, "ls", LF_ALLOW, "ls", true));
+	assert_true(match(LF_MATCH_GLOB, "rm *", LF_ALLOW, "rm", true));
+	assert_false(match(LF_MATCH_GLOB, "rm *.o", LF_ALLOW, "rm", true));
+	assert_true(match(LF_MATCH_GLOB, "rm *.o", LF_DENY, "rm", true));
+	assert_true(match(LF_MATCH_GLOB, "*", LF_ALLOW, "anything", true));
+	/* glob matching stays linear on hostile patterns */
+	char text[4096];
+	memset(text, 'a', sizeof(text) - 1);
+	text[sizeof(text) - 1] = '\0';
+	assert_false(lf_cmd_glob_match("*a*a*a*a*a*a*a*a*a*b", text, strlen(text), false));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parts_table),  cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_depth_limits), cmocka_unit_test(test_callback_stops),
+		cmocka_unit_test(test_long_line),    cmocka_unit_test(test_format_truncates),
+		cmocka_unit_test(test_matchers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -155,6 +155,10 @@ static void expect_code(const struct result *r, int code, const char *what)
 			 r->out, r->err);
 }
 
+/* Results live outside the tests: a failing assertion leaves a test
+ * without running its cleanup. */
+static struct result g_res, g_trust_res;
+
 /* A fresh project (with .landfence/, so it is found as the root) and an
  * optional project policy. */
 static void project(char *out, size_t size, const char *name, const char *policy)
@@ -166,11 +170,10 @@ static void project(char *out, size_t size, const char *name, const char *policy
 		snprintf(p, sizeof(p), "%s/.landfence/policy.json", out);
 		write_file(p, policy);
 		/* A project policy is used once the user trusts it. */
-		struct result *r = malloc(sizeof(*r));
+		struct result *r = &g_res;
 		assert_non_null(r);
 		TOOL(r, out, NULL, "trust");
 		expect_code(r, 0, "trust");
-		free(r);
 	}
 }
 
@@ -209,7 +212,7 @@ static int teardown(void **state)
 static void test_run_exit_statuses(void **state)
 {
 	char proj[PATH_MAX];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -250,7 +253,6 @@ static void test_run_exit_statuses(void **state)
 	expect_code(r, 2, "run with no command");
 	TOOL(r, proj, NULL, "run", "--no-such-option", "--", "true");
 	expect_code(r, 2, "run with a bad option");
-	free(r);
 }
 
 /* ---- run: the embedded default ---- */
@@ -258,7 +260,7 @@ static void test_run_exit_statuses(void **state)
 static void test_run_embedded_default(void **state)
 {
 	char proj[PATH_MAX], script[4096];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -295,7 +297,6 @@ static void test_run_embedded_default(void **state)
 			fail_msg("%s: stderr lacks '%s': %s", what, cases[i].err, r->err);
 	}
 	assert_false(exists("/etc/lf-test-should-not-exist"));
-	free(r);
 }
 
 /* ---- run: policies, fences and symlinks ---- */
@@ -303,7 +304,7 @@ static void test_run_embedded_default(void **state)
 static void test_run_policies(void **state)
 {
 	char proj[PATH_MAX];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -369,7 +370,6 @@ static void test_run_policies(void **state)
 		if (cases[i].code && !strstr(r->err, "Permission denied"))
 			fail_msg("%s: not refused by the kernel: %s", what, r->err);
 	}
-	free(r);
 }
 
 /* ---- run: sh, python3, git ---- */
@@ -377,7 +377,7 @@ static void test_run_policies(void **state)
 static void test_run_programs(void **state)
 {
 	char proj[PATH_MAX], p[PATH_MAX + 32];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -414,7 +414,6 @@ static void test_run_programs(void **state)
 	     (const char *const[]){ "run", "-C", proj, "--", "sh", "-c",
 				    "for i in 1 2 3; do echo $i; done | wc -l | grep -q 3", NULL });
 	expect_code(r, 0, "sh pipeline");
-	free(r);
 }
 
 /* ---- run: Landlock ABI caps ---- */
@@ -428,7 +427,7 @@ static void test_run_programs(void **state)
 static void test_run_abi_cap(void **state)
 {
 	char proj[PATH_MAX], marker[PATH_MAX + 32];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -474,7 +473,6 @@ static void test_run_abi_cap(void **state)
 	TOOL(r, proj, cap0, "run", "--", "sh", "-c", "touch marker");
 	expect_code(r, 125, "ABI 0, fallback deny");
 	assert_false(exists(marker));
-	free(r);
 }
 
 /* ---- run: hardening ---- */
@@ -482,7 +480,7 @@ static void test_run_abi_cap(void **state)
 static void test_run_tiocsti(void **state)
 {
 	char proj[PATH_MAX], probe[PATH_MAX];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	const char *bd = getenv("LANDFENCE_BUILDDIR");
 	(void)state;
 	NEED_LANDLOCK();
@@ -499,13 +497,12 @@ static void test_run_tiocsti(void **state)
 	TOOL(r, proj, NULL, "run", "--", probe, "tiocsti", pts);
 	expect_code(r, 0, "TIOCSTI refused in the sandbox");
 	close(master);
-	free(r);
 }
 
 static void test_run_fds_closed(void **state)
 {
 	char proj[PATH_MAX], probe[PATH_MAX];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	const char *bd = getenv("LANDFENCE_BUILDDIR");
 	(void)state;
 	NEED_LANDLOCK();
@@ -524,13 +521,12 @@ static void test_run_fds_closed(void **state)
 	expect_code(r, 0, "ls /proc/self/fd");
 	/* ls sees 0, 1, 2 and the directory it reads: nothing inherited. */
 	assert_null(strstr(r->out, " 9 "));
-	free(r);
 }
 
 static void test_run_env_scrub(void **state)
 {
 	char proj[PATH_MAX];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -552,13 +548,12 @@ static void test_run_env_scrub(void **state)
 	     "test -z \"${GPG_AGENT_INFO+x}\" && test -z \"${XDG_RUNTIME_DIR+x}\" && "
 	     "test -z \"${API_TOKEN+x}\" && test \"$DISPLAY\" = :7 && test \"$OTHER\" = kept");
 	expect_code(r, 0, "environment scrub");
-	free(r);
 }
 
 static void test_run_tmpdir(void **state)
 {
 	char proj[PATH_MAX], p[PATH_MAX + 32];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -578,7 +573,6 @@ static void test_run_tmpdir(void **state)
 	assert_false(exists(dir));
 	/* The symlink was removed, not followed. */
 	assert_true(exists(p));
-	free(r);
 }
 
 /* ---- policy errors ---- */
@@ -586,7 +580,7 @@ static void test_run_tmpdir(void **state)
 static void test_run_malformed_policy(void **state)
 {
 	char proj[PATH_MAX], bad[PATH_MAX + 32], marker[PATH_MAX + 32];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 
 	project(proj, sizeof(proj), "bad", NULL);
@@ -613,7 +607,6 @@ static void test_run_malformed_policy(void **state)
 		TOOL(r, proj, NULL, "plan", "-p", bad);
 		expect_code(r, 2, "plan with a malformed policy");
 	}
-	free(r);
 }
 
 /* ---- plan ---- */
@@ -621,7 +614,7 @@ static void test_run_malformed_policy(void **state)
 static void test_plan(void **state)
 {
 	char proj[PATH_MAX];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	json_error_t jerr;
 	(void)state;
 	NEED_LANDLOCK();
@@ -680,14 +673,13 @@ static void test_plan(void **state)
 	assert_true(found_drop);
 	assert_true(found_host);
 	json_decref(j);
-	free(r);
 }
 
 /* ---- doctor ---- */
 
 static void test_doctor(void **state)
 {
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -707,7 +699,6 @@ static void test_doctor(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "landlock_abi")), 0);
 	assert_false(json_is_true(json_object_get(j, "complete")));
 	json_decref(j);
-	free(r);
 }
 
 /* ---- init ---- */
@@ -715,7 +706,7 @@ static void test_doctor(void **state)
 static void test_init(void **state)
 {
 	char proj[PATH_MAX], p[PATH_MAX + 32];
-	struct result *r = malloc(sizeof(*r));
+	struct result *r = &g_res;
 	(void)state;
 
 	snprintf(proj, sizeof(proj), "%s/initproj", tmp_root);
@@ -734,7 +725,6 @@ static void test_init(void **state)
 	TOOL(r, proj, NULL, "plan");
 	expect_code(r, 0, "plan of the starter policy");
 	assert_non_null(strstr(r->out, ".landfence/policy.json"));
-	free(r);
 }
 
 int main(void)

@@ -539,6 +539,46 @@ static void test_reads_writes_as_planned(void **state)
 	world_fini(&w);
 }
 
+/* The ruleset of every ABI from 1 to the kernel's is accepted and holds. */
+static void test_enforced_at_every_abi(void **state)
+{
+	struct fx *f = *state;
+	static const struct spec_rule rules[] = {
+		{ LF_CAP_READ, LF_ALLOW, "docs/**" },
+		{ LF_CAP_WRITE, LF_ALLOW, "src/**" },
+	};
+	static const struct expect ex[] = {
+		{ OP_READ, "proj", "docs/b.txt", 0 },
+		{ OP_READ, "proj", "notes.txt", EACCES },
+		{ OP_WRITE, "proj", "docs/b.txt", EACCES },
+		{ OP_CREATE, "proj", "src/n", 0 },
+		{ OP_UNLINK, "proj", "src/n", 0 },
+		{ OP_CREATE, "proj", "docs/n", EACCES },
+		{ OP_READ, "home", "private.txt", EACCES },
+		{ OP_EXEC, "", "/bin/true", 0 },
+	};
+	int k;
+
+	if (!need_landlock())
+		return;
+	k = kernel_abi();
+	for (int abi = 1; abi <= k; abi++) {
+		struct world w = { 0 };
+		struct lf_sandbox_opts o;
+		int fd;
+
+		opts_init(&o, f, abi);
+		w.pol = policy_make(LF_ASK, rules, 2);
+		world_build(&w, f->proj, &o);
+		assert_int_equal(w.rc, 0);
+		assert_int_equal(lf_sandbox_abi(w.sb), abi);
+		fd = world_fd(&w);
+		run_expectations(f, fd, ex, sizeof(ex) / sizeof(ex[0]));
+		close(fd);
+		world_fini(&w);
+	}
+}
+
 /* Below ABI 3 the kernel cannot refuse truncate: what Degraded means. */
 static void test_degraded_truncate_is_real(void **state)
 {
@@ -1101,6 +1141,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_profiles, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_reads_writes_as_planned, fx_setup,
 						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_enforced_at_every_abi, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_degraded_truncate_is_real, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_seed_scenarios, fx_setup, fx_teardown),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compile_sandbox_plan of the seed (SPEC §2), in O(n log n).
+ * compile_sandbox_plan of the seed (SPEC §2), in linear expected time.
  *
  * The seed's semantics, unchanged: only read, write and delete rules take
  * part; per access class (RO <- read; RW <- write, delete) each allow glob is
@@ -11,11 +11,13 @@
  * ask, so an ask is a no at the OS level.
  *
  * What differs is only the search. The seed tests every allow against every
- * fence; here the fences of a class are hashed by root (for the "equal or
- * above" test: look up each '/'-prefix of the allow's root) and sorted (for
- * the "below" test: the fences under "root/" form one range of the sorted
- * order). The fence reported for a dropped allow is the first conflicting
- * fence in pool order, found with a range-minimum table. Pure.
+ * fence; here one hash map holds, per class, every fence root and every root
+ * above a fence. An allow's root then conflicts when one of its '/'-prefixes
+ * ("" first, itself last) is a fence root of its class, or when a fence of
+ * its class lies below it: at most depth + 1 lookups per allow, so the
+ * compile is linear in the total length of the roots (expected). The fence reported for a dropped
+ * allow is the first conflicting fence in pool order, as a literal reading
+ * of the seed would find. Pure.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -93,18 +95,31 @@ static char *arena_join(struct arena *a, const char *base, size_t blen, const ch
 	return p;
 }
 
-/* ---- a map from a root (bytes) to a number --------------------------- */
+/* ---- one map from a root to what the compiler knows about it --------- */
 
-struct pmap_slot {
-	const char *key; /* NULL: empty */
-	uint64_t hash;
-	size_t len;
-	uint32_t value;
+/*
+ * Open addressing over 8-byte slots (32 bits of hash, entry number + 1) and
+ * dense entries that hold the key's first bytes: a probe rarely touches an
+ * entry whose hash differs, and a hit rarely leaves the entry. Fences of
+ * both classes and grants share the map, so the lookup that tells whether
+ * an allow's root is fenced also finds (or places) its grant.
+ */
+#define INLINE_KEY 16
+
+struct root_info {
+	char head[INLINE_KEY];
+	const char *key;
+	uint32_t len;
+	uint32_t eq[2];	   /* per class: the first fence on exactly this root */
+	uint32_t below[2]; /* per class: the first fence strictly below it */
+	uint32_t grant;	   /* the grant on this root */
 };
 
-struct pmap {
-	struct pmap_slot *slots;
+struct root_map {
+	uint64_t *slots;
 	size_t mask;
+	struct root_info *entries;
+	size_t n, cap;
 };
 
 static uint64_t fnv(const char *s, size_t n)
@@ -115,23 +130,73 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
-static int pmap_init(struct pmap *m, size_t n)
+/* A map for at most cap keys, never more than two thirds full. Entries are
+ * written as keys arrive: pages of unused entries are never touched. */
+static int map_init(struct root_map *m, size_t cap)
 {
-	size_t size = 8;
-	while (size < 2 * n)
+	size_t size = 64;
+	while (size < cap + cap / 2)
 		size *= 2;
-	m->slots = calloc(size, sizeof(*m->slots));
+	m->cap = cap;
+	m->n = 0;
 	m->mask = size - 1;
-	return m->slots ? 0 : -ENOMEM;
+	m->slots = calloc(size, sizeof(*m->slots));
+	m->entries = malloc((cap ? cap : 1) * sizeof(*m->entries));
+	return m->slots && m->entries ? 0 : -ENOMEM;
 }
 
-static struct pmap_slot *pmap_find(const struct pmap *m, uint64_t h, const char *key, size_t len)
+static void map_fini(struct root_map *m)
 {
+	free(m->slots);
+	free(m->entries);
+}
+
+/* The slot holding key, or the empty slot where it belongs. */
+static uint64_t *map_slot(const struct root_map *m, uint64_t h, const char *key, size_t len)
+{
+	uint32_t tag = (uint32_t)(h >> 32);
 	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
-		struct pmap_slot *s = &m->slots[i];
-		if (!s->key || (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0))
-			return s;
+		uint64_t s = m->slots[i];
+		if (!s)
+			return &m->slots[i];
+		if ((uint32_t)(s >> 32) != tag)
+			continue;
+		const struct root_info *e = &m->entries[(uint32_t)s - 1];
+		if (e->len != len)
+			continue;
+		size_t n = len < INLINE_KEY ? len : INLINE_KEY;
+		if (memcmp(e->head, key, n) == 0 &&
+		    (len <= INLINE_KEY ||
+		     memcmp(e->key + INLINE_KEY, key + INLINE_KEY, len - INLINE_KEY) == 0))
+			return &m->slots[i];
 	}
+}
+
+static struct root_info *map_at(const struct root_map *m, const uint64_t *slot)
+{
+	return *slot ? &m->entries[(uint32_t)*slot - 1] : NULL;
+}
+
+/* Adds key at its empty slot; the caller sized the map for it. */
+static struct root_info *map_put(struct root_map *m, uint64_t *slot, uint64_t h, const char *key,
+				 size_t len)
+{
+	struct root_info *e = &m->entries[m->n++];
+	memcpy(e->head, key, len < INLINE_KEY ? len : INLINE_KEY);
+	e->key = key;
+	e->len = (uint32_t)len;
+	e->eq[0] = e->eq[1] = NONE;
+	e->below[0] = e->below[1] = NONE;
+	e->grant = NONE;
+	*slot = (h >> 32 << 32) | (uint64_t)m->n;
+	return e;
+}
+
+static struct root_info *map_get(struct root_map *m, uint64_t h, const char *key, size_t len)
+{
+	uint64_t *slot = map_slot(m, h, key, len);
+	struct root_info *e = map_at(m, slot);
+	return e ? e : map_put(m, slot, h, key, len);
 }
 
 /* ---- the plan --------------------------------------------------------- */
@@ -147,156 +212,99 @@ struct lf_plan {
 	struct arena arena;
 };
 
-/* The fences of one access class, searchable. */
-struct sorted_fence {
-	const char *rel;
-	uint32_t n; /* the fence's number, its position in pool order */
-};
-
-struct fence_class {
-	struct sorted_fence *sorted; /* by rel_root, then by number */
-	size_t n;
-	uint32_t **rmq; /* rmq[k][i] = least fence number in sorted[i, i + 2^k) */
-	size_t levels;
-	struct pmap by_root; /* rel_root -> least fence number */
-};
-
-static int fence_cmp(const void *a, const void *b)
+/*
+ * Files fence i (class c, root rel) in the map: on its root, and as "below"
+ * on every root above it. The walk up starts at the parent and stops at the
+ * first root already marked for the class: whoever marked it marked every
+ * root above it too. Fences arrive in pool order, so the first one to reach
+ * an entry stays its first.
+ */
+static void fence_add(struct root_map *m, const char *rel, int c, uint32_t i)
 {
-	const struct sorted_fence *x = a, *y = b;
-	int c = strcmp(x->rel, y->rel);
-	if (c)
-		return c;
-	return x->n < y->n ? -1 : x->n > y->n;
-}
-
-static void fence_class_fini(struct fence_class *fc)
-{
-	if (fc->rmq)
-		for (size_t k = 0; k < fc->levels; k++)
-			free(fc->rmq[k]);
-	free(fc->rmq);
-	free(fc->sorted);
-	free(fc->by_root.slots);
-}
-
-static int fence_class_build(struct fence_class *fc, const struct lf_fence *fences, size_t nfences,
-			     unsigned access)
-{
-	memset(fc, 0, sizeof(*fc));
-	for (size_t i = 0; i < nfences; i++)
-		if (fences[i].access == access)
-			fc->n++;
-	fc->sorted = malloc((fc->n ? fc->n : 1) * sizeof(*fc->sorted));
-	if (!fc->sorted || pmap_init(&fc->by_root, fc->n) < 0)
-		return -ENOMEM;
-	size_t n = 0;
-	for (size_t i = 0; i < nfences; i++) {
-		if (fences[i].access != access)
-			continue;
-		const char *rel = fences[i].rel_root;
-		fc->sorted[n].rel = rel;
-		fc->sorted[n++].n = (uint32_t)i;
-		size_t len = strlen(rel);
-		uint64_t h = fnv(rel, len);
-		struct pmap_slot *s = pmap_find(&fc->by_root, h, rel, len);
-		if (!s->key) {
-			/* Fences are visited in pool order: the first one stays. */
-			s->key = rel;
-			s->hash = h;
-			s->len = len;
-			s->value = (uint32_t)i;
-		}
-	}
-	qsort(fc->sorted, fc->n, sizeof(*fc->sorted), fence_cmp);
-
-	fc->levels = 1;
-	while (((size_t)1 << fc->levels) <= fc->n)
-		fc->levels++;
-	fc->rmq = calloc(fc->levels, sizeof(*fc->rmq));
-	if (!fc->rmq)
-		return -ENOMEM;
-	for (size_t k = 0; k < fc->levels; k++) {
-		fc->rmq[k] = malloc((fc->n ? fc->n : 1) * sizeof(**fc->rmq));
-		if (!fc->rmq[k])
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < fc->n; i++)
-		fc->rmq[0][i] = fc->sorted[i].n;
-	for (size_t k = 1; k < fc->levels; k++) {
-		size_t half = (size_t)1 << (k - 1);
-		for (size_t i = 0; i + 2 * half <= fc->n; i++) {
-			uint32_t a = fc->rmq[k - 1][i], b = fc->rmq[k - 1][i + half];
-			fc->rmq[k][i] = a < b ? a : b;
-		}
-	}
-	return 0;
-}
-
-static uint32_t rmq_min(const struct fence_class *fc, size_t lo, size_t hi)
-{
-	size_t k = 0;
-	while (((size_t)2 << k) <= hi - lo)
-		k++;
-	uint32_t a = fc->rmq[k][lo], b = fc->rmq[k][hi - ((size_t)1 << k)];
-	return a < b ? a : b;
-}
-
-/* Orders a fence root f against the range of roots under rel + "/". */
-static int under_cmp(const char *f, const char *rel, size_t len)
-{
-	int c = strncmp(f, rel, len);
-	if (c)
-		return c;
-	return (int)(unsigned char)f[len] - '/';
-}
-
-/* The least fence number conflicting with the root rel[0..len), or NONE. */
-static uint32_t fence_conflict(const struct fence_class *fc, const char *rel, size_t len)
-{
-	if (fc->n == 0)
-		return NONE;
-	if (len == 0) /* every fence is the root or below it */
-		return rmq_min(fc, 0, fc->n);
-
-	uint32_t best = NONE;
-	/* Equal or above: "" and every '/'-prefix of rel, rel itself last. */
+	uint64_t hs[64];
+	size_t ends[64], nends = 1;
 	uint64_t h = FNV_BASIS;
-	const struct pmap_slot *s = pmap_find(&fc->by_root, h, rel, 0);
-	if (s->key)
-		best = s->value;
-	for (size_t i = 0; i < len; i++) {
-		h = (h ^ (unsigned char)rel[i]) * FNV_PRIME;
-		if (i + 1 == len || rel[i + 1] == '/') {
-			s = pmap_find(&fc->by_root, h, rel, i + 1);
-			if (s->key && s->value < best)
-				best = s->value;
+	size_t j = 0;
+	bool deep = false;
+
+	hs[0] = h; /* "" */
+	ends[0] = 0;
+	for (; rel[j]; j++) {
+		if (rel[j] == '/') {
+			if (nends < 64) {
+				hs[nends] = h;
+				ends[nends++] = j;
+			} else {
+				deep = true;
+			}
 		}
+		h = (h ^ (unsigned char)rel[j]) * FNV_PRIME;
 	}
-	/* Below: the sorted range of roots starting with rel + "/". */
-	size_t lo = 0, hi = fc->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (under_cmp(fc->sorted[mid].rel, rel, len) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	struct root_info *e = map_get(m, h, rel, j);
+	if (e->eq[c] == NONE)
+		e->eq[c] = i;
+	if (j == 0)
+		return; /* the project root has nothing above it */
+	if (deep) {
+		/* Too many levels to remember: mark each one from the top. */
+		h = FNV_BASIS;
+		for (size_t k = 0; k < j; k++) {
+			if (k == 0 || rel[k] == '/') {
+				e = map_get(m, h, rel, k);
+				if (e->below[c] == NONE)
+					e->below[c] = i;
+			}
+			h = (h ^ (unsigned char)rel[k]) * FNV_PRIME;
+		}
+		return;
 	}
-	size_t first = lo;
-	hi = fc->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (under_cmp(fc->sorted[mid].rel, rel, len) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	while (nends > 0) {
+		nends--;
+		e = map_get(m, hs[nends], rel, ends[nends]);
+		if (e->below[c] != NONE)
+			break;
+		e->below[c] = i;
 	}
-	if (first < lo) {
-		uint32_t m = rmq_min(fc, first, lo);
-		if (m < best)
-			best = m;
+}
+
+/*
+ * The first fence (pool order) of class c on, above or below the root
+ * rel[0..len), or NONE. *slot is left at the root's slot (or where it
+ * belongs) and *h at its hash, for the grant. A prefix missing from the map
+ * has no fence on or below it, so nothing below it can conflict either.
+ */
+static uint32_t fence_conflict(const struct root_map *m, const char *rel, size_t len, int c,
+			       uint64_t **slot, uint64_t *hash)
+{
+	uint32_t best = NONE;
+	uint64_t h = FNV_BASIS;
+	for (size_t j = 0;; j++) {
+		if (j == 0 || j == len || rel[j] == '/') {
+			uint64_t *s = map_slot(m, h, rel, j);
+			const struct root_info *e = map_at(m, s);
+			if (!e && j < len) {
+				/* Nothing here or below: find the root's slot. */
+				h = fnv(rel, len);
+				*slot = map_slot(m, h, rel, len);
+				*hash = h;
+				return best;
+			}
+			if (j == len) {
+				*slot = s;
+				*hash = h;
+				if (e) {
+					if (e->eq[c] < best)
+						best = e->eq[c];
+					if (e->below[c] < best)
+						best = e->below[c];
+				}
+				return best;
+			}
+			if (e->eq[c] < best)
+				best = e->eq[c];
+		}
+		h = (h ^ (unsigned char)rel[j]) * FNV_PRIME;
 	}
-	return best;
 }
 
 static unsigned access_class(enum lf_capability cap)
@@ -342,31 +350,39 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 	while (blen > 0 && base[blen - 1] == '/')
 		blen--;
 
-	size_t nfence = 0, nallow = 0;
+	/* Counts, and an upper bound of the map's keys: every allow root,
+	 * every fence root and every root above a fence. */
+	size_t nfence = 0, nallow = 0, keys = 0;
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct lf_rule *r = e->rules[i];
 		if (!access_class(r->cap))
 			continue;
-		if (r->effect == LF_ALLOW)
+		if (r->effect == LF_ALLOW) {
 			nallow += r->nglobs;
-		else
-			nfence += r->nglobs;
+			keys += r->nglobs;
+			continue;
+		}
+		nfence += r->nglobs;
+		for (size_t k = 0; k < r->nglobs; k++) {
+			const struct lf_glob *g = &r->globs[k];
+			keys += 2;
+			for (size_t j = 0; j < g->prefix_len; j++)
+				keys += g->pattern[j] == '/';
+		}
 	}
-	if (nfence >= NONE || nallow >= NONE)
+	if (nfence >= NONE || nallow >= NONE || keys >= NONE)
 		return -ENOMEM;
 
 	int ret = -ENOMEM;
-	struct fence_class fc[2];
-	memset(fc, 0, sizeof(fc));
-	struct pmap grant_by_root = { 0 };
+	struct root_map map = { 0 };
 	struct lf_plan *plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
 	plan->posture = e->fallback;
-	plan->fences = calloc(nfence ? nfence : 1, sizeof(*plan->fences));
-	plan->grants = calloc(nallow ? nallow : 1, sizeof(*plan->grants));
-	plan->dropped = calloc(nallow ? nallow : 1, sizeof(*plan->dropped));
-	if (!plan->fences || !plan->grants || !plan->dropped)
+	plan->fences = malloc((nfence ? nfence : 1) * sizeof(*plan->fences));
+	plan->grants = malloc((nallow ? nallow : 1) * sizeof(*plan->grants));
+	plan->dropped = malloc((nallow ? nallow : 1) * sizeof(*plan->dropped));
+	if (!plan->fences || !plan->grants || !plan->dropped || map_init(&map, keys) < 0)
 		goto out;
 
 	/* 1. Fences, in pool order. */
@@ -377,7 +393,8 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 			continue;
 		for (size_t k = 0; k < r->nglobs; k++) {
 			const struct lf_glob *g = &r->globs[k];
-			struct lf_fence *f = &plan->fences[plan->nfences++];
+			uint32_t n = (uint32_t)plan->nfences++;
+			struct lf_fence *f = &plan->fences[n];
 			f->rel_root = arena_strndup(&plan->arena, g->pattern, g->prefix_len);
 			f->abs_root =
 				arena_join(&plan->arena, base, blen, g->pattern, g->prefix_len);
@@ -386,12 +403,9 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 			f->access = access;
 			f->effect = r->effect;
 			f->source = r->source;
+			fence_add(&map, f->rel_root, access == LF_ACCESS_RO ? 0 : 1, n);
 		}
 	}
-	if (fence_class_build(&fc[0], plan->fences, plan->nfences, LF_ACCESS_RO) < 0 ||
-	    fence_class_build(&fc[1], plan->fences, plan->nfences, LF_ACCESS_RW) < 0 ||
-	    pmap_init(&grant_by_root, nallow) < 0)
-		goto out;
 
 	/* 2. Allows: dropped when fenced in their class, else merged by root. */
 	for (size_t i = 0; i < e->nrules; i++) {
@@ -399,11 +413,12 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 		unsigned access = access_class(r->cap);
 		if (!access || r->effect != LF_ALLOW)
 			continue;
-		const struct fence_class *cls = &fc[access == LF_ACCESS_RO ? 0 : 1];
+		int c = access == LF_ACCESS_RO ? 0 : 1;
 		for (size_t k = 0; k < r->nglobs; k++) {
 			const char *rel = r->globs[k].pattern;
 			size_t len = r->globs[k].prefix_len;
-			uint32_t f = fence_conflict(cls, rel, len);
+			uint64_t *slot, h;
+			uint32_t f = fence_conflict(&map, rel, len, c, &slot, &h);
 			if (f != NONE) {
 				struct lf_dropped *d = &plan->dropped[plan->ndropped++];
 				d->abs_root = arena_join(&plan->arena, base, blen, rel, len);
@@ -416,27 +431,23 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 				d->fence_effect = plan->fences[f].effect;
 				continue;
 			}
-			uint64_t h = fnv(rel, len);
-			struct pmap_slot *s = pmap_find(&grant_by_root, h, rel, len);
-			if (!s->key) {
+			struct root_info *ri = map_at(&map, slot);
+			if (!ri)
+				ri = map_put(&map, slot, h, rel, len);
+			if (ri->grant == NONE) {
 				struct lf_grant *g = &plan->grants[plan->ngrants];
 				g->abs_root = arena_join(&plan->arena, base, blen, rel, len);
 				if (!g->abs_root)
 					goto out;
 				g->access = 0;
-				s->key = rel;
-				s->hash = h;
-				s->len = len;
-				s->value = (uint32_t)plan->ngrants++;
+				ri->grant = (uint32_t)plan->ngrants++;
 			}
-			plan->grants[s->value].access |= access;
+			plan->grants[ri->grant].access |= access;
 		}
 	}
 	ret = 0;
 out:
-	fence_class_fini(&fc[0]);
-	fence_class_fini(&fc[1]);
-	free(grant_by_root.slots);
+	map_fini(&map);
 	if (ret < 0) {
 		lf_plan_free(plan);
 		return ret;

@@ -254,6 +254,20 @@ static void match_view(const struct lf_effective *e, const struct lf_cmd_view *v
 	}
 }
 
+/* dst = a followed by b, truncated to size. */
+static void set_text(char *dst, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= size)
+		la = size - 1;
+	memcpy(dst, a, la);
+	if (lb >= size - la)
+		lb = size - la - 1;
+	memcpy(dst + la, b, lb);
+	dst[la + lb] = '\0';
+}
+
 static int join_words(struct bash_ctx *bc, const struct lf_shell_part *part, size_t *len)
 {
 	size_t need = 1;
@@ -280,7 +294,7 @@ static int join_words(struct bash_ctx *bc, const struct lf_shell_part *part, siz
 }
 
 static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
-			  struct lf_verdict *v)
+			  struct lf_verdict *v, bool *matched)
 {
 	const char *prog = part->argv[0].text;
 	struct lf_cmd_view view = {
@@ -295,6 +309,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 
 	if (bc->has_globs && (r = join_words(bc, part, &view.len)) < 0)
 		return r;
+	size_t full_len = view.len;
 	view.text = bc->join ? bc->join : "";
 	match_view(bc->e, &view, &best, &owner);
 
@@ -309,10 +324,35 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 		}
 		match_view(bc->e, &view, &best, &owner);
 	}
-	if (best)
-		verdict_rule(v, best->effect, owner->layer, best->source);
-	else
+	if (!best) {
 		verdict_unmatched(bc->e, v);
+		*matched = false;
+		return 0;
+	}
+	verdict_rule(v, best->effect, owner->layer, best->source);
+	*matched = true;
+	if (part->open_args && best->effect == LF_DENY) {
+		/* xargs: a deny that only could match once standard input adds
+		 * arguments is not certain: ask */
+		view.open_args = false;
+		view.prog = prog;
+		view.text = bc->join ? bc->join : "";
+		view.len = full_len;
+		bool sure = lf_cmd_rule_match(best, &view);
+		if (!sure && slash && slash[1]) {
+			view.prog = slash + 1;
+			if (bc->has_globs) {
+				view.text += (size_t)(slash + 1 - prog);
+				view.len -= (size_t)(slash + 1 - prog);
+			}
+			sure = lf_cmd_rule_match(best, &view);
+		}
+		if (!sure) {
+			v->effect = LF_ASK;
+			set_text(v->reason, sizeof(v->reason), "",
+				 "a denied command could match once standard input adds arguments");
+		}
+	}
 	return 0;
 }
 
@@ -439,31 +479,17 @@ static void track_cd(struct bash_ctx *bc, const struct lf_shell_part *part)
 	add_cwd(bc, part->argv[i].text, part->argv[i].len);
 }
 
-/* dst = a followed by b, truncated to size. */
-static void set_text(char *dst, size_t size, const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la >= size)
-		la = size - 1;
-	memcpy(dst, a, la);
-	if (lb >= size - la)
-		lb = size - la - 1;
-	memcpy(dst + la, b, lb);
-	dst[la + lb] = '\0';
-}
-
 static int on_part(void *ctx, const struct lf_shell_part *part)
 {
 	struct bash_ctx *bc = ctx;
 	struct lf_verdict v;
-	bool skip = false;
+	bool skip = false, matched = false;
 	int r = 0;
 
 	memset(&v, 0, sizeof(v));
 	switch (part->kind) {
 	case LF_PART_COMMAND:
-		r = decide_command(bc, part, &v);
+		r = decide_command(bc, part, &v, &matched);
 		track_cd(bc, part);
 		break;
 	case LF_PART_REDIRECT:
@@ -487,7 +513,7 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 		return 0;
 	if (part->reason && v.effect <= LF_ASK &&
 	    (v.effect < LF_ASK || part->kind == LF_PART_OPAQUE || v.from_fallback ||
-	     !v.source.file)) {
+	     (part->kind == LF_PART_COMMAND && !matched) || !v.source.file)) {
 		/* not analysable: at best ask, and the reason decides */
 		v.effect = LF_ASK;
 		v.from_fallback = false;

@@ -1216,6 +1216,28 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 	}
 	if (is_shell(b))
 		return unwrap_shell(an, argv, argc, depth);
+	if (!strcmp(b, "eval") && argc > 1) {
+		/* eval runs its arguments joined by spaces; literal ones can
+		 * be read like a sh -c payload (the part stays at best ask) */
+		size_t need = 1;
+		for (i = 1; i < argc; i++) {
+			if (argv[i].flags & LF_WORD_NOT_LITERAL)
+				return 0;
+			need += argv[i].len + 1;
+		}
+		char *buf = arena_reserve(&an->arena, need), *o = buf;
+		if (!buf)
+			return -ENOMEM;
+		for (i = 1; i < argc; i++) {
+			if (i > 1)
+				*o++ = ' ';
+			memcpy(o, argv[i].text, argv[i].len);
+			o += argv[i].len;
+		}
+		*o = '\0';
+		arena_commit(&an->arena, (size_t)(o - buf) + 1);
+		return parse_list(an, buf, (size_t)(o - buf), depth + 1);
+	}
 	if (!strcmp(b, "find")) {
 		/* find … -exec CMD … ; runs CMD for each file */
 		for (i = 1; i < argc; i++) {

@@ -1,10 +1,391 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Bash requests (SPEC §1) end to end in the library: a policy file parsed
+ * by lf_policy_parse, command lines decided by lf_decide_bash, verdicts
+ * and the deciding rule (layer, file, line) checked against a table.
+ */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <cmocka.h>
+
+#include "core/model.h"
+#include "core/shell.h"
+#include "landfence.h"
+
+#define ROOT "/work/proj"
+
+/* One rule per line: the table names rules by their line. */
+static const char policy_text[] =
+	"{\n"										  /* 1 */
+	"  \"version\": 1,\n"								  /* 2 */
+	"  \"fallback\": \"ask\",\n"							  /* 3 */
+	"  \"rules\": [\n"								  /* 4 */
+	"    { \"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"] },\n" /* 5 */
+	"    { \"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\".env\", "
+	"\"secrets/**\"] },\n" /* 6 */
+	"    { \"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"src/**\", "
+	"\"sub/**\", \"out\"] },\n" /* 7 */
+	"    { \"effect\": \"deny\", \"capability\": \"write\", \"paths\": [\".env\", \".git/**\", "
+	"\"sub/secret\"] },\n"							 /* 8 */
+	"    { \"effect\": \"ask\", \"capability\": \"bash\", \"commands\": [\n" /* 9 */
+	"        { \"effect\": \"deny\", \"prefix\": \"rm\" },\n"		 /* 10 */
+	"        { \"effect\": \"deny\", \"prefix\": \"git push\" },\n"		 /* 11 */
+	"        { \"effect\": \"allow\", \"prefix\": \"git commit\" },\n"	 /* 12 */
+	"        { \"effect\": \"allow\", \"prefix\": \"git status\" },\n"	 /* 13 */
+	"        { \"effect\": \"ask\", \"glob\": \"npm run *\" },\n"		 /* 14 */
+	"        { \"effect\": \"allow\", \"exact\": \"npm test\" },\n"		 /* 15 */
+	"        { \"effect\": \"allow\", \"prefix\": \"ls\" },\n"		 /* 16 */
+	"        { \"effect\": \"allow\", \"prefix\": \"echo\" },\n"		 /* 17 */
+	"        { \"effect\": \"allow\", \"prefix\": \"cat\" },\n"		 /* 18 */
+	"        { \"effect\": \"allow\", \"prefix\": \"awk\" },\n"		 /* 19 */
+	"        { \"effect\": \"allow\", \"prefix\": \"sort\" },\n"		 /* 20 */
+	"        { \"effect\": \"allow\", \"prefix\": \"make\" },\n"		 /* 21 */
+	"        { \"effect\": \"allow\", \"prefix\": \"env\" },\n"		 /* 22 */
+	"        { \"effect\": \"allow\", \"prefix\": \"timeout\" },\n"		 /* 23 */
+	"        { \"effect\": \"allow\", \"prefix\": \"nice\" },\n"		 /* 24 */
+	"        { \"effect\": \"allow\", \"prefix\": \"nohup\" },\n"		 /* 25 */
+	"        { \"effect\": \"allow\", \"prefix\": \"xargs\" },\n"		 /* 26 */
+	"        { \"effect\": \"allow\", \"prefix\": \"find\" },\n"		 /* 27 */
+	"        { \"effect\": \"allow\", \"prefix\": \"sh -c\" },\n"		 /* 28 */
+	"        { \"effect\": \"allow\", \"prefix\": \"bash -c\" },\n"		 /* 29 */
+	"        { \"effect\": \"allow\", \"prefix\": \"cd\" },\n"		 /* 30 */
+	"        { \"effect\": \"allow\", \"glob\": \"git -C *\" },\n"		 /* 31 */
+	"        { \"effect\": \"deny\", \"glob\": \"* --force*\" }\n"		 /* 32 */
+	"    ] }\n"								 /* 33 */
+	"  ]\n"									 /* 34 */
+	"}\n";
+
+static struct lf_policy *policy;
+static struct lf_effective *eff;
+
+static int setup(void **state)
+{
+	struct lf_diag d = { 0 };
+	if (lf_policy_parse(policy_text, strlen(policy_text), "test.json", LF_LAYER_PROJECT,
+			    &policy, &d) != 0) {
+		char msg[1200];
+		lf_diag_format(&d, msg, sizeof(msg));
+		print_error("%s\n", msg);
+		return -1;
+	}
+	const struct lf_policy *layers[] = { policy };
+	return lf_resolve(layers, 1, &eff) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	lf_effective_free(eff);
+	lf_policy_free(policy);
+	return 0;
+}
+
+#define A LF_ALLOW
+#define Q LF_ASK
+#define D LF_DENY
+
+/* line: the deciding rule's line in policy_text; 0 = no rule (the reason
+ * or the fallback decided); -1 = not checked. part: a substring of the
+ * deciding part, or NULL. */
+static const struct {
+	const char *line;
+	enum lf_effect effect;
+	int rule_line;
+	const char *part;
+} table[] = {
+	/* chaining after an allowed prefix */
+	{ "ls", A, 16, "ls" },
+	{ "ls && rm -rf x", D, 10, "rm -rf x" },
+	{ "ls || rm x", D, 10, "rm x" },
+	{ "ls; rm x", D, 10, "rm x" },
+	{ "ls | rm x", D, 10, "rm x" },
+	{ "ls & rm x", D, 10, "rm x" },
+	{ "ls |& rm x", D, 10, "rm x" },
+	{ "ls\nrm x", D, 10, "rm x" },
+	{ "ls\n\n\nrm x", D, 10, "rm x" },
+	{ "ls;rm x", D, 10, "rm x" },
+	{ "ls&&rm x", D, 10, "rm x" },
+	{ "(ls; rm x)", D, 10, "rm x" },
+	{ "{ ls; rm x; }", D, 10, "rm x" },
+	{ "git status && git push origin", D, 11, "git push origin" },
+	{ "git commit -m x && git push", D, 11, "git push" },
+	{ "ls && echo ok", A, 16, "ls" },
+	{ "ls | sort | cat", A, 16, "ls" },
+	{ "ls && frobnicate", Q, 9, "frobnicate" },
+	/* quoted operators are not operators */
+	{ "awk 'a && b' file", A, 19, NULL },
+	{ "echo 'a; rm x'", A, 17, NULL },
+	{ "echo \"a | rm x\"", A, 17, NULL },
+	{ "echo a\\;rm x", A, 17, NULL },
+	{ "echo '&&' '||' ';' '|' '&'", A, 17, NULL },
+	{ "awk '{print $1}' f | sort", A, 19, NULL },
+	{ "echo \"rm -rf / && git push\"", A, 17, NULL },
+	/* wrappers around a denied command */
+	{ "env X=1 rm -rf x", D, 10, "rm -rf x" },
+	{ "env -i PATH=/bin rm x", D, 10, "rm x" },
+	{ "timeout 5 rm x", D, 10, "rm x" },
+	{ "timeout -s KILL 5 rm x", D, 10, "rm x" },
+	{ "nice rm x", D, 10, "rm x" },
+	{ "nice -n 5 rm x", D, 10, "rm x" },
+	{ "nohup rm x &", D, 10, "rm x" },
+	{ "time rm x", D, 10, "rm x" },
+	{ "command rm x", D, 10, "rm x" },
+	{ "exec rm x", D, 10, "rm x" },
+	{ "sudo rm x", D, 10, "rm x" },
+	{ "sudo -u root rm x", D, 10, "rm x" },
+	{ "xargs rm", D, 10, "rm" },
+	{ "find . -name '*.o' -print0 | xargs -0 rm -f", D, 10, "rm -f" },
+	{ "sh -c 'rm -rf x'", D, 10, "rm -rf x" },
+	{ "bash -c \"git push origin main\"", D, 11, "git push" },
+	{ "bash -lc 'ls; rm x'", D, 10, "rm x" },
+	{ "sh -c \"sh -c 'rm x'\"", D, 10, "rm x" },
+	{ "env X=1 timeout 5 nice nohup rm x", D, 10, "rm x" },
+	{ "find . -exec rm {} \\;", D, 10, "rm {}" },
+	{ "git -C . push", D, 11, "git push" },
+	{ "timeout 5 ls", A, 23, NULL },
+	{ "env X=1 ls", A, 22, NULL },
+	{ "bash -c 'ls'", A, 29, NULL },
+	{ "xargs -I{} ls {}", Q, 32, "ls {}" },
+	{ "xargs -0 git push", D, 11, NULL },
+	{ "sh -c \"$CMD\"", Q, 0, NULL },
+	{ "echo rm | sh", Q, -1, "sh" },
+	/* absolute or disguised paths to the denied program */
+	{ "/bin/rm -rf x", D, 10, "/bin/rm -rf x" },
+	{ "/usr/bin/git push", D, 11, NULL },
+	{ "./rm x", D, 10, NULL },
+	{ "'/bin/rm' x", D, 10, NULL },
+	{ "r\\m x", D, 10, NULL },
+	{ "\"rm\" x", D, 10, NULL },
+	{ "/usr/bin/env /bin/rm x", D, 10, NULL },
+	/* redirections into denied files */
+	{ "echo x > .env", D, 8, "> .env" },
+	{ "cat a >> .git/config", D, 8, ">> .git/config" },
+	{ "echo x >.env", D, 8, NULL },
+	{ "echo x>.env", D, 8, NULL },
+	{ "echo x 1> .env", D, 8, NULL },
+	{ "echo x &> .env", D, 8, NULL },
+	{ "echo x >| .env", D, 8, NULL },
+	{ "echo x > ./sub/../.env", D, 8, NULL },
+	{ "echo x > /work/proj/.env", D, 8, NULL },
+	{ "echo x >> .git/hooks/pre-commit", D, 8, NULL },
+	{ "cat < .env", D, 6, "< .env" },
+	{ "cat <<EOF > .env\nx\nEOF", D, 8, NULL },
+	{ "echo x > src/a.c", A, 7, NULL },
+	{ "echo x > /dev/null", A, 17, NULL },
+	{ "ls 2>/dev/null", A, 16, NULL },
+	{ "ls 2>&1 >&2", A, 16, NULL },
+	{ "echo x > README", Q, 0, "> README" },
+	{ "echo x > /tmp/outside", Q, 0, NULL },
+	{ "echo x > $F", Q, 0, NULL },
+	{ "echo x > ~/.bashrc", Q, 0, NULL },
+	{ "cd sub && echo x > secret", D, 8, "> secret" },
+	{ "cd sub && echo x > ok", Q, 0, NULL },
+	{ "cd /work/proj/sub && echo x > secret", D, 8, NULL },
+	{ "cd $D && echo x > ok", Q, 0, NULL },
+	/* substitutions */
+	{ "echo $(ls)", Q, 0, "echo $(ls)" },
+	{ "echo `ls`", Q, 0, NULL },
+	{ "cat <(ls)", Q, 0, NULL },
+	{ "echo $(rm -rf x)", D, 10, "rm -rf x" },
+	{ "ls `git push`", D, 11, "git push" },
+	{ "cat <(rm x)", D, 10, NULL },
+	{ "echo \"$(cat .env)\"", Q, 0, NULL },
+	{ "X=$(id) ls", Q, -1, NULL },
+	{ "echo ${X:-$(rm x)}", Q, 0, NULL },
+	{ "echo 'a $(b)'", Q, 0, NULL },
+	{ "$CMD", Q, 0, NULL },
+	{ "eval ls", Q, 0, NULL },
+	{ "eval rm x", D, 10, NULL },
+	{ "echo 'unterminated", Q, 0, NULL },
+	{ "echo \"unterminated", Q, 0, NULL },
+	{ "cat <<EOF\n$(rm x)\nEOF", Q, 0, NULL },
+	{ "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", Q, 0, NULL },
+	/* git commit vs git commitx; exact, prefix and glob */
+	{ "git commit", A, 12, NULL },
+	{ "git commit -m 'x y'", A, 12, NULL },
+	{ "git commitx", Q, 9, NULL },
+	{ "git", Q, 9, NULL },
+	{ "git push", D, 11, NULL },
+	{ "git pushx", Q, 9, NULL },
+	{ "npm test", A, 15, NULL },
+	{ "npm test --watch", Q, 9, NULL },
+	{ "npm run build", Q, 14, NULL },
+	{ "npm run", Q, 9, NULL },
+	{ "git commit --force-with-lease", D, 32, NULL },
+	/* leading assignments */
+	{ "X=1 rm x", D, 10, "rm x" },
+	{ "X=1 Y='a b' ls", A, 16, "ls" },
+	{ "FOO=bar /bin/rm x", D, 10, NULL },
+	{ "A=1 B=2", Q, 9, NULL },
+	/* comments */
+	{ "ls # && rm x", A, 16, NULL },
+	{ "# rm x", Q, 9, NULL },
+	{ "ls #c\nrm x", D, 10, NULL },
+	{ "echo a#b", A, 17, NULL },
+	/* empty lines */
+	{ "", Q, 9, NULL },
+	{ "   ", Q, 9, NULL },
+	{ "\n\n", Q, 9, NULL },
+	{ "\n\nls\n\n", A, 16, NULL },
+	{ "ls \\\n -la", A, 16, NULL },
+	/* compound commands */
+	{ "if ls; then rm x; fi", D, 10, NULL },
+	{ "for f in a b; do rm $f; done", D, 10, NULL },
+	{ "case x in a) rm y;; esac", D, 10, NULL },
+	{ "f() { rm x; }", D, 10, NULL },
+	{ "while ls; do echo; done", A, 16, NULL },
+};
+
+static void test_table(void **state)
+{
+	int bad = 0;
+
+	assert_true(sizeof(table) / sizeof(table[0]) >= 80);
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		struct lf_verdict v;
+		int r = lf_decide_bash(eff, ROOT, table[i].line, &v);
+		bool ok = r == 0 && v.effect == table[i].effect;
+		if (ok && table[i].rule_line > 0)
+			ok = !v.from_fallback && v.source.line == (unsigned)table[i].rule_line &&
+			     v.source.file && !strcmp(v.source.file, "test.json") &&
+			     v.layer == LF_LAYER_PROJECT;
+		if (ok && table[i].rule_line == 0)
+			ok = v.source.line == 0 && (v.from_fallback || v.reason[0]);
+		if (ok && table[i].part)
+			ok = strstr(v.part, table[i].part) != NULL;
+		if (!ok) {
+			print_error("[%s]: r=%d %s (line %u, fallback %d) part [%s] reason [%s]; "
+				    "expected %s line %d part [%s]\n",
+				    table[i].line, r, lf_effect_name(v.effect), v.source.line,
+				    v.from_fallback, v.part, v.reason,
+				    lf_effect_name(table[i].effect), table[i].rule_line,
+				    table[i].part ? table[i].part : "");
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* What could not be analysed says why. */
+static void test_reason(void **state)
+{
+	struct lf_verdict v;
+
+	assert_int_equal(lf_decide_bash(eff, ROOT, "echo $(ls)", &v), 0);
+	assert_int_equal(v.effect, LF_ASK);
+	assert_non_null(strstr(v.reason, "command substitution"));
+	assert_int_equal(lf_decide_bash(eff, ROOT, "echo 'x", &v), 0);
+	assert_non_null(strstr(v.reason, "unterminated"));
+	assert_int_equal(lf_decide_bash(eff, ROOT, "ls", &v), 0);
+	assert_string_equal(v.reason, "");
+}
+
+static void test_long_lines(void **state)
+{
+	size_t n = 100 * 1024;
+	char *line = malloc(n + 64);
+	struct lf_verdict v;
+
+	assert_non_null(line);
+	/* one 100 KB command of allowed words */
+	memcpy(line, "ls", 2);
+	for (size_t i = 2; i < n; i++)
+		line[i] = i % 2 ? 'a' : ' ';
+	line[n] = '\0';
+	assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+	assert_int_equal(v.effect, LF_ALLOW);
+	assert_true(strlen(v.part) < sizeof(v.part));
+
+	/* 100 KB of "ls && " and a denied command at the very end */
+	size_t k = 0;
+	while (k + 6 < n) {
+		memcpy(line + k, "ls && ", 6);
+		k += 6;
+	}
+	strcpy(line + k, "rm x");
+	assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+	assert_int_equal(v.effect, LF_DENY);
+	assert_string_equal(v.part, "rm x");
+
+	/* one 100 KB word, redirected into a denied file */
+	memcpy(line, "echo ", 5);
+	memset(line + 5, 'x', n - 5);
+	strcpy(line + n, " > .env");
+	assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+	assert_int_equal(v.effect, LF_DENY);
+	free(line);
+}
+
+/* The hook's entry point: relative targets land in the shell's cwd. */
+static void test_cwd(void **state)
+{
+	struct lf_verdict v;
+
+	assert_int_equal(lf_bash_decide(eff, ROOT, ROOT "/sub", "echo x > secret", &v), 0);
+	assert_int_equal(v.effect, LF_DENY);
+	assert_int_equal(lf_bash_decide(eff, ROOT, ROOT, "echo x > secret", &v), 0);
+	assert_int_equal(v.effect, LF_ASK);
+	assert_int_equal(lf_bash_decide(eff, ROOT, ROOT "/sub", "echo x > ../.env", &v), 0);
+	assert_int_equal(v.effect, LF_DENY);
+	assert_int_equal(lf_bash_decide(eff, ROOT, "relative", "ls", &v), -EINVAL);
+	assert_int_equal(lf_decide_bash(eff, "relative", "ls", &v), -EINVAL);
+	assert_int_equal(lf_decide_bash(NULL, ROOT, "ls", &v), -EINVAL);
+	assert_int_equal(lf_decide_bash(eff, ROOT, NULL, &v), -EINVAL);
+}
+
+/* Without bash rules a command no rule names gets the fallback; layers
+ * pool their command rules and a deny anywhere wins. */
+static void test_fallback_and_layers(void **state)
+{
+	static const char user[] = "{\"version\":1,\"fallback\":\"allow\",\"rules\":[]}";
+	static const char local[] =
+		"{\"version\":1,\"rules\":[{\"effect\":\"allow\",\"capability\":\"bash\","
+		"\"commands\":[{\"effect\":\"allow\",\"prefix\":\"rm\"}]}]}";
+	struct lf_policy *u = NULL, *l = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_diag d;
+	struct lf_verdict v;
+
+	assert_int_equal(lf_policy_parse(user, strlen(user), "user.json", LF_LAYER_USER, &u, &d),
+			 0);
+	const struct lf_policy *one[] = { u };
+	assert_int_equal(lf_resolve(one, 1, &e), 0);
+	assert_int_equal(lf_decide_bash(e, ROOT, "anything", &v), 0);
+	assert_int_equal(v.effect, LF_ALLOW);
+	assert_true(v.from_fallback);
+	lf_effective_free(e);
+
+	assert_int_equal(
+		lf_policy_parse(local, strlen(local), "local.json", LF_LAYER_LOCAL, &l, &d), 0);
+	const struct lf_policy *three[] = { u, policy, l };
+	assert_int_equal(lf_resolve(three, 3, &e), 0);
+	/* the project's deny rm beats the local allow rm */
+	assert_int_equal(lf_decide_bash(e, ROOT, "rm x", &v), 0);
+	assert_int_equal(v.effect, LF_DENY);
+	assert_string_equal(v.source.file, "test.json");
+	assert_int_equal(v.layer, LF_LAYER_PROJECT);
+	/* an unmatched command: the strictest bash rule's effect (ask) */
+	assert_int_equal(lf_decide_bash(e, ROOT, "frobnicate", &v), 0);
+	assert_int_equal(v.effect, LF_ASK);
+	lf_effective_free(e);
+	lf_policy_free(u);
+	lf_policy_free(l);
+}
+
 int main(void)
 {
-	return 0;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_reason),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_cwd),
+		cmocka_unit_test(test_fallback_and_layers),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -138,7 +138,9 @@ static const struct {
 	{ "echo \"open", "cmd:echo open!" },
 	{ "$CMD x", "cmd:$CMD x!" },
 	{ "\"$CMD\" x", "cmd:$CMD x!" },
-	{ "eval ls", "cmd:eval ls!" },
+	{ "eval ls", "cmd:eval ls! | cmd:ls" },
+	{ "eval \"rm x;\" ls", "cmd:eval rm x; ls! | cmd:rm x | cmd:ls" },
+	{ "eval $X", "cmd:eval $X!" },
 	{ "r* x", "cmd:r* x!" },
 	{ "echo 'a $(b)'", "cmd:echo a $(b) | opaque:$(b)'!" },
 	/* wrappers */

@@ -92,6 +92,9 @@ static void tree_make(struct tree *t)
 	put(p, "{}\n");
 	tpath(p, t->base, "run");
 	mkdir_p(p);
+	/* The same project reached through a symlinked root. */
+	tpath(p, t->base, "plink");
+	assert_int_equal(symlink(t->proj, p), 0);
 }
 
 static void random_segment(char *out, size_t size)
@@ -145,8 +148,9 @@ static struct lf_policy *random_policy(const struct tree *t)
 				 0);
 	}
 	/* Host paths around and inside the project. */
-	static const char *const host[] = { "~",	"~/proj",	  "~/proj/a", "~/proj/a/b",
-					    "~/proj/l", "~/proj/c/f.txt", "~/run",    "/usr" };
+	static const char *const host[] = { "~",	 "~/proj",	   "~/proj/a", "~/proj/a/b",
+					    "~/proj/l",	 "~/proj/c/f.txt", "~/run",    "/usr",
+					    "~/plink/a", "~/plink" };
 	for (unsigned i = pick(3); i > 0; i--) {
 		struct lf_strv *sv = pick(2) ? &p->host_write : &p->host_read;
 
@@ -195,7 +199,8 @@ static void test_final_rules_never_grant_a_fence(void **state)
 	struct tree t = { 0 };
 	const char *env = getenv("LANDFENCE_TEST_SEED");
 	uint64_t seed = env ? strtoull(env, NULL, 10) : 20261130;
-	char run[PATH_MAX], cmd_in[PATH_MAX];
+	char run[PATH_MAX], cmd_in[PATH_MAX], plink[PATH_MAX];
+	const char *root;
 	size_t cases = 0, granted = 0, fenced = 0, enforced = 0;
 	bool have_ll = kernel_abi() > 0;
 
@@ -208,6 +213,7 @@ static void test_final_rules_never_grant_a_fence(void **state)
 	tree_make(&t);
 	tpath(run, t.base, "run");
 	tpath(cmd_in, t.proj, "a/b/f.txt");
+	tpath(plink, t.base, "plink");
 	unsetenv("LANDFENCE_ABI_MAX");
 
 	for (int n = 0; n < NPOLICIES; n++) {
@@ -220,7 +226,9 @@ static void test_final_rules_never_grant_a_fence(void **state)
 		o.run_dir = run;
 		o.abi_max = pick(4) == 0 ? (int)pick(8) : -1;
 		o.command = cmds[pick(3)];
-		world_build(&w, t.proj, &o);
+		/* Half the time the project root is a symlink. */
+		root = pick(2) ? t.proj : plink;
+		world_build(&w, root, &o);
 		if (w.rc == -EOPNOTSUPP) {
 			/* KernelTooOld: nothing runs, nothing to check. */
 			world_fini(&w);
@@ -234,9 +242,9 @@ static void test_final_rules_never_grant_a_fence(void **state)
 			char *canon;
 
 			if (t.paths[i][0])
-				tpath(abs, t.proj, t.paths[i]);
+				tpath(abs, root, t.paths[i]);
 			else
-				snprintf(abs, sizeof(abs), "%s", t.proj);
+				snprintf(abs, sizeof(abs), "%s", root);
 			canon = realpath(abs, NULL);
 			assert_non_null(canon);
 			for (unsigned cls = LF_ACCESS_RO; cls <= LF_ACCESS_RW; cls <<= 1) {

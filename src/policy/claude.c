@@ -321,9 +321,9 @@ static int import_rule(struct imp *c, const struct lf_claude_file *f, const stru
 					d.message);
 		lf_cmd_rule_fini(&probe);
 		c->any_bash = true;
-		if (m == LF_MATCH_GLOB && strpbrk(pat, "?[")) {
+		if (m == LF_MATCH_GLOB && strpbrk(pat, "?[\\")) {
 			r = note_add(c->notes,
-				     WHERE_FMT "\"?\" and \"[\" are literal in Claude Code but "
+				     WHERE_FMT "\"?\", \"[\" and \"\\\" are literal in Claude Code but "
 					       "pattern characters in a landfence glob",
 				     WHERE_ARGS(w));
 			if (r < 0)
@@ -765,8 +765,8 @@ static int export_cmd(struct exp *x, const struct lf_cmd_rule *c)
 	default:
 		if (!strchr(c->text, '*'))
 			why = "a glob without \"*\" is an exact command in Claude Code";
-		else if (strpbrk(c->text, "?["))
-			why = "\"?\" and \"[\" are literal in Claude Code";
+		else if (strpbrk(c->text, "?[\\"))
+			why = "\"?\", \"[\" and \"\\\" are literal in Claude Code";
 		snprintf(buf, sizeof(buf), "Bash(%s)", c->text);
 		break;
 	}

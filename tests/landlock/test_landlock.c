@@ -61,7 +61,7 @@ static int fx_setup(void **state)
 		put(p, "home\n");
 	}
 	fx_path(p, f->home, ".claude.json");
-	put(p, "{\"old\":1}\n");
+	put(p, "{\"old\":1, \"longer\": \"than the new content\"}\n");
 	fx_path(p, f->out, "o.txt");
 	put(p, "outside\n");
 	*state = f;
@@ -1023,11 +1023,13 @@ static int claude_save_dance(const char *home)
 			return DANCE_WRITE_FAILED;
 		return DANCE_TMP_ALLOWED;
 	}
-	/* The fallback: write the file in place. */
-	fd = open(cfg, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	/* The fallback, as Claude Code 2.1 does it (seen with strace): open
+	 * O_RDWR|O_CREAT, write, cut the rest. */
+	fd = open(cfg, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return DANCE_WRITE_FAILED;
-	if (write(fd, content, sizeof(content) - 1) != (ssize_t)sizeof(content) - 1)
+	if (write(fd, content, sizeof(content) - 1) != (ssize_t)sizeof(content) - 1 ||
+	    ftruncate(fd, (off_t)sizeof(content) - 1) < 0)
 		return DANCE_WRITE_FAILED;
 	close(fd);
 	if (locked) {

@@ -283,13 +283,40 @@ static void test_abi_env_garbage(void **state)
 	assert_non_null(strstr(w.diag.message, "LANDFENCE_ABI_MAX"));
 	world_fini(&w);
 
-	setenv("LANDFENCE_ABI_MAX", "2", 1);
-	w.pol = policy_make(LF_DENY, NULL, 0);
-	world_build(&w, f->proj, &o);
-	unsetenv("LANDFENCE_ABI_MAX");
-	if (kernel_abi() >= 1)
-		assert_int_equal(w.rc, -EOPNOTSUPP);
-	world_fini(&w);
+	/* Through the environment, as `landfence run` sees it. */
+	static const struct spec_rule rules[] = {
+		{ LF_CAP_READ, LF_ALLOW, "**" },
+		{ LF_CAP_WRITE, LF_DENY, "docs/**" },
+	};
+	static const struct {
+		const char *env;
+		lf_posture fb;
+		int rc;
+		enum lf_status_kind kind;
+	} cases[] = {
+		{ "2", LF_ASK, 0, LF_STATUS_DEGRADED },
+		{ "2", LF_DENY, -EOPNOTSUPP, 0 },
+		{ "0", LF_ASK, 0, LF_STATUS_UNSUPPORTED },
+		{ "0", LF_DENY, -EOPNOTSUPP, 0 },
+	};
+	if (kernel_abi() < 3)
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		setenv("LANDFENCE_ABI_MAX", cases[i].env, 1);
+		w.pol = policy_make(cases[i].fb, rules, 2);
+		world_build(&w, f->proj, &o);
+		unsetenv("LANDFENCE_ABI_MAX");
+		assert_int_equal(w.rc, cases[i].rc);
+		if (w.rc == 0) {
+			assert_int_equal(lf_sandbox_status(w.sb)->kind, cases[i].kind);
+			if (cases[i].kind == LF_STATUS_DEGRADED)
+				assert_non_null(
+					strstr(lf_sandbox_status(w.sb)->reason, "truncate"));
+		} else {
+			assert_non_null(strstr(w.diag.message, "KernelTooOld"));
+		}
+		world_fini(&w);
+	}
 }
 
 /* ------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/model.h"
+#include "policy/jpos.h"
 #include "policy/policy.h"
 
 static void chdir_srcdir(void)
@@ -416,13 +417,173 @@ static void test_odd_inputs(void **state)
 	assert_null(p);
 }
 
+/* The offset of a 1-based line and character column in text. */
+static size_t offset_of(const char *text, size_t len, unsigned line, unsigned column)
+{
+	size_t i = 0;
+	unsigned l = 1, c = 1;
+
+	while (i < len && (l < line || (l == line && c < column))) {
+		unsigned char ch = (unsigned char)text[i++];
+		if (ch == '\n') {
+			l++;
+			c = 1;
+		} else if ((ch & 0xc0) != 0x80) {
+			c++;
+		}
+		/* Skip the continuation bytes of the character just counted. */
+		while (i < len && ((unsigned char)text[i] & 0xc0) == 0x80)
+			i++;
+	}
+	return i;
+}
+
+static void check_positions(const char *text, size_t len, const json_t *v,
+			    const struct lf_jpos *pos)
+{
+	size_t off = offset_of(text, len, pos->line, pos->column);
+	const char *key;
+	json_t *m;
+	size_t i = 0;
+
+	assert_true(off < len);
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		assert_int_equal(text[off], '{');
+		assert_int_equal(pos->n, json_object_size(v));
+		json_object_foreach((json_t *)v, key, m)
+		{
+			const struct lf_jpos_kid *k = lf_jpos_kid(pos, i++);
+			size_t ko = offset_of(text, len, k->key_line, k->key_column);
+			assert_int_equal(text[ko], '"');
+			check_positions(text, len, m, &k->value);
+		}
+		break;
+	case JSON_ARRAY:
+		assert_int_equal(text[off], '[');
+		assert_int_equal(pos->n, json_array_size(v));
+		json_array_foreach((json_t *)v, i, m)
+		{
+			check_positions(text, len, m, &lf_jpos_kid(pos, i)->value);
+		}
+		break;
+	case JSON_STRING:
+		assert_int_equal(text[off], '"');
+		break;
+	case JSON_TRUE:
+		assert_int_equal(text[off], 't');
+		break;
+	case JSON_FALSE:
+		assert_int_equal(text[off], 'f');
+		break;
+	case JSON_NULL:
+		assert_int_equal(text[off], 'n');
+		break;
+	default:
+		assert_non_null(strchr("-0123456789", text[off]));
+		break;
+	}
+}
+
+/* The position scanner agrees with jansson's tree on awkward documents:
+ * escapes, nested containers, numbers, CR LF, UTF-8. */
+static void test_positions(void **state)
+{
+	static const char *const docs[] = {
+		"{\"a\\\"b\": [1, -2.5e+3, true, false, null, \"x\\\\\"], \"c\": {}}",
+		"\r\n[ [ [] , {} ] ,\t{\"k\" :\r\n \"v\\u00e9\\\"\" } ]",
+		"{\"\u00e9t\u00e9\": {\"\u65e5\u672c\": [\"\u00e0\", {\"z\": 0}]}, \"n\": -0}",
+		"\"just a string\"",
+		"  42  ",
+		"{\"a\":{\"b\":{\"c\":{\"d\":[[[[\"deep\"]]]]}}}}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		struct lf_jdoc doc = { 0 };
+		struct lf_diag diag;
+		size_t len = strlen(docs[i]);
+		int r = lf_jdoc_parse(&doc, docs[i], len, "d", &diag);
+		if (r < 0)
+			fail_msg("doc %zu: %s", i, diag.message);
+		check_positions(docs[i], len, doc.root, &doc.pos);
+		lf_jdoc_fini(&doc);
+	}
+}
+
+/* Mutated policies never crash the loader; each is either a policy that
+ * saves and reloads, or an error with a real position. */
+static void test_mutations(void **state)
+{
+	static const char alphabet[] = "{}[]\",:\\ \n0aé*/.";
+	char *base = NULL;
+	size_t blen, errors = 0, loaded = 0;
+	unsigned seed = 20261130;
+
+	(void)state;
+	chdir_srcdir();
+	assert_int_equal(lf_file_read("tests/data/good/spec-example.json", 1 << 20, &base, &blen),
+			 0);
+	for (unsigned iter = 0; iter < 20000; iter++) {
+		char buf[4096];
+		size_t len = blen < sizeof(buf) - 8 ? blen : sizeof(buf) - 8;
+		memcpy(buf, base, len);
+		for (unsigned k = 0, n = 1 + rand_r(&seed) % 3; k < n; k++) {
+			size_t at = (size_t)rand_r(&seed) % (len + 1);
+			char ch = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+			switch (rand_r(&seed) % 3) {
+			case 0: /* replace */
+				if (at < len)
+					buf[at] = ch;
+				break;
+			case 1: /* delete */
+				if (at < len) {
+					memmove(buf + at, buf + at + 1, len - at - 1);
+					len--;
+				}
+				break;
+			default: /* insert */
+				if (len + 1 < sizeof(buf)) {
+					memmove(buf + at + 1, buf + at, len - at);
+					buf[at] = ch;
+					len++;
+				}
+				break;
+			}
+		}
+		struct lf_policy *p = NULL, *q = NULL;
+		struct lf_diag diag;
+		int r = lf_policy_parse(buf, len, "m.json", LF_LAYER_PROJECT, &p, &diag);
+		if (r == 0) {
+			char *out = NULL;
+			assert_int_equal(lf_policy_save(p, &out), 0);
+			assert_int_equal(
+				lf_policy_parse(out, strlen(out), "s", LF_LAYER_PROJECT, &q, &diag),
+				0);
+			free(out);
+			lf_policy_free(q);
+			lf_policy_free(p);
+			loaded++;
+			continue;
+		}
+		assert_int_equal(r, -EINVAL);
+		assert_true(diag.line >= 1 && diag.column >= 1);
+		assert_true(diag.message[0] != '\0');
+		assert_null(strstr(diag.message, "internal error"));
+		errors++;
+	}
+	print_message("mutations: %zu loaded, %zu rejected\n", loaded, errors);
+	free(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_corpus), cmocka_unit_test(test_good_roundtrip),
 		cmocka_unit_test(test_sources),	   cmocka_unit_test(test_normalised),
 		cmocka_unit_test(test_default),	   cmocka_unit_test(test_save_canonical),
-		cmocka_unit_test(test_odd_inputs),
+		cmocka_unit_test(test_odd_inputs), cmocka_unit_test(test_positions),
+		cmocka_unit_test(test_mutations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

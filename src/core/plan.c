@@ -105,21 +105,24 @@ static char *arena_join(struct arena *a, const char *base, size_t blen, const ch
  * an allow's root is fenced also finds (or places) its grant.
  */
 #define INLINE_KEY 16
+#define CHUNK_BITS 12 /* entries come in chunks of 4096: growing moves none */
 
 struct root_info {
 	char head[INLINE_KEY];
 	const char *key;
+	uint64_t hash;
 	uint32_t len;
+	uint32_t grant;	   /* the grant on this root */
 	uint32_t eq[2];	   /* per class: the first fence on exactly this root */
 	uint32_t below[2]; /* per class: the first fence strictly below it */
-	uint32_t grant;	   /* the grant on this root */
 };
 
 struct root_map {
 	uint64_t *slots;
 	size_t mask;
-	struct root_info *entries;
-	size_t n, cap;
+	struct root_info **chunks;
+	size_t nchunks;
+	size_t n;
 };
 
 static uint64_t fnv(const char *s, size_t n)
@@ -130,25 +133,28 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
-/* A map for at most cap keys, never more than two thirds full. Entries are
- * written as keys arrive: pages of unused entries are never touched. */
-static int map_init(struct root_map *m, size_t cap)
+/* The map starts small and doubles when half full, so that its size follows
+ * the distinct roots, not a bound on them: less memory to fault in and to
+ * miss in the cache. */
+static int map_init(struct root_map *m)
 {
-	size_t size = 64;
-	while (size < cap + cap / 2)
-		size *= 2;
-	m->cap = cap;
-	m->n = 0;
-	m->mask = size - 1;
-	m->slots = calloc(size, sizeof(*m->slots));
-	m->entries = malloc((cap ? cap : 1) * sizeof(*m->entries));
-	return m->slots && m->entries ? 0 : -ENOMEM;
+	memset(m, 0, sizeof(*m));
+	m->mask = 1023;
+	m->slots = calloc(m->mask + 1, sizeof(*m->slots));
+	return m->slots ? 0 : -ENOMEM;
 }
 
 static void map_fini(struct root_map *m)
 {
 	free(m->slots);
-	free(m->entries);
+	for (size_t i = 0; i < m->nchunks; i++)
+		free(m->chunks[i]);
+	free(m->chunks);
+}
+
+static struct root_info *map_entry(const struct root_map *m, size_t i)
+{
+	return &m->chunks[i >> CHUNK_BITS][i & ((1u << CHUNK_BITS) - 1)];
 }
 
 /* The slot holding key, or the empty slot where it belongs. */
@@ -161,7 +167,7 @@ static uint64_t *map_slot(const struct root_map *m, uint64_t h, const char *key,
 			return &m->slots[i];
 		if ((uint32_t)(s >> 32) != tag)
 			continue;
-		const struct root_info *e = &m->entries[(uint32_t)s - 1];
+		const struct root_info *e = map_entry(m, (uint32_t)s - 1);
 		if (e->len != len)
 			continue;
 		size_t n = len < INLINE_KEY ? len : INLINE_KEY;
@@ -174,21 +180,59 @@ static uint64_t *map_slot(const struct root_map *m, uint64_t h, const char *key,
 
 static struct root_info *map_at(const struct root_map *m, const uint64_t *slot)
 {
-	return *slot ? &m->entries[(uint32_t)*slot - 1] : NULL;
+	return *slot ? map_entry(m, (uint32_t)*slot - 1) : NULL;
 }
 
-/* Adds key at its empty slot; the caller sized the map for it. */
-static struct root_info *map_put(struct root_map *m, uint64_t *slot, uint64_t h, const char *key,
-				 size_t len)
+static int map_grow(struct root_map *m)
 {
-	struct root_info *e = &m->entries[m->n++];
+	size_t size = (m->mask + 1) * 2;
+	uint64_t *slots = calloc(size, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t k = 0; k < m->n; k++) {
+		uint64_t h = map_entry(m, k)->hash;
+		size_t i = h & (size - 1);
+		while (slots[i])
+			i = (i + 1) & (size - 1);
+		slots[i] = (h >> 32 << 32) | (uint64_t)(k + 1);
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->mask = size - 1;
+	return 0;
+}
+
+/* Adds key at its empty slot (which a growth may move: hence slot_io).
+ * Returns NULL when out of memory. */
+static struct root_info *map_put(struct root_map *m, uint64_t **slot_io, uint64_t h,
+				 const char *key, size_t len)
+{
+	if (m->n >= NONE - 1)
+		return NULL;
+	if (m->n == m->nchunks << CHUNK_BITS) {
+		struct root_info **v = realloc(m->chunks, (m->nchunks + 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+		m->chunks = v;
+		v[m->nchunks] = malloc(sizeof(struct root_info) << CHUNK_BITS);
+		if (!v[m->nchunks])
+			return NULL;
+		m->nchunks++;
+	}
+	if (2 * (m->n + 1) > m->mask + 1) {
+		if (map_grow(m) < 0)
+			return NULL;
+		*slot_io = map_slot(m, h, key, len);
+	}
+	struct root_info *e = map_entry(m, m->n++);
 	memcpy(e->head, key, len < INLINE_KEY ? len : INLINE_KEY);
 	e->key = key;
+	e->hash = h;
 	e->len = (uint32_t)len;
 	e->eq[0] = e->eq[1] = NONE;
 	e->below[0] = e->below[1] = NONE;
 	e->grant = NONE;
-	*slot = (h >> 32 << 32) | (uint64_t)m->n;
+	**slot_io = (h >> 32 << 32) | (uint64_t)m->n;
 	return e;
 }
 
@@ -196,7 +240,7 @@ static struct root_info *map_get(struct root_map *m, uint64_t h, const char *key
 {
 	uint64_t *slot = map_slot(m, h, key, len);
 	struct root_info *e = map_at(m, slot);
-	return e ? e : map_put(m, slot, h, key, len);
+	return e ? e : map_put(m, &slot, h, key, len);
 }
 
 /* ---- the plan --------------------------------------------------------- */
@@ -219,7 +263,7 @@ struct lf_plan {
  * root above it too. Fences arrive in pool order, so the first one to reach
  * an entry stays its first.
  */
-static void fence_add(struct root_map *m, const char *rel, int c, uint32_t i)
+static int fence_add(struct root_map *m, const char *rel, int c, uint32_t i)
 {
 	uint64_t hs[64];
 	size_t ends[64], nends = 1;
@@ -241,30 +285,37 @@ static void fence_add(struct root_map *m, const char *rel, int c, uint32_t i)
 		h = (h ^ (unsigned char)rel[j]) * FNV_PRIME;
 	}
 	struct root_info *e = map_get(m, h, rel, j);
+	if (!e)
+		return -ENOMEM;
 	if (e->eq[c] == NONE)
 		e->eq[c] = i;
 	if (j == 0)
-		return; /* the project root has nothing above it */
+		return 0; /* the project root has nothing above it */
 	if (deep) {
 		/* Too many levels to remember: mark each one from the top. */
 		h = FNV_BASIS;
 		for (size_t k = 0; k < j; k++) {
 			if (k == 0 || rel[k] == '/') {
 				e = map_get(m, h, rel, k);
+				if (!e)
+					return -ENOMEM;
 				if (e->below[c] == NONE)
 					e->below[c] = i;
 			}
 			h = (h ^ (unsigned char)rel[k]) * FNV_PRIME;
 		}
-		return;
+		return 0;
 	}
 	while (nends > 0) {
 		nends--;
 		e = map_get(m, hs[nends], rel, ends[nends]);
+		if (!e)
+			return -ENOMEM;
 		if (e->below[c] != NONE)
 			break;
 		e->below[c] = i;
 	}
+	return 0;
 }
 
 /*
@@ -332,6 +383,49 @@ void lf_plan_free(struct lf_plan *plan)
 	free(plan);
 }
 
+/*
+ * Hash-map lookups miss the cache once the map outgrows it; the prefixes of
+ * an allow or fence a few places ahead are independent of the current one,
+ * so their slots are requested early and arrive while it is processed.
+ */
+#define LOOKAHEAD 8
+
+static void map_prefetch(const struct root_map *m, const char *rel, size_t len)
+{
+	uint64_t h = FNV_BASIS;
+	for (size_t j = 0; j < len; j++) {
+		h = (h ^ (unsigned char)rel[j]) * FNV_PRIME;
+		if (j + 1 == len || rel[j + 1] == '/')
+			__builtin_prefetch(&m->slots[h & m->mask]);
+	}
+}
+
+/* Steps through the globs of the file rules that are (allow) or are not
+ * (!allow) allows, in pool order. */
+struct cursor {
+	size_t rule, glob;
+};
+
+static const struct lf_glob *cursor_next(const struct lf_effective *e, struct cursor *c, bool allow)
+{
+	for (; c->rule < e->nrules; c->rule++, c->glob = 0) {
+		const struct lf_rule *r = e->rules[c->rule];
+		if (!access_class(r->cap) || (r->effect == LF_ALLOW) != allow)
+			continue;
+		if (c->glob < r->nglobs)
+			return &r->globs[c->glob++];
+	}
+	return NULL;
+}
+
+static void cursor_ahead(const struct lf_effective *e, struct cursor *ahead, bool allow,
+			 const struct root_map *m)
+{
+	const struct lf_glob *g = cursor_next(e, ahead, allow);
+	if (g)
+		map_prefetch(m, g->pattern, g->prefix_len);
+}
+
 int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 		    struct lf_plan **out)
 {
@@ -350,27 +444,17 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 	while (blen > 0 && base[blen - 1] == '/')
 		blen--;
 
-	/* Counts, and an upper bound of the map's keys: every allow root,
-	 * every fence root and every root above a fence. */
-	size_t nfence = 0, nallow = 0, keys = 0;
+	size_t nfence = 0, nallow = 0;
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct lf_rule *r = e->rules[i];
 		if (!access_class(r->cap))
 			continue;
-		if (r->effect == LF_ALLOW) {
+		if (r->effect == LF_ALLOW)
 			nallow += r->nglobs;
-			keys += r->nglobs;
-			continue;
-		}
-		nfence += r->nglobs;
-		for (size_t k = 0; k < r->nglobs; k++) {
-			const struct lf_glob *g = &r->globs[k];
-			keys += 2;
-			for (size_t j = 0; j < g->prefix_len; j++)
-				keys += g->pattern[j] == '/';
-		}
+		else
+			nfence += r->nglobs;
 	}
-	if (nfence >= NONE || nallow >= NONE || keys >= NONE)
+	if (nfence >= NONE || nallow >= NONE)
 		return -ENOMEM;
 
 	int ret = -ENOMEM;
@@ -382,10 +466,13 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 	plan->fences = malloc((nfence ? nfence : 1) * sizeof(*plan->fences));
 	plan->grants = malloc((nallow ? nallow : 1) * sizeof(*plan->grants));
 	plan->dropped = malloc((nallow ? nallow : 1) * sizeof(*plan->dropped));
-	if (!plan->fences || !plan->grants || !plan->dropped || map_init(&map, keys) < 0)
+	if (!plan->fences || !plan->grants || !plan->dropped || map_init(&map) < 0)
 		goto out;
 
 	/* 1. Fences, in pool order. */
+	struct cursor ahead = { 0, 0 };
+	for (int k = 0; k < LOOKAHEAD; k++)
+		cursor_ahead(e, &ahead, false, &map);
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct lf_rule *r = e->rules[i];
 		unsigned access = access_class(r->cap);
@@ -393,6 +480,7 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 			continue;
 		for (size_t k = 0; k < r->nglobs; k++) {
 			const struct lf_glob *g = &r->globs[k];
+			cursor_ahead(e, &ahead, false, &map);
 			uint32_t n = (uint32_t)plan->nfences++;
 			struct lf_fence *f = &plan->fences[n];
 			f->rel_root = arena_strndup(&plan->arena, g->pattern, g->prefix_len);
@@ -403,11 +491,15 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 			f->access = access;
 			f->effect = r->effect;
 			f->source = r->source;
-			fence_add(&map, f->rel_root, access == LF_ACCESS_RO ? 0 : 1, n);
+			if (fence_add(&map, f->rel_root, access == LF_ACCESS_RO ? 0 : 1, n) < 0)
+				goto out;
 		}
 	}
 
 	/* 2. Allows: dropped when fenced in their class, else merged by root. */
+	ahead = (struct cursor){ 0, 0 };
+	for (int k = 0; k < LOOKAHEAD; k++)
+		cursor_ahead(e, &ahead, true, &map);
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct lf_rule *r = e->rules[i];
 		unsigned access = access_class(r->cap);
@@ -417,6 +509,7 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 		for (size_t k = 0; k < r->nglobs; k++) {
 			const char *rel = r->globs[k].pattern;
 			size_t len = r->globs[k].prefix_len;
+			cursor_ahead(e, &ahead, true, &map);
 			uint64_t *slot, h;
 			uint32_t f = fence_conflict(&map, rel, len, c, &slot, &h);
 			if (f != NONE) {
@@ -433,7 +526,9 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 			}
 			struct root_info *ri = map_at(&map, slot);
 			if (!ri)
-				ri = map_put(&map, slot, h, rel, len);
+				ri = map_put(&map, &slot, h, rel, len);
+			if (!ri)
+				goto out;
 			if (ri->grant == NONE) {
 				struct lf_grant *g = &plan->grants[plan->ngrants];
 				g->abs_root = arena_join(&plan->arena, base, blen, rel, len);

@@ -107,21 +107,21 @@ static void plan_rejects_bad_context(void **state)
 /* ---- the seed's algorithm, ported literally, as the oracle ----------- */
 
 struct ref_grant {
-	char rel[64];
+	char rel[512];
 	unsigned access;
 };
 
 struct ref_dropped {
-	char rel[64];
+	char rel[512];
 	unsigned access;
 	unsigned allow_line;
 	unsigned fence_line;
 };
 
 struct ref_plan {
-	struct ref_grant g[256];
+	struct ref_grant *g;
 	size_t ng;
-	struct ref_dropped d[256];
+	struct ref_dropped *d;
 	size_t nd;
 };
 
@@ -133,13 +133,20 @@ static void prefix_of(const struct lf_glob *g, char *out)
 
 static void ref_compile(const struct lf_effective *e, struct ref_plan *rp)
 {
+	size_t n = 0;
+	for (size_t i = 0; i < e->nrules; i++)
+		n += e->rules[i]->nglobs;
 	memset(rp, 0, sizeof(*rp));
+	rp->g = calloc(n + 1, sizeof(*rp->g));
+	rp->d = calloc(n + 1, sizeof(*rp->d));
+	assert_non_null(rp->g);
+	assert_non_null(rp->d);
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct lf_rule *r = e->rules[i];
 		if (r->cap == LF_CAP_BASH || r->effect != LF_ALLOW)
 			continue;
 		for (size_t k = 0; k < r->nglobs; k++) {
-			char rel[64];
+			char rel[512];
 			prefix_of(&r->globs[k], rel);
 			const struct lf_rule *fence = NULL;
 			/* Fences in pool order: the first conflicting one. */
@@ -149,7 +156,7 @@ static void ref_compile(const struct lf_effective *e, struct ref_plan *rp)
 				    class_of(f->cap) != class_of(r->cap))
 					continue;
 				for (size_t m = 0; m < f->nglobs && !fence; m++) {
-					char frel[64];
+					char frel[512];
 					prefix_of(&f->globs[m], frel);
 					if (lf_path_conflict(rel, strlen(rel), frel, strlen(frel)))
 						fence = f;
@@ -173,6 +180,12 @@ static void ref_compile(const struct lf_effective *e, struct ref_plan *rp)
 	}
 }
 
+static void ref_free(struct ref_plan *rp)
+{
+	free(rp->g);
+	free(rp->d);
+}
+
 static void abs_of(const char *rel, char *out)
 {
 	strcpy(out, ROOT);
@@ -180,6 +193,40 @@ static void abs_of(const char *rel, char *out)
 		strcat(out, "/");
 		strcat(out, rel);
 	}
+}
+
+/* Compiles p both ways and compares grants (order, access) and drops
+ * (root, class, allow, fence). */
+static void check_against_seed(const struct lf_policy *p, uint64_t seed, int round)
+{
+	struct lf_effective *e = h_resolve1(p);
+	struct lf_plan *plan = h_plan(e, ROOT);
+	struct ref_plan rp;
+	ref_compile(e, &rp);
+
+	char abs[600];
+	assert_int_equal(lf_plan_grant_count(plan), rp.ng);
+	for (size_t i = 0; i < rp.ng; i++) {
+		abs_of(rp.g[i].rel, abs);
+		assert_string_equal(lf_plan_grant(plan, i)->abs_root, abs);
+		assert_int_equal(lf_plan_grant(plan, i)->access, rp.g[i].access);
+	}
+	assert_int_equal(lf_plan_dropped_count(plan), rp.nd);
+	for (size_t i = 0; i < rp.nd; i++) {
+		const struct lf_dropped *d = lf_plan_dropped(plan, i);
+		abs_of(rp.d[i].rel, abs);
+		assert_string_equal(d->abs_root, abs);
+		assert_int_equal(d->access, rp.d[i].access);
+		assert_int_equal(d->allow.line, rp.d[i].allow_line);
+		if (d->fence.line != rp.d[i].fence_line)
+			print_error("seed %" PRIu64 " round %d: dropped %s by line %u, "
+				    "expected line %u\n",
+				    seed, round, d->abs_root, d->fence.line, rp.d[i].fence_line);
+		assert_int_equal(d->fence.line, rp.d[i].fence_line);
+	}
+	ref_free(&rp);
+	lf_plan_free(plan);
+	lf_effective_free(e);
 }
 
 static void plan_matches_seed_algorithm(void **state)
@@ -201,34 +248,41 @@ static void plan_matches_seed_algorithm(void **state)
 				h_below(&s, 2) ? LF_ALLOW : (enum lf_effect)(1 + h_below(&s, 2));
 			H_RULE(p, cap, eff, (unsigned)i + 1, g1, g2);
 		}
-		struct lf_effective *e = h_resolve1(p);
-		struct lf_plan *plan = h_plan(e, ROOT);
-		struct ref_plan rp;
-		ref_compile(e, &rp);
+		check_against_seed(p, seed, round);
+		lf_policy_free(p);
+	}
+}
 
-		char abs[128];
-		assert_int_equal(lf_plan_grant_count(plan), rp.ng);
-		for (size_t i = 0; i < rp.ng; i++) {
-			abs_of(rp.g[i].rel, abs);
-			assert_string_equal(lf_plan_grant(plan, i)->abs_root, abs);
-			assert_int_equal(lf_plan_grant(plan, i)->access, rp.g[i].access);
+/* Larger policies over deeper trees: the compiler's map grows many times
+ * over, and a fence deeper than 64 levels takes the long way up. */
+static void plan_matches_seed_algorithm_large(void **state)
+{
+	(void)state;
+	uint64_t seed = h_seed();
+	print_message("plan_matches_seed_algorithm_large: LANDFENCE_SEED=%" PRIu64 "\n", seed);
+	uint64_t s = seed;
+	for (int round = 0; round < 3; round++) {
+		struct lf_policy *p = h_policy_fallback(LF_ASK);
+		for (unsigned i = 0; i < 3000; i++) {
+			char pat[512];
+			size_t n = 0;
+			size_t depth = 1 + h_below(&s, 6);
+			for (size_t d = 0; d < depth; d++)
+				n += (size_t)snprintf(pat + n, sizeof(pat) - n, "%sd%zu",
+						      d ? "/" : "", h_below(&s, d == 0 ? 40 : 4));
+			if (h_below(&s, 3) == 0)
+				snprintf(pat + n, sizeof(pat) - n, "/**");
+			enum lf_effect eff =
+				h_below(&s, 2) ? LF_ALLOW : (enum lf_effect)(1 + h_below(&s, 2));
+			H_RULE(p, (enum lf_capability)h_below(&s, 3), eff, i + 1, pat);
 		}
-		assert_int_equal(lf_plan_dropped_count(plan), rp.nd);
-		for (size_t i = 0; i < rp.nd; i++) {
-			const struct lf_dropped *d = lf_plan_dropped(plan, i);
-			abs_of(rp.d[i].rel, abs);
-			assert_string_equal(d->abs_root, abs);
-			assert_int_equal(d->access, rp.d[i].access);
-			assert_int_equal(d->allow.line, rp.d[i].allow_line);
-			if (d->fence.line != rp.d[i].fence_line)
-				print_error("seed %" PRIu64 " round %d: dropped %s by line %u, "
-					    "expected line %u\n",
-					    seed, round, d->abs_root, d->fence.line,
-					    rp.d[i].fence_line);
-			assert_int_equal(d->fence.line, rp.d[i].fence_line);
-		}
-		lf_plan_free(plan);
-		lf_effective_free(e);
+		/* 70 levels deep, fenced, and allows around it. */
+		char deep[512] = "d1";
+		for (int d = 0; d < 70; d++)
+			strcat(deep, "/x");
+		H_RULE(p, LF_CAP_READ, LF_DENY, 3001, deep);
+		H_RULE(p, LF_CAP_READ, LF_ALLOW, 3002, "d1/x/x/**", "d1/x/x/x/x/x/x/x/x/x/x/x/x/x");
+		check_against_seed(p, seed, round);
 		lf_policy_free(p);
 	}
 }
@@ -240,6 +294,7 @@ int main(void)
 		cmocka_unit_test(fences_keep_pool_order_and_roots),
 		cmocka_unit_test(plan_rejects_bad_context),
 		cmocka_unit_test(plan_matches_seed_algorithm),
+		cmocka_unit_test(plan_matches_seed_algorithm_large),
 	};
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

@@ -187,16 +187,42 @@ static char *canon_lenient(const char *path)
 	return out;
 }
 
-static int fence_add(struct build *b, const char *path, unsigned access, struct lf_source src)
+/* Lexical clean-up of an absolute path: no "//", no trailing '/', so the
+ * component-aware comparisons hold. */
+static char *path_clean(const char *path)
 {
+	char *out = malloc(strlen(path) + 2);
+	size_t n = 0;
+
+	if (!out)
+		return NULL;
+	for (const char *c = path; *c; c++)
+		if (*c != '/' || n == 0 || out[n - 1] != '/')
+			out[n++] = *c;
+	while (n > 1 && out[n - 1] == '/')
+		n--;
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return out;
+}
+
+static int fence_add(struct build *b, const char *raw, unsigned access, struct lf_source src)
+{
+	char *path = path_clean(raw);
+
+	if (!path)
+		return -ENOMEM;
 	for (size_t i = 0; i < b->nfences; i++)
-		if (b->fences[i].access == access && strcmp(b->fences[i].path, path) == 0)
+		if (b->fences[i].access == access && strcmp(b->fences[i].path, path) == 0) {
+			free(path);
 			return 0;
-	if (grow((void **)&b->fences, &b->fences_cap, b->nfences, sizeof(*b->fences)) < 0)
+		}
+	if (grow((void **)&b->fences, &b->fences_cap, b->nfences, sizeof(*b->fences)) < 0) {
+		free(path);
 		return -ENOMEM;
-	b->fences[b->nfences].path = strdup(path);
-	if (!b->fences[b->nfences].path)
-		return -ENOMEM;
+	}
+	b->fences[b->nfences].path = path;
 	b->fences[b->nfences].access = access;
 	b->fences[b->nfences].source = src;
 	b->nfences++;

@@ -557,6 +557,79 @@ static void test_export_spec_example(void **state)
 	lf_policy_free(p);
 }
 
+/* Each thing Claude Code cannot say is noted; allows that would widen
+ * Claude are left out, asks and denies that narrow it are kept. */
+static const struct export_case {
+	const char *rules; /* the "rules" array and what follows it */
+	const char *fallback;
+	const char *note;    /* fragment of the one expected note */
+	const char *present; /* an entry the output holds, or NULL */
+	const char *absent;  /* an entry the output lacks, or NULL */
+} export_cases[] = {
+	{ "[{\"effect\":\"allow\",\"capability\":\"delete\",\"paths\":[\"tmp\"]}]", "deny",
+	  "allow delete \"tmp\": Claude Code has no deletion rule", NULL, "Edit(/tmp)" },
+	{ "[{\"effect\":\"ask\",\"capability\":\"delete\",\"paths\":[\"db/**\"]}]", "deny",
+	  "ask delete \"db/**\": exported as an Edit ask rule", "\"Edit(/db/**)\"", NULL },
+	{ "[{\"effect\":\"allow\",\"capability\":\"bash\",\"commands\":[{\"effect\":"
+	  "\"allow\",\"glob\":\"make ?\"}]}]",
+	  "allow", "a glob without \"*\" is an exact command in Claude Code; not exported", NULL,
+	  "Bash(make ?)" },
+	{ "[{\"effect\":\"allow\",\"capability\":\"bash\",\"commands\":[{\"effect\":"
+	  "\"deny\",\"glob\":\"rm *[ab]\"}]}]",
+	  "allow", "literal in Claude Code; exported as Bash(rm *[ab])", "\"Bash(rm *[ab])\"",
+	  NULL },
+	{ "[{\"effect\":\"allow\",\"capability\":\"bash\",\"commands\":[{\"effect\":"
+	  "\"allow\",\"exact\":\"ls *.c\"}]}]",
+	  "allow", "a \"*\" in an exact command is a wildcard", NULL, "Bash(ls *.c)" },
+	{ "[{\"effect\":\"ask\",\"capability\":\"bash\",\"commands\":[{\"effect\":"
+	  "\"allow\",\"prefix\":\"git log\"}]}]",
+	  "deny", "unmatched commands get ask", "\"Bash(git log *)\"", "\"Bash\"" },
+	{ "[{\"effect\":\"deny\",\"capability\":\"bash\",\"commands\":[{\"effect\":"
+	  "\"deny\",\"prefix\":\"sudo\"}]}]",
+	  "ask", NULL, "\"Bash\"", NULL },
+	{ "[{\"effect\":\"allow\",\"capability\":\"read\",\"paths\":[\"src/**\"]}]", "ask",
+	  "Claude Code's default mode reads project files without asking", "\"Read(/src/**)\"",
+	  "Read(/src/**/**)" },
+	{ "[], \"profiles\": [\"codex\"]", "allow", "host grants, profiles",
+	  "\"defaultMode\": \"bypassPermissions\"", NULL },
+};
+
+static void test_export_notes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(export_cases) / sizeof(export_cases[0]); i++) {
+		const struct export_case *c = &export_cases[i];
+		char text[1024], *out = NULL;
+		struct lf_policy *p = NULL;
+		struct lf_effective *e = NULL;
+		struct lf_strv notes = { 0 };
+		struct lf_diag diag;
+
+		snprintf(text, sizeof(text), "{\"version\":1,\"fallback\":\"%s\",\"rules\":%s}",
+			 c->fallback, c->rules);
+		if (lf_policy_parse(text, strlen(text), "e.json", LF_LAYER_PROJECT, &p, &diag) < 0)
+			fail_msg("case %zu: %s", i, diag.message);
+		const struct lf_policy *layers[] = { p };
+		assert_int_equal(lf_resolve(layers, 1, &e), 0);
+		assert_int_equal(lf_claude_export(e, &out, &notes), 0);
+		if (c->note) {
+			if (notes.n != 1 || !strstr(notes.v[0], c->note))
+				fail_msg("case %zu: notes %zu, first: %s", i, notes.n,
+					 notes.n ? notes.v[0] : "-");
+		} else {
+			assert_int_equal(notes.n, 0);
+		}
+		if (c->present && !strstr(out, c->present))
+			fail_msg("case %zu: %s missing from\n%s", i, c->present, out);
+		if (c->absent && strstr(out, c->absent))
+			fail_msg("case %zu: %s present in\n%s", i, c->absent, out);
+		free(out);
+		lf_strv_fini(&notes);
+		lf_effective_free(e);
+		lf_policy_free(p);
+	}
+}
+
 /*
  * The subcommands as programs.
  */

@@ -586,7 +586,7 @@ static const struct export_case {
 	  "deny", "unmatched commands get ask", "\"Bash(git log *)\"", "\"Bash\"" },
 	{ "[{\"effect\":\"deny\",\"capability\":\"bash\",\"commands\":[{\"effect\":"
 	  "\"deny\",\"prefix\":\"sudo\"}]}]",
-	  "ask", NULL, "\"Bash\"", NULL },
+	  "allow", NULL, "\"Bash\"", NULL },
 	{ "[{\"effect\":\"allow\",\"capability\":\"read\",\"paths\":[\"src/**\"]}]", "ask",
 	  "Claude Code's default mode reads project files without asking", "\"Read(/src/**)\"",
 	  "Read(/src/**/**)" },
@@ -732,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_import_malformed),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_export_spec_example),
+		cmocka_unit_test(test_export_notes),
 		cmocka_unit_test(test_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

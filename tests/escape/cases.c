@@ -1,0 +1,758 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The escape suite's cases, by kind (doc/escape.md has the same numbers).
+ *
+ * Every case starts from the tree of harness.c:
+ *   @P = proj/   .git/{hooks/pre-commit,config,HEAD}  src/{a.txt="A",
+ *                sub/b.txt="B"}  docs/ro.txt="RO"  secret/key="KEY"
+ *   @O = out/    secret="OUT"  dir/inner="IN"   (outside the project)
+ *   @H = home/   .ssh/id_rsa    @C = the user's XDG_CONFIG_HOME
+ *   @R = a symlink to @P; @X = the outside helper's pid; @N = a unique
+ *   name; @L = landfence; @E = the probe; @D = the build directory.
+ * Policies use ' for ". Probe operations: see probe.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+
+/* The standard policy: src is read-write, docs and .git read-only, the
+ * secret fenced for both classes; the fallback denies. */
+#define STD_RULES                                                                        \
+	"{'effect':'allow','capability':'read','paths':['src/**','docs/**','.git/**']}," \
+	"{'effect':'allow','capability':'write','paths':['src/**']},"                    \
+	"{'effect':'allow','capability':'delete','paths':['src/**']},"                   \
+	"{'effect':'deny','capability':'read','paths':['secret/**']},"                   \
+	"{'effect':'deny','capability':'write','paths':['.git/**','secret/**','docs/**']}"
+#define STD "{'version':1,'fallback':'deny','rules':[" STD_RULES "]}"
+#define STD_ASK "{'version':1,'fallback':'ask','rules':[" STD_RULES "]}"
+
+/* ------------------------------------------------------------------------
+ * Setup and check callbacks
+ */
+
+static void sym_out(struct esc *e)
+{
+	assert_int_equal(symlink(esc_path(e, "out/secret"), esc_path(e, "proj/src/l-out")), 0);
+	assert_int_equal(symlink(esc_path(e, "home/.ssh/id_rsa"), esc_path(e, "proj/src/l-key")),
+			 0);
+}
+
+static void sym_fenced_dir(struct esc *e)
+{
+	assert_int_equal(symlink("../secret", esc_path(e, "proj/src/l-sec")), 0);
+	assert_int_equal(symlink(esc_path(e, "proj/.git/hooks"), esc_path(e, "proj/src/l-hooks")),
+			 0);
+}
+
+static void hard_secret(struct esc *e)
+{
+	assert_int_equal(link(esc_path(e, "proj/secret/key"), esc_path(e, "proj/src/innocent")), 0);
+}
+
+static void hard_hook(struct esc *e)
+{
+	assert_int_equal(
+		link(esc_path(e, "proj/.git/hooks/pre-commit"), esc_path(e, "proj/src/pc")), 0);
+}
+
+static void untouched(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(esc_file_is(e, "proj/secret/key", "KEY"));
+	assert_true(esc_file_is(e, "out/secret", "OUT"));
+	assert_true(esc_file_is(e, "proj/docs/ro.txt", "RO"));
+	assert_true(esc_file_is(e, "proj/.git/hooks/pre-commit", "#!/bin/sh\nexit 0\n"));
+	assert_true(esc_file_is(e, "proj/.git/config", "[core]\n"));
+	assert_true(esc_file_is(e, "home/.ssh/id_rsa", "PRIVATE"));
+}
+
+static void untouched_no_evil(struct esc *e, const struct esc_result *r)
+{
+	untouched(e, r);
+	assert_false(esc_exists(e, "proj/.git/hooks/post-checkout"));
+	assert_false(esc_exists(e, "proj/src/hooks"));
+	assert_true(esc_exists(e, "proj/.git/hooks"));
+	assert_true(esc_exists(e, "proj/secret/key"));
+}
+
+static void truncated_ro(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	/* The documented hole below ABI 3: truncate(2) worked. */
+	assert_true(esc_file_is(e, "proj/docs/ro.txt", ""));
+	assert_true(esc_file_is(e, "proj/secret/key", "KEY"));
+}
+
+static void nothing_ran(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_false(esc_exists(e, "proj/src/ran"));
+	untouched(e, r);
+}
+
+static void helper_alive(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(e->helper > 0);
+	assert_int_equal(kill(e->helper, 0), 0);
+}
+
+static void next_run_refused(struct esc *e, const struct esc_result *r)
+{
+	static const char *const run[] = { "run", "-C",	    "@P",	  "--",
+					   "@E",  "create", "@P/src/ran", NULL };
+	struct esc_result again;
+
+	(void)r;
+	esc_landfence(e, run, &again);
+	if (again.exit != 2 || !strstr(again.err, "changed since you trusted it"))
+		fail_msg("the widened policy was used: exit %d\n%s%s", again.exit, again.out,
+			 again.err);
+	assert_false(esc_exists(e, "proj/src/ran"));
+}
+
+static void trust_store_untouched(struct esc *e, const struct esc_result *r)
+{
+	next_run_refused(e, r);
+	untouched(e, r);
+}
+
+static void swap_granted_file(struct esc *e)
+{
+	assert_int_equal(rename(esc_path(e, "proj/notes.txt"), esc_path(e, "proj/notes.old")), 0);
+	assert_int_equal(rename(esc_path(e, "proj/other.txt"), esc_path(e, "proj/notes.txt")), 0);
+}
+
+static void notes_setup(struct esc *e)
+{
+	esc_put(e, "proj/notes.txt", "N");
+	esc_put(e, "proj/other.txt", "OTHER");
+}
+
+static void notes_check(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(esc_file_is(e, "proj/notes.txt", "OTHER"));
+	assert_true(esc_file_is(e, "proj/notes.old", "Nx"));
+}
+
+static void fifos(struct esc *e)
+{
+	assert_int_equal(mkfifo(esc_path(e, "proj/src/fifo"), 0666), 0);
+	assert_int_equal(mkfifo(esc_path(e, "proj/docs/fifo"), 0666), 0);
+	assert_int_equal(mkfifo(esc_path(e, "proj/secret/fifo"), 0666), 0);
+	assert_int_equal(mkfifo(esc_path(e, "proj/pipe"), 0666), 0);
+}
+
+static void create_under_fence(struct esc *e)
+{
+	esc_mkdir(e, "proj/vault");
+	esc_put(e, "proj/vault/new.key", "NEW");
+	esc_mkdir(e, "proj/gen");
+	esc_put(e, "proj/gen/out.c", "GEN");
+}
+
+static void device_nodes(struct esc *e)
+{
+	/* Placed by someone with CAP_MKNOD before launch: /dev/null's and
+	 * /dev/full's numbers, harmless to read and write. */
+	assert_int_equal(mknod(esc_path(e, "proj/src/null-node"), S_IFCHR | 0666, makedev(1, 3)),
+			 0);
+	assert_int_equal(mknod(esc_path(e, "proj/docs/full-node"), S_IFCHR | 0666, makedev(1, 7)),
+			 0);
+}
+
+static void no_new_nodes(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_false(esc_exists(e, "proj/src/null2"));
+	assert_false(esc_exists(e, "proj/src/loop"));
+}
+
+/* ------------------------------------------------------------------------
+ * The cases
+ */
+
+const struct esc_case esc_cases[] = {
+	/* 1. Symbolic links --------------------------------------------- */
+	{ .name = "symlink placed before launch to files outside the project",
+	  .kind = 1,
+	  .policy = STD,
+	  .setup = sym_out,
+	  .probe = "read @P/src/l-out read @P/src/l-key readeq @P/src/a.txt A",
+	  .want = "EACCES EACCES ok" },
+	{ .name = "symlink placed before launch to fenced directories",
+	  .kind = 1,
+	  .policy = STD,
+	  .setup = sym_fenced_dir,
+	  .probe = "read @P/src/l-sec/key ls @P/src/l-sec write @P/src/l-hooks/pre-commit "
+		   "create @P/src/l-hooks/post-checkout readeq @P/src/sub/b.txt B",
+	  .want = "EACCES EACCES EACCES EACCES ok",
+	  .after = untouched_no_evil },
+	{ .name = "symlink created by the sandbox after launch",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "symlink @O/secret @P/src/l2 read @P/src/l2 symlink ../../secret/key "
+		   "@P/src/sub/l3 read @P/src/sub/l3 symlink ../.git/hooks/pre-commit @P/src/l4 "
+		   "write @P/src/l4 symlink a.txt @P/src/l5 readeq @P/src/l5 A",
+	  .want = "ok EACCES ok EACCES ok EACCES ok ok",
+	  .after = untouched },
+	{ .name = "project root named through a symlink",
+	  .kind = 1,
+	  .flags = ESC_VIA_LINK,
+	  .policy = STD,
+	  .probe = "read @R/secret/key read @P/secret/key write @R/.git/config write "
+		   "@R/src/a.txt readeq @P/src/a.txt Ax",
+	  .want = "EACCES EACCES EACCES ok ok",
+	  .after = untouched },
+	{ .name = "dot-dot paths",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "read @P/src/../secret/key read @P/src/sub/../../../out/secret write "
+		   "@P/src/../docs/ro.txt readeq @P/src/sub/../a.txt A",
+	  .want = "EACCES EACCES EACCES ok",
+	  .after = untouched },
+	{ .name = "/proc/self/root and /proc/self/cwd",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "read /proc/self/root@P/secret/key read /proc/self/root@O/secret read "
+		   "/proc/self/cwd/secret/key write /proc/self/cwd/docs/ro.txt readeq "
+		   "/proc/self/root@P/src/a.txt A readeq /proc/self/cwd/src/a.txt A",
+	  .want = "EACCES EACCES EACCES EACCES ok ok",
+	  .after = untouched },
+	{ .name = "/proc/<parent>/cwd and /proc/<parent>/root",
+	  .kind = 1,
+	  .policy = STD,
+	  /* The parent is landfence, outside the domain: even the honest
+	   * file is refused through its /proc entries. */
+	  .probe = "parent-path cwd/secret/key parent-path root@O/secret parent-path "
+		   "cwd/src/a.txt readeq @P/src/a.txt A",
+	  .want = "EACCES EACCES EACCES ok" },
+
+	/* 2. Hard links placed before launch ------------------------------ */
+	{ .name = "hard link into a grant: plan names it",
+	  .kind = 2,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .setup = hard_secret,
+	  .out_has = { "@P/src/innocent" },
+	  .hole = "lead: call lf_hardlink_scan() from plan and print each hit "
+		  "(src/cli/plan.c; see doc/escape.md kind 2)" },
+	{ .name = "hard link into a grant: run refused under fallback deny",
+	  .kind = 2,
+	  .policy = STD,
+	  .setup = hard_secret,
+	  .probe = "create @P/src/ran read @P/src/innocent",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "@P/src/innocent" },
+	  .after = nothing_ran,
+	  .hole = "lead: call lf_hardlink_scan() in run and refuse (125) under fallback deny "
+		  "(src/cli/run.c or lf_sandbox_build)" },
+	{ .name = "hard link to a hook in a writable directory: run refused",
+	  .kind = 2,
+	  .policy = STD,
+	  .setup = hard_hook,
+	  .probe = "write @P/src/pc",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "@P/src/pc" },
+	  .after = untouched,
+	  .hole = "lead: lf_hardlink_scan() in run, refuse under fallback deny" },
+	{ .name = "hard link under fallback ask: runs and says so (Landlock cannot tell)",
+	  .kind = 2,
+	  .policy = STD_ASK,
+	  .setup = hard_secret,
+	  .probe = "readeq @P/src/innocent KEY read @P/secret/key",
+	  .want = "ok EACCES",
+	  .err_has = { "@P/src/innocent" },
+	  .hole = "lead: print lf_hardlink_scan() hits as notices in run (the adapter's own "
+		  "notice only looks at fences that are files)" },
+
+	/* 3. Rename and link -------------------------------------------- */
+	{ .name = "mv a new file into the fenced hooks directory",
+	  .kind = 3,
+	  .policy = STD,
+	  .probe = "create @P/src/evil rename @P/src/evil @P/.git/hooks/post-checkout rename "
+		   "@P/src/evil @P/.git/hooks/pre-commit rename @P/src/a.txt @P/src/sub/moved "
+		   "readeq @P/src/sub/moved A",
+	  .want = "ok EACCES EACCES ok ok",
+	  .after = untouched_no_evil },
+	{ .name = "renameat2 RENAME_EXCHANGE with a fenced file",
+	  .kind = 3,
+	  .policy = STD,
+	  .probe = "create @P/src/evil exchange @P/src/evil @P/.git/hooks/pre-commit exchange "
+		   "@P/src/evil @P/secret/key exchange @P/src/evil @P/docs/ro.txt exchange "
+		   "@P/src/a.txt @P/src/sub/b.txt readeq @P/src/a.txt B",
+	  .want = "ok EACCES EACCES EACCES ok ok",
+	  .after = untouched },
+	{ .name = "replace a fenced directory by renaming its parent's entry",
+	  .kind = 3,
+	  .policy = STD,
+	  .probe = "rename @P/.git @P/src/git rename @P/.git/hooks @P/src/hooks rename "
+		   "@P/secret @P/src/s mkdir @P/src/newdir rename @P/src/newdir @P/.git/hooks "
+		   "rename @P/src/newdir @P/secret rename @P/src @P/src2 exchange @P/src @P/.git",
+	  .want = "EACCES EACCES EACCES ok EACCES EACCES EACCES EACCES",
+	  .after = untouched_no_evil },
+	{ .name = "move a fenced file out to a granted directory",
+	  .kind = 3,
+	  .policy = STD,
+	  .probe = "rename @P/secret/key @P/src/key rename @P/.git/hooks/pre-commit @P/src/pc "
+		   "rename @P/docs/ro.txt @P/src/ro",
+	  .want = "EACCES EACCES EACCES",
+	  .after = untouched },
+	{ .name = "link() across directories",
+	  .kind = 3,
+	  .policy = STD,
+	  .probe = "link @P/secret/key @P/src/k2 link @O/secret @P/src/o2 link "
+		   "@P/.git/hooks/pre-commit @P/src/pc link @P/docs/ro.txt @P/src/ro link "
+		   "@P/src/a.txt @P/.git/hooks/post-checkout link @P/src/a.txt @P/src/sub/a2 "
+		   "readeq @P/src/sub/a2 A",
+	  .want = "EXDEV EXDEV EXDEV EXDEV EACCES ok ok",
+	  .after = untouched_no_evil },
+	{ .name = "rename and link at ABI 1: across directories always refused, and said",
+	  .kind = 3,
+	  .policy = STD_ASK,
+	  .abi_max = "1",
+	  .probe = "rename @P/src/a.txt @P/src/sub/a link @P/src/a.txt @P/src/sub/a2 rename "
+		   "@P/src/a.txt @P/src/a-renamed link @P/secret/key @P/src/k2 create @P/src/evil "
+		   "rename @P/src/evil @P/.git/hooks/post-checkout",
+	  .want = "EXDEV EXDEV ok EXDEV ok EACCES",
+	  .err_has = { "ABI 1", "DEGRADED" },
+	  .after = untouched_no_evil },
+	{ .name = "rename and link at ABI 2",
+	  .kind = 3,
+	  .policy = STD_ASK,
+	  .abi_max = "2",
+	  .probe = "rename @P/src/a.txt @P/src/sub/a link @P/src/sub/a @P/src/a2 link "
+		   "@P/secret/key @P/src/k2 create @P/src/evil rename @P/src/evil "
+		   "@P/.git/hooks/post-checkout",
+	  .want = "ok ok EXDEV ok EACCES",
+	  .after = untouched_no_evil },
+
+	/* 4. Truncation --------------------------------------------------- */
+	{ .name = "truncate and O_TRUNC at the kernel's ABI",
+	  .kind = 4,
+	  .policy = STD,
+	  .min_abi = 3,
+	  .probe = "rdtrunc @P/docs/ro.txt truncate @P/docs/ro.txt truncate @P/secret/key "
+		   "truncate @O/secret otrunc @P/docs/ro.txt rdtrunc @P/.git/config truncate "
+		   "@H/.ssh/id_rsa otrunc @P/src/a.txt truncate @P/src/sub/b.txt ftruncate "
+		   "@P/src/sub/b.txt",
+	  .want = "EACCES EACCES EACCES EACCES EACCES EACCES EACCES ok ok ok",
+	  .after = untouched },
+	{ .name = "truncate and O_TRUNC with LANDFENCE_ABI_MAX=3",
+	  .kind = 4,
+	  .policy = STD,
+	  .abi_max = "3",
+	  .probe = "rdtrunc @P/docs/ro.txt truncate @P/docs/ro.txt truncate @P/secret/key "
+		   "truncate @O/secret otrunc @P/src/a.txt",
+	  .want = "EACCES EACCES EACCES EACCES ok",
+	  .after = untouched },
+	{ .name = "ABI 2 under fallback deny: KernelTooOld, nothing runs",
+	  .kind = 4,
+	  .policy = STD,
+	  .abi_max = "2",
+	  .probe = "create @P/src/ran truncate @P/docs/ro.txt",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "KernelTooOld", "truncate" },
+	  .after = nothing_ran },
+	{ .name = "ABI 2 under fallback ask: DEGRADED is said, and truncate(2) is the hole",
+	  .kind = 4,
+	  .policy = STD_ASK,
+	  .abi_max = "2",
+	  .probe = "otrunc @P/docs/ro.txt read @P/secret/key truncate @P/docs/ro.txt",
+	  .want = "EACCES EACCES ok",
+	  .err_has = { "DEGRADED", "truncate" },
+	  .after = truncated_ro },
+	{ .name = "ABI 1 under fallback ask: DEGRADED is said",
+	  .kind = 4,
+	  .policy = STD_ASK,
+	  .abi_max = "1",
+	  .probe = "otrunc @P/docs/ro.txt rdtrunc @P/docs/ro.txt",
+	  .want = "EACCES ok",
+	  .err_has = { "DEGRADED", "truncate" },
+	  .after = truncated_ro },
+	{ .name = "plan at ABI 2 says Degraded",
+	  .kind = 4,
+	  .mode = ESC_PLAN,
+	  .policy = STD_ASK,
+	  .abi_max = "2",
+	  .out_has = { "degraded", "truncate is not enforced below Landlock ABI 3" } },
+	{ .name = "plan at ABI 2 under fallback deny says KernelTooOld",
+	  .kind = 4,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .abi_max = "2",
+	  .out_has = { "KernelTooOld", "refuses" } },
+
+	/* 5. Terminal injection ------------------------------------------- */
+	{ .name = "TIOCSTI on the controlling terminal",
+	  .kind = 5,
+	  .flags = ESC_PTY,
+	  .policy = STD,
+	  .probe = "tiocsti 0 tcgetattr",
+	  .want = "EPERM ok" },
+	{ .name = "TIOCSTI with the high 32 bits of the request set",
+	  .kind = 5,
+	  .flags = ESC_PTY,
+	  .policy = STD,
+	  .probe = "tiocsti 1 tiocsti 0xffffffff tiocsti 0x80000000 tiocsti 0xdead",
+	  .want = "EPERM EPERM EPERM EPERM" },
+	{ .name = "TIOCLINUX, also with high bits",
+	  .kind = 5,
+	  .flags = ESC_PTY,
+	  .policy = STD,
+	  .probe = "tioclinux 0 tioclinux 1 tioclinux 0xffffffff",
+	  .want = "EPERM EPERM EPERM" },
+	{ .name = "TIOCSTI on a pseudo-terminal the sandbox opened",
+	  .kind = 5,
+	  .policy = STD,
+	  .probe = "tiocsti-ptmx 0 tiocsti-ptmx 1",
+	  .want = "EPERM EPERM" },
+	{ .name = "TIOCSTI with Landlock capped to ABI 4 (seccomp does not depend on it)",
+	  .kind = 5,
+	  .flags = ESC_PTY,
+	  .policy = STD_ASK,
+	  .abi_max = "4",
+	  .probe = "tiocsti 0 tiocsti 1 tioclinux 0",
+	  .want = "EPERM EPERM EPERM" },
+
+	/* 6. Inherited and passed descriptors ----------------------------- */
+	{ .name = "descriptors the caller left open are closed",
+	  .kind = 6,
+	  .flags = ESC_INHERIT_FDS,
+	  .policy = STD,
+	  .probe = "fd 3 fd 7 fd 200 read @O/secret readeq @P/src/a.txt A",
+	  .want = "EBADF EBADF EBADF EACCES ok" },
+	{ .name = "descriptors passed over a UNIX socket do not widen paths",
+	  .kind = 6,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  /* A descriptor is a capability: reading the passed file works (the
+	   * outside process chose to share it). What it must not give is
+	   * more: names below a passed directory, reopening through
+	   * /proc/self/fd. */
+	  .probe = "recvfd @P/src/helper.sock passed-openat inner passed-reopen-w "
+		   "passed-reopen-r passed-read passed-fchdir-read inner",
+	  .want = "ok EACCES EACCES EACCES ok EACCES" },
+
+	/* 7. IPC out of the domain ---------------------------------------- */
+	{ .name = "abstract UNIX socket of an unsandboxed process",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  .min_abi = 6,
+	  .probe = "abstract @N-abs abstract-self @N-self",
+	  .want = "EPERM ok" },
+	{ .name = "abstract socket at ABI 5: not scoped, and said",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD_ASK,
+	  .abi_max = "5",
+	  .probe = "abstract @N-abs",
+	  .want = "ok",
+	  .err_has = { "abstract UNIX sockets and signals are not scoped" } },
+	{ .name = "signals to processes outside the sandbox",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  .min_abi = 6,
+	  .probe = "kill @X 0 kill @X 15 kill-parent 0 kill-parent 15 kill-child",
+	  .want = "EPERM EPERM EPERM EPERM ok",
+	  .after = helper_alive },
+	{ .name = "signals at ABI 5: not scoped, and said",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD_ASK,
+	  .abi_max = "5",
+	  .probe = "kill @X 0",
+	  .want = "ok",
+	  .err_has = { "signals are not scoped" },
+	  .after = helper_alive },
+	{ .name = "ptrace of processes outside the sandbox",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  .probe = "ptrace @X ptrace-parent ptrace-child",
+	  .want = "EPERM EPERM ok",
+	  .after = helper_alive },
+	{ .name = "ptrace at ABI 1 is still refused",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD_ASK,
+	  .abi_max = "1",
+	  .probe = "ptrace @X ptrace-parent",
+	  .want = "EPERM EPERM",
+	  .after = helper_alive },
+	{ .name = "/proc/<pid>/mem, cwd and root of outside processes",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  .probe = "read /proc/@X/mem read /proc/@X/cwd/.git/HEAD parent-path mem read "
+		   "/proc/@X/root@O/secret read /proc/self/environ",
+	  .want = "EACCES EACCES EACCES EACCES ok" },
+	{ .name = "/proc/<pid>/environ of outside processes",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  .probe = "read /proc/@X/environ parent-path environ parent-path maps",
+	  .want = "EACCES EACCES EACCES",
+	  .hole = "on this kernel Landlock refuses PTRACE_MODE_ATTACH (mem, ptrace) but not the "
+		  "read-mode checks of /proc/<pid>/environ and maps: every process of the user, "
+		  "and landfence itself (the parent, with the unscrubbed environment), is "
+		  "readable through the /proc host grant. src/landlock/sandbox.c host_ro grants "
+		  "all of /proc; src/launch must at least wipe the scrubbed values from "
+		  "landfence's own environment block before fork" },
+	{ .name = "connect to a named UNIX socket outside every grant",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  .probe = "connect @O/helper.sock",
+	  .want = "EACCES",
+	  .hole = "Landlock (ABI <= 7) does not restrict connect(2) to a pathname UNIX socket: "
+		  "ssh-agent, D-Bus, docker.sock stay reachable by path. Needs a Landlock "
+		  "right the kernel lacks, or seccomp refusing AF_UNIX connect (src/launch/"
+		  "seccomp.c); at least doctor/plan must say so" },
+	{ .name = "doctor says named UNIX sockets are not fenced",
+	  .kind = 7,
+	  .mode = ESC_DOCTOR,
+	  .out_has = { "named UNIX sockets" },
+	  .hole = "doctor.c: add a line that pathname UNIX sockets (connect) are not "
+		  "restricted by Landlock on this kernel" },
+
+	/* 8. Mounts and namespaces (root) --------------------------------- */
+	{ .name = "mount in a private mount namespace",
+	  .kind = 8,
+	  .policy = STD,
+	  .probe = "unshare mnt mount-tmpfs @P/src mount-bind @O @P/src/sub make-private read "
+		   "@O/secret",
+	  .want = "ok EPERM EPERM EPERM EACCES" },
+	{ .name = "mount without a new namespace",
+	  .kind = 8,
+	  .policy = STD,
+	  .probe = "mount-tmpfs @P/src/sub mount-bind @O @P/src/sub",
+	  .want = "EPERM EPERM" },
+	{ .name = "umount in a private mount namespace",
+	  .kind = 8,
+	  .policy = STD,
+	  .probe = "unshare mnt umount /proc umount /dev",
+	  .want = "ok EPERM EPERM" },
+	{ .name = "pivot_root",
+	  .kind = 8,
+	  .policy = STD,
+	  .probe = "unshare mnt pivot-root @P/src @P/src/sub",
+	  .want = "ok EPERM" },
+	{ .name = "unshare a user and mount namespace, then mount",
+	  .kind = 8,
+	  .policy = STD,
+	  .probe = "unshare user+mnt mount-tmpfs @P/src mount-bind @O @P/src/sub read @O/secret "
+		   "read @P/secret/key",
+	  .want = "ok EPERM EPERM EACCES EACCES" },
+	{ .name = "chroot, then escape through the old working directory",
+	  .kind = 8,
+	  .policy = STD,
+	  /* Landlock does not refuse chroot(2); it does not need to: access
+	   * stays bound to the real inodes. */
+	  .probe = "chroot @P/src read secret/key read ../out/secret readeq /a.txt A chdir / "
+		   "read ../secret/key read /proc/1/root@P/secret/key",
+	  .want = "ok EACCES EACCES ok ok ENOENT ENOENT" },
+	{ .name = "root keeps no dangerous capability in the sandbox",
+	  .kind = 8,
+	  .policy = STD,
+	  .probe = "reboot-bad",
+	  .want = "EPERM",
+	  .hole = "src/launch/launch.c: root keeps CAP_SYS_BOOT, CAP_SYS_MODULE, CAP_SYS_TIME, "
+		  "CAP_SYS_RAWIO, CAP_BPF... inside the sandbox (Landlock does not restrict "
+		  "them): drop them from the bounding, effective, permitted and inheritable "
+		  "sets in the child before exec" },
+
+	/* 9. Device nodes and special files -------------------------------- */
+	{ .name = "mknod of char and block devices in a writable directory",
+	  .kind = 9,
+	  .policy = STD,
+	  .probe = "mknod-c @P/src/null2 mknod-b @P/src/loop mkfifo @P/src/fifo mksock "
+		   "@P/src/sock",
+	  .want = "EACCES EACCES ok ok",
+	  .after = no_new_nodes },
+	{ .name = "special files in read-only and fenced directories",
+	  .kind = 9,
+	  .policy = STD,
+	  .probe = "mkfifo @P/docs/f mkfifo @P/secret/f mksock @P/docs/s mknod-c @P/secret/n "
+		   "mkfifo @O/f",
+	  .want = "EACCES EACCES EACCES EACCES EACCES" },
+	{ .name = "host device nodes outside the granted ones",
+	  .kind = 9,
+	  .policy = STD,
+	  .probe = "read /dev/loop0 write /dev/kmsg read /dev/kmsg write /dev/null read "
+		   "/dev/urandom",
+	  .want = "EACCES EACCES EACCES ok ok" },
+	{ .name = "device nodes placed in granted directories before launch",
+	  .kind = 9,
+	  .policy = STD,
+	  .setup = device_nodes,
+	  /* Landlock checks the path, not the kind of file: a node placed
+	   * by someone else below a grant opens like a file there. */
+	  .probe = "write @P/src/null-node read @P/docs/full-node write @P/docs/full-node",
+	  .want = "EACCES EACCES EACCES",
+	  .hole = "a device node below a grant opens like a file (Landlock has no right for "
+		  "opening devices): scan grants for device nodes before launch like hard "
+		  "links (src/landlock/hardlink.c), or mount the project nodev" },
+	{ .name = "/dev/shm",
+	  .kind = 9,
+	  .policy = STD,
+	  .probe = "shm @N ls /dev/shm",
+	  .want = "EACCES EACCES" },
+	{ .name = "memfd + execveat: the program from no file stays in the sandbox",
+	  .kind = 9,
+	  .policy = STD,
+	  .probe = "memfd-run read @P/secret/key read @O/secret readeq @P/src/a.txt A",
+	  .want = "EACCES EACCES ok ok" },
+	{ .name = "FIFOs in granted, read-only and fenced directories",
+	  .kind = 9,
+	  .policy = STD,
+	  .setup = fifos,
+	  .probe = "fifo-w @P/src/fifo fifo-r @P/src/fifo fifo-w @P/docs/fifo fifo-r "
+		   "@P/docs/fifo fifo-r @P/secret/fifo fifo-w @P/secret/fifo",
+	  .want = "ENXIO ok EACCES ok EACCES EACCES" },
+
+	/* 10. Environment ------------------------------------------------- */
+	{ .name = "the scrub list is gone",
+	  .kind = 10,
+	  .policy = STD,
+	  .probe = "getenv SSH_AUTH_SOCK getenv DBUS_SESSION_BUS_ADDRESS getenv HOME getenv "
+		   "LF_TEST_TOKEN",
+	  .want = "unset unset set set" },
+	{ .name = "a policy's env unset is gone",
+	  .kind = 10,
+	  .policy = "{'version':1,'fallback':'deny','rules':[" STD_RULES
+		    "],'env':{'unset':['LF_TEST_TOKEN']}}",
+	  .probe = "getenv LF_TEST_TOKEN getenv HOME",
+	  .want = "unset set" },
+	{ .name = "a wrapper cannot bring it back",
+	  .kind = 10,
+	  .flags = ESC_HELPER,
+	  .policy = "{'version':1,'fallback':'deny','rules':[" STD_RULES
+		    "],'env':{'unset':['LF_TEST_TOKEN']}}",
+	  .probe = "exec /usr/bin/env @E getenv SSH_AUTH_SOCK getenv LF_TEST_TOKEN",
+	  .want = "unset unset ok" },
+	{ .name = "the scrubbed values cannot be read back from landfence's /proc entry",
+	  .kind = 10,
+	  .policy = STD,
+	  .probe = "parent-path environ",
+	  .want = "EACCES",
+	  .hole = "see kind 7 environ: landfence's own /proc/<pid>/environ still holds "
+		  "SSH_AUTH_SOCK and every scrubbed name; src/launch should overwrite them in "
+		  "its own environment block before starting the child" },
+
+	/* 11. Policy tampering and persistence ----------------------------- */
+	{ .name = "an untrusted project policy: nothing runs",
+	  .kind = 11,
+	  .flags = ESC_PROJECT_POLICY,
+	  .policy = STD,
+	  .probe = "create @P/src/ran",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "@P/.landfence/policy.json", "landfence trust", "not trusted" },
+	  .after = nothing_ran },
+	{ .name = "a trusted project policy runs",
+	  .kind = 11,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .policy = STD,
+	  .probe = "create @P/src/ran read @P/secret/key",
+	  .want = "ok EACCES" },
+	{ .name = "the sandbox widens its project policy: the next run refuses it",
+	  .kind = 11,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
+	  .probe = "write @P/.landfence/policy.json",
+	  .want = "ok",
+	  .after = next_run_refused },
+	{ .name = "the sandbox cannot trust its own policy change",
+	  .kind = 11,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .policy = "{'version':1,'fallback':'allow','rules':[],'host':{'read':['@D']}}",
+	  /* A valid, wider policy: the whole home directory writable. */
+	  .probe = "put @P/.landfence/policy.json "
+		   "{'version':1,'fallback':'allow','rules':[],'host':{'write':['@H']}} exec @L "
+		   "trust -C @P",
+	  .want = "ok exit125",
+	  .after = trust_store_untouched },
+	{ .name = "the trust store, the user policy and the keys are out of reach",
+	  .kind = 11,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
+	  .probe = "write @C/landfence/trusted create @C/landfence/policy.json read "
+		   "@H/.ssh/id_rsa create @H/.bashrc",
+	  .want = "EACCES EACCES EACCES EACCES" },
+	{ .name = "planting git hooks and config under a policy that fences .git",
+	  .kind = 11,
+	  .policy = STD,
+	  .probe = "write @P/.git/hooks/pre-commit create @P/.git/hooks/post-checkout write "
+		   "@P/.git/config unlink @P/.git/hooks/pre-commit",
+	  .want = "EACCES EACCES EACCES EACCES",
+	  .after = untouched_no_evil },
+	{ .name = "plan warns when persistence paths stay writable",
+	  .kind = 11,
+	  .mode = ESC_PLAN,
+	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
+	  .out_has = { "@P/.git/hooks", "writable" },
+	  .hole = "lead: call lf_persistence_check() from plan and doctor (and run's notices)" },
+
+	/* 12. Inode binding ------------------------------------------------ */
+	{ .name = "a granted file replaced by rename while the program runs",
+	  .kind = 12,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['docs/**','notes.txt']},"
+		    "{'effect':'allow','capability':'write','paths':['notes.txt']}]}",
+	  .setup = notes_setup,
+	  .during = swap_granted_file,
+	  /* The rule follows the inode, not the name: the new file at the
+	   * granted name is not granted, the old one keeps its grant. */
+	  .probe = "readeq @P/notes.txt N sync write @P/notes.txt read @P/notes.txt write "
+		   "@P/notes.old",
+	  .want = "ok EACCES EACCES ok",
+	  .after = notes_check },
+	{ .name = "a FIFO granted by name does not hang the launch",
+	  .kind = 12,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['src/**','pipe']}]}",
+	  .setup = fifos,
+	  .probe = "fifo-r @P/pipe fifo-w @P/pipe",
+	  .want = "ok EACCES" },
+	{ .name = "paths created after launch under fences that matched nothing",
+	  .kind = 12,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['src/**']},"
+		    "{'effect':'allow','capability':'write','paths':['src/**']},"
+		    "{'effect':'deny','capability':'write','paths':['gen/**']},"
+		    "{'effect':'deny','capability':'read','paths':['vault/*.key']}]}",
+	  .during = create_under_fence,
+	  .probe = "mkdir @P/gen create @P/gen/x mkdir @P/vault sync read @P/vault/new.key "
+		   "write @P/gen/out.c create @P/gen/y rename @P/src/a.txt @P/gen/a create "
+		   "@P/src/ok",
+	  .want = "EACCES ENOENT EACCES EACCES EACCES EACCES EACCES ok" },
+	{ .name = "a fence with a wildcard first segment fences the whole project",
+	  .kind = 12,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['src/**']},"
+		    "{'effect':'deny','capability':'read','paths':['**/*.pem']}]}",
+	  .probe = "read @P/src/a.txt",
+	  .want = "EACCES" },
+};
+
+const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

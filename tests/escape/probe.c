@@ -1,0 +1,665 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lf-probe: the attacker of the escape suite (doc/escape.md). It runs
+ * under `landfence run` and performs, in order, the operations named on
+ * its command line, printing one result token per operation on stdout:
+ * "ok", or the errno name of the failure ("EACCES", "EPERM", "EXDEV"...),
+ * or a word the operation documents. It uses raw system calls where libc
+ * would hide the request (ioctl numbers with high bits, renameat2, ...).
+ *
+ * Operations with a rest (exec, memfd-run) consume every later argument.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+static int passed_fd[2] = { -1, -1 }; /* a directory, a file: from recvfd */
+
+static void out(const char *tok)
+{
+	printf("%s\n", tok);
+	fflush(stdout);
+}
+
+static void out_err(int e)
+{
+	const char *n = strerrorname_np(e);
+	if (n)
+		out(n);
+	else
+		printf("E%d\n", e), fflush(stdout);
+}
+
+/* Prints ok for r >= 0, else the errno name. */
+static void result(long r)
+{
+	if (r >= 0)
+		out("ok");
+	else
+		out_err(errno);
+}
+
+static int op_read(const char *p)
+{
+	char buf[64];
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n < 0 ? -1 : 0;
+}
+
+/* read the file and compare its whole content with text */
+static void op_readeq(const char *p, const char *text)
+{
+	char buf[4096];
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		out_err(errno);
+		return;
+	}
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		out_err(errno);
+		return;
+	}
+	buf[n] = '\0';
+	out(strcmp(buf, text) == 0 ? "ok" : "DIFF");
+}
+
+static int op_openw(const char *p, int flags)
+{
+	int fd = open(p, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	if (fd < 0)
+		return -1;
+	if ((flags & O_ACCMODE) != O_RDONLY && write(fd, "x", 1) != 1) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int op_ls(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char buf[1024];
+	if (fd < 0)
+		return -1;
+	long n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n < 0 ? -1 : 0;
+}
+
+/* Runs argv in a child; prints ok when it exited 0, else "exitN",
+ * "sigN" or the errno of execve. */
+static void run_child(int exec_fd, char **argv)
+{
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) != 0) {
+		out_err(errno);
+		return;
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		out_err(errno);
+		return;
+	}
+	if (pid == 0) {
+		extern char **environ;
+		close(pfd[0]);
+		if (exec_fd >= 0)
+			syscall(SYS_execveat, exec_fd, "", argv, environ, AT_EMPTY_PATH);
+		else
+			execve(argv[0], argv, environ);
+		int e = errno;
+		if (write(pfd[1], &e, sizeof(e)) != sizeof(e))
+			_exit(126);
+		_exit(127);
+	}
+	close(pfd[1]);
+	int e = 0, st = 0;
+	ssize_t n = read(pfd[0], &e, sizeof(e));
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	if (n == sizeof(e)) {
+		out_err(e);
+		return;
+	}
+	char tok[32];
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		snprintf(tok, sizeof(tok), "ok");
+	else if (WIFEXITED(st))
+		snprintf(tok, sizeof(tok), "exit%d", WEXITSTATUS(st));
+	else
+		snprintf(tok, sizeof(tok), "sig%d", WTERMSIG(st));
+	out(tok);
+}
+
+/* memfd-run OPS...: copies this program into a memfd and runs it from
+ * there with execveat(AT_EMPTY_PATH): a program that is in no file. */
+static void op_memfd_run(char **rest)
+{
+	int src = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (src < 0) {
+		out_err(errno);
+		return;
+	}
+	int mfd = (int)syscall(SYS_memfd_create, "probe", 0 /* no MFD_CLOEXEC: see below */);
+	if (mfd < 0) {
+		out_err(errno);
+		close(src);
+		return;
+	}
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(src, buf, sizeof(buf))) > 0)
+		if (write(mfd, buf, (size_t)n) != n) {
+			out_err(errno);
+			close(src);
+			close(mfd);
+			return;
+		}
+	close(src);
+	/* rest[-1] is the op name; it becomes argv[0] of the copy. */
+	rest[-1] = (char *)"lf-probe-memfd";
+	run_child(mfd, rest - 1);
+	close(mfd);
+}
+
+static int op_abstract(const char *name)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	size_t n = strlen(name);
+	if (n + 1 > sizeof(a.sun_path))
+		n = sizeof(a.sun_path) - 1;
+	memcpy(a.sun_path + 1, name, n);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	int r = connect(s, (struct sockaddr *)&a,
+			(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n));
+	int e = errno;
+	close(s);
+	errno = e;
+	return r;
+}
+
+/* Listens on an abstract name itself, then connects to it: the honest
+ * path inside one domain. */
+static int op_abstract_self(const char *name)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	size_t n = strlen(name);
+	if (n + 1 > sizeof(a.sun_path))
+		n = sizeof(a.sun_path) - 1;
+	memcpy(a.sun_path + 1, name, n);
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&a, len) != 0 || listen(l, 1) != 0)
+		return -1;
+	int r = op_abstract(name);
+	int e = errno;
+	close(l);
+	errno = e;
+	return r;
+}
+
+static int sock_path(const char *p, struct sockaddr_un *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	if (strlen(p) >= sizeof(a->sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(a->sun_path, p);
+	return 0;
+}
+
+static int op_connect_path(const char *p)
+{
+	struct sockaddr_un a;
+	if (sock_path(p, &a) < 0)
+		return -1;
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	int r = connect(s, (struct sockaddr *)&a, sizeof(a));
+	int e = errno;
+	close(s);
+	errno = e;
+	return r;
+}
+
+static int op_mksock(const char *p)
+{
+	struct sockaddr_un a;
+	if (sock_path(p, &a) < 0)
+		return -1;
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	int r = bind(s, (struct sockaddr *)&a, sizeof(a));
+	int e = errno;
+	close(s);
+	errno = e;
+	return r;
+}
+
+/* recvfd PATH: connects to the helper's socket at PATH and receives two
+ * descriptors, a directory and a file, opened outside the sandbox. */
+static int op_recvfd(const char *p)
+{
+	struct sockaddr_un a;
+	if (sock_path(p, &a) < 0)
+		return -1;
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	if (connect(s, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		int e = errno;
+		close(s);
+		errno = e;
+		return -1;
+	}
+	char c;
+	struct iovec iov = { &c, 1 };
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf) };
+	ssize_t n = recvmsg(s, &m, MSG_CMSG_CLOEXEC);
+	int e = errno;
+	close(s);
+	if (n <= 0) {
+		errno = n == 0 ? ECONNRESET : e;
+		return -1;
+	}
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(2 * sizeof(int))) {
+		errno = EPROTO;
+		return -1;
+	}
+	memcpy(passed_fd, CMSG_DATA(cm), sizeof(passed_fd));
+	return 0;
+}
+
+static int op_tiocsti(int fd, uint64_t high)
+{
+	char c = '#';
+	return (int)syscall(SYS_ioctl, fd, (unsigned long)(high | TIOCSTI), &c);
+}
+
+static int op_tioclinux(int fd, uint64_t high)
+{
+	char sub = 6; /* TIOCL_GETSHIFTSTATE: harmless */
+	return (int)syscall(SYS_ioctl, fd, (unsigned long)(high | TIOCLINUX), &sub);
+}
+
+/* Opens a fresh pseudo-terminal pair and tries TIOCSTI on the slave. */
+static int op_tiocsti_ptmx(uint64_t high)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0)
+		return -1;
+	if (grantpt(m) != 0 || unlockpt(m) != 0) {
+		int e = errno;
+		close(m);
+		errno = e;
+		return -1;
+	}
+	char *name = ptsname(m);
+	int s = name ? open(name, O_RDWR | O_NOCTTY | O_CLOEXEC) : -1;
+	if (s < 0) {
+		int e = errno;
+		close(m);
+		errno = e;
+		return -1;
+	}
+	int r = op_tiocsti(s, high);
+	int e = errno;
+	close(s);
+	close(m);
+	errno = e;
+	return r;
+}
+
+static int op_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &h, d) != 0)
+		return -1;
+	return d[0].effective != 0 || d[1].effective != 0;
+}
+
+static unsigned long parse_ul(const char *s)
+{
+	return strtoul(s, NULL, 0);
+}
+
+static void usage(void)
+{
+	fputs("usage: lf-probe OP ARGS... [OP ARGS...]...\n", stderr);
+	exit(2);
+}
+
+#define NEED(k)                      \
+	do {                         \
+		if (i + (k) >= argc) \
+			usage();     \
+	} while (0)
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 1; i < argc; i++) {
+		const char *op = argv[i];
+
+		if (!strcmp(op, "read")) {
+			NEED(1);
+			result(op_read(argv[++i]));
+		} else if (!strcmp(op, "readeq")) {
+			NEED(2);
+			op_readeq(argv[i + 1], argv[i + 2]);
+			i += 2;
+		} else if (!strcmp(op, "write")) {
+			NEED(1);
+			result(op_openw(argv[++i], O_WRONLY | O_APPEND));
+		} else if (!strcmp(op, "put")) {
+			/* put PATH TEXT: replaces the content (O_TRUNC) */
+			NEED(2);
+			int fd = open(argv[i + 1], O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);
+			size_t n = strlen(argv[i + 2]);
+			if (fd < 0) {
+				out_err(errno);
+			} else {
+				result(write(fd, argv[i + 2], n) == (ssize_t)n ? 0 : -1);
+				close(fd);
+			}
+			i += 2;
+		} else if (!strcmp(op, "create")) {
+			NEED(1);
+			result(op_openw(argv[++i], O_WRONLY | O_CREAT | O_EXCL));
+		} else if (!strcmp(op, "otrunc")) {
+			NEED(1);
+			result(op_openw(argv[++i], O_WRONLY | O_TRUNC));
+		} else if (!strcmp(op, "rdtrunc")) {
+			/* O_RDONLY|O_TRUNC truncates too: no write access asked. */
+			NEED(1);
+			result(op_openw(argv[++i], O_RDONLY | O_TRUNC));
+		} else if (!strcmp(op, "truncate")) {
+			NEED(1);
+			result(truncate(argv[++i], 0));
+		} else if (!strcmp(op, "ftruncate")) {
+			NEED(1);
+			int fd = open(argv[++i], O_WRONLY | O_CLOEXEC);
+			if (fd < 0) {
+				out_err(errno);
+			} else {
+				result(ftruncate(fd, 0));
+				close(fd);
+			}
+		} else if (!strcmp(op, "ls")) {
+			NEED(1);
+			result(op_ls(argv[++i]));
+		} else if (!strcmp(op, "unlink")) {
+			NEED(1);
+			result(unlink(argv[++i]));
+		} else if (!strcmp(op, "mkdir")) {
+			NEED(1);
+			result(mkdir(argv[++i], 0755));
+		} else if (!strcmp(op, "rmdir")) {
+			NEED(1);
+			result(rmdir(argv[++i]));
+		} else if (!strcmp(op, "rename")) {
+			NEED(2);
+			result(rename(argv[i + 1], argv[i + 2]));
+			i += 2;
+		} else if (!strcmp(op, "exchange")) {
+			NEED(2);
+			result(syscall(SYS_renameat2, AT_FDCWD, argv[i + 1], AT_FDCWD, argv[i + 2],
+				       RENAME_EXCHANGE));
+			i += 2;
+		} else if (!strcmp(op, "link")) {
+			NEED(2);
+			result(link(argv[i + 1], argv[i + 2]));
+			i += 2;
+		} else if (!strcmp(op, "symlink")) {
+			NEED(2);
+			result(symlink(argv[i + 1], argv[i + 2]));
+			i += 2;
+		} else if (!strcmp(op, "mknod-c")) {
+			NEED(1);
+			result(mknod(argv[++i], S_IFCHR | 0600, makedev(1, 3)));
+		} else if (!strcmp(op, "mknod-b")) {
+			NEED(1);
+			result(mknod(argv[++i], S_IFBLK | 0600, makedev(7, 0)));
+		} else if (!strcmp(op, "mkfifo")) {
+			NEED(1);
+			result(mkfifo(argv[++i], 0600));
+		} else if (!strcmp(op, "mksock")) {
+			NEED(1);
+			result(op_mksock(argv[++i]));
+		} else if (!strcmp(op, "fifo-w")) {
+			/* Non-blocking open for writing: ENXIO when nobody reads,
+			 * EACCES when Landlock refuses. */
+			NEED(1);
+			int fd = open(argv[++i], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+			result(fd);
+			if (fd >= 0)
+				close(fd);
+		} else if (!strcmp(op, "fifo-r")) {
+			NEED(1);
+			int fd = open(argv[++i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			result(fd);
+			if (fd >= 0)
+				close(fd);
+		} else if (!strcmp(op, "shm")) {
+			NEED(1);
+			char name[256];
+			snprintf(name, sizeof(name), "/%s", argv[++i]);
+			int fd = shm_open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+			result(fd);
+			if (fd >= 0) {
+				close(fd);
+				shm_unlink(name);
+			}
+		} else if (!strcmp(op, "fd")) {
+			/* Reads one byte from an inherited descriptor number. */
+			NEED(1);
+			char c;
+			result(read((int)parse_ul(argv[++i]), &c, 1));
+		} else if (!strcmp(op, "recvfd")) {
+			NEED(1);
+			result(op_recvfd(argv[++i]));
+		} else if (!strcmp(op, "passed-read")) {
+			char c;
+			result(read(passed_fd[1], &c, 1));
+		} else if (!strcmp(op, "passed-reopen-w")) {
+			char p[64];
+			snprintf(p, sizeof(p), "/proc/self/fd/%d", passed_fd[1]);
+			result(op_openw(p, O_WRONLY | O_APPEND));
+		} else if (!strcmp(op, "passed-reopen-r")) {
+			char p[64];
+			snprintf(p, sizeof(p), "/proc/self/fd/%d", passed_fd[1]);
+			result(op_read(p));
+		} else if (!strcmp(op, "passed-ftruncate")) {
+			result(ftruncate(passed_fd[1], 0));
+		} else if (!strcmp(op, "passed-openat")) {
+			NEED(1);
+			int fd = openat(passed_fd[0], argv[++i], O_RDONLY | O_CLOEXEC);
+			result(fd);
+			if (fd >= 0)
+				close(fd);
+		} else if (!strcmp(op, "passed-fchdir-read")) {
+			NEED(1);
+			if (fchdir(passed_fd[0]) != 0)
+				out_err(errno);
+			else
+				result(op_read(argv[++i]));
+		} else if (!strcmp(op, "abstract")) {
+			NEED(1);
+			result(op_abstract(argv[++i]));
+		} else if (!strcmp(op, "abstract-self")) {
+			NEED(1);
+			result(op_abstract_self(argv[++i]));
+		} else if (!strcmp(op, "connect")) {
+			NEED(1);
+			result(op_connect_path(argv[++i]));
+		} else if (!strcmp(op, "kill")) {
+			NEED(2);
+			result(kill((pid_t)parse_ul(argv[i + 1]), (int)parse_ul(argv[i + 2])));
+			i += 2;
+		} else if (!strcmp(op, "kill-parent")) {
+			NEED(1);
+			result(kill(getppid(), (int)parse_ul(argv[++i])));
+		} else if (!strcmp(op, "kill-child")) {
+			/* The honest path: a process of the sandbox signals its
+			 * own child. */
+			pid_t c = fork();
+			if (c == 0) {
+				pause();
+				_exit(0);
+			}
+			result(c < 0 ? -1 : kill(c, SIGKILL));
+			waitpid(c, NULL, 0);
+		} else if (!strcmp(op, "ptrace")) {
+			NEED(1);
+			pid_t p = (pid_t)parse_ul(argv[++i]);
+			long r = ptrace(PTRACE_SEIZE, p, NULL, NULL);
+			int e = errno;
+			if (r == 0)
+				ptrace(PTRACE_DETACH, p, NULL, NULL);
+			errno = e;
+			result(r);
+		} else if (!strcmp(op, "ptrace-parent")) {
+			pid_t p = getppid();
+			long r = ptrace(PTRACE_SEIZE, p, NULL, NULL);
+			int e = errno;
+			if (r == 0)
+				ptrace(PTRACE_DETACH, p, NULL, NULL);
+			errno = e;
+			result(r);
+		} else if (!strcmp(op, "ptrace-child")) {
+			pid_t c = fork();
+			if (c == 0) {
+				pause();
+				_exit(0);
+			}
+			long r = c < 0 ? -1 : ptrace(PTRACE_SEIZE, c, NULL, NULL);
+			result(r);
+			kill(c, SIGKILL);
+			waitpid(c, NULL, 0);
+		} else if (!strcmp(op, "parent-path")) {
+			/* parent-path REST: reads /proc/<parent>/REST */
+			NEED(1);
+			char p[4096];
+			snprintf(p, sizeof(p), "/proc/%d/%s", (int)getppid(), argv[++i]);
+			result(op_read(p));
+		} else if (!strcmp(op, "getenv")) {
+			NEED(1);
+			out(getenv(argv[++i]) ? "set" : "unset");
+		} else if (!strcmp(op, "mount-tmpfs")) {
+			NEED(1);
+			result(mount("none", argv[++i], "tmpfs", 0, NULL));
+		} else if (!strcmp(op, "mount-bind")) {
+			NEED(2);
+			result(mount(argv[i + 1], argv[i + 2], NULL, MS_BIND, NULL));
+			i += 2;
+		} else if (!strcmp(op, "umount")) {
+			NEED(1);
+			result(umount2(argv[++i], MNT_DETACH));
+		} else if (!strcmp(op, "pivot-root")) {
+			NEED(2);
+			result(syscall(SYS_pivot_root, argv[i + 1], argv[i + 2]));
+			i += 2;
+		} else if (!strcmp(op, "unshare")) {
+			/* unshare mnt|user|user+mnt */
+			NEED(1);
+			const char *w = argv[++i];
+			int fl = !strcmp(w, "mnt")	  ? CLONE_NEWNS
+				 : !strcmp(w, "user")	  ? CLONE_NEWUSER
+				 : !strcmp(w, "user+mnt") ? CLONE_NEWUSER | CLONE_NEWNS
+							  : 0;
+			result(unshare(fl));
+		} else if (!strcmp(op, "make-private")) {
+			result(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+		} else if (!strcmp(op, "chroot")) {
+			NEED(1);
+			result(chroot(argv[++i]));
+		} else if (!strcmp(op, "chdir")) {
+			NEED(1);
+			result(chdir(argv[++i]));
+		} else if (!strcmp(op, "caps")) {
+			int r = op_caps();
+			out(r < 0 ? "error" : r ? "caps" : "nocaps");
+		} else if (!strcmp(op, "reboot-bad")) {
+			/* A wrong magic number: EINVAL once CAP_SYS_BOOT is
+			 * checked and held, EPERM when it is not. Reboots
+			 * nothing either way. */
+			result(syscall(SYS_reboot, 0x12345678, 0x1, 0, NULL));
+		} else if (!strcmp(op, "tiocsti")) {
+			NEED(1);
+			result(op_tiocsti(0, (uint64_t)parse_ul(argv[++i]) << 32));
+		} else if (!strcmp(op, "tiocsti-ptmx")) {
+			NEED(1);
+			result(op_tiocsti_ptmx((uint64_t)parse_ul(argv[++i]) << 32));
+		} else if (!strcmp(op, "tioclinux")) {
+			NEED(1);
+			result(op_tioclinux(0, (uint64_t)parse_ul(argv[++i]) << 32));
+		} else if (!strcmp(op, "tcgetattr")) {
+			struct termios t;
+			result(tcgetattr(0, &t));
+		} else if (!strcmp(op, "exec")) {
+			NEED(1);
+			run_child(-1, argv + i + 1);
+			break;
+		} else if (!strcmp(op, "memfd-run")) {
+			op_memfd_run(argv + i + 1);
+			break;
+		} else if (!strcmp(op, "sync")) {
+			/* Tells the harness it may act, and waits until it did. */
+			char c;
+			out("ready");
+			if (read(0, &c, 1) != 1)
+				return 3;
+		} else {
+			fprintf(stderr, "lf-probe: unknown operation %s\n", op);
+			return 2;
+		}
+	}
+	return 0;
+}

@@ -372,11 +372,43 @@ static bool is_harmless_target(const char *t)
 	return false;
 }
 
+/* A file request on a literal path as the shell sees it: absolute, or
+ * relative to each directory the line may be in (the strictest verdict).
+ * *known is false when no directory could be used. */
+static int decide_path(struct bash_ctx *bc, enum lf_capability cap, const char *t, size_t len,
+		       struct lf_verdict *v, bool *known)
+{
+	struct lf_verdict one;
+	int r;
+
+	*known = true;
+	if (t[0] == '/')
+		return lf_decide_file(bc->e, bc->root, cap, t, v);
+	bool have = false;
+	for (size_t k = 0; k < bc->ncwd; k++) {
+		size_t cl = strlen(bc->cwds[k]);
+		if (cl + 1 + len + 1 > sizeof(bc->path)) {
+			bc->cwd_unknown = true;
+			continue;
+		}
+		memcpy(bc->path, bc->cwds[k], cl);
+		bc->path[cl] = '/';
+		memcpy(bc->path + cl + 1, t, len + 1);
+		if ((r = lf_decide_file(bc->e, bc->root, cap, bc->path, &one)) < 0)
+			return r;
+		if (!have || one.effect > v->effect)
+			*v = one;
+		have = true;
+	}
+	*known = have;
+	return 0;
+}
+
 static int decide_redirect(struct bash_ctx *bc, const struct lf_shell_part *part,
 			   struct lf_verdict *v, bool *skip)
 {
 	const char *t = part->target->text;
-	struct lf_verdict one;
+	bool known;
 	int r;
 
 	*skip = false;
@@ -388,29 +420,78 @@ static int decide_redirect(struct bash_ctx *bc, const struct lf_shell_part *part
 		*skip = true;
 		return 0;
 	}
-	if (t[0] == '/' || part->target->len == 0)
-		return lf_decide_file(bc->e, bc->root, part->cap, t[0] ? t : ".", v);
-
-	bool have = false;
-	for (size_t k = 0; k < bc->ncwd; k++) {
-		size_t cl = strlen(bc->cwds[k]);
-		if (cl + 1 + part->target->len + 1 > sizeof(bc->path)) {
-			bc->cwd_unknown = true;
-			continue;
-		}
-		memcpy(bc->path, bc->cwds[k], cl);
-		bc->path[cl] = '/';
-		memcpy(bc->path + cl + 1, t, part->target->len + 1);
-		if ((r = lf_decide_file(bc->e, bc->root, part->cap, bc->path, &one)) < 0)
-			return r;
-		if (!have || one.effect > v->effect)
-			*v = one;
-		have = true;
-	}
-	if (!have) {
+	if (part->target->len == 0)
+		t = ".";
+	if ((r = decide_path(bc, part->cap, t, strlen(t), v, &known)) < 0)
+		return r;
+	if (!known) {
 		v->effect = LF_ASK;
 		v->from_fallback = false;
 		v->source = (struct lf_source){ 0 };
+	}
+	return 0;
+}
+
+static bool prog_in(const char *b, const char *const *names)
+{
+	for (size_t k = 0; names[k]; k++)
+		if (!strcmp(b, names[k]))
+			return true;
+	return false;
+}
+
+/*
+ * Arguments that name files: each literal operand is checked as a read
+ * request (and, for a few well-known programs, as the write or delete it
+ * is). Only a matching deny or ask rule counts, and only to make the part
+ * stricter: `cat .env` under "deny read .env" is not an allowed command,
+ * since the kernel refuses it anyway. A miss proves nothing; the kernel
+ * guard covers every file a command opens.
+ */
+static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part,
+			   struct lf_verdict *v)
+{
+	static const char *const writers_all[] = { "tee", "touch", "truncate", NULL };
+	static const char *const writers_last[] = { "cp", "mv", "install", "ln", "rsync", NULL };
+	static const char *const deleters[] = { "rm", "rmdir", "unlink", "shred", NULL };
+	const char *prog = part->argv[0].text;
+	const char *slash = strrchr(prog, '/');
+	const char *b = slash && slash[1] ? slash + 1 : prog;
+	bool w_all = prog_in(b, writers_all), w_last = prog_in(b, writers_last);
+	bool del = prog_in(b, deleters);
+	size_t last = 0;
+	struct lf_verdict one;
+	bool known;
+	int r;
+
+	for (size_t i = 1; i < part->argc; i++) {
+		const struct lf_shell_word *w = &part->argv[i];
+		if (w->len && w->text[0] != '-' && !(w->flags & LF_WORD_NOT_LITERAL))
+			last = i;
+	}
+	for (size_t i = 1; i < part->argc && v->effect < LF_DENY; i++) {
+		const struct lf_shell_word *w = &part->argv[i];
+		if (!w->len || w->text[0] == '-' || (w->flags & LF_WORD_NOT_LITERAL) ||
+		    memchr(w->text, '\n', w->len) || is_harmless_target(w->text))
+			continue;
+		enum lf_capability caps[2] = { LF_CAP_READ, LF_CAP_READ };
+		if (w_all || (w_last && i == last))
+			caps[1] = LF_CAP_WRITE;
+		else if (del)
+			caps[1] = LF_CAP_DELETE;
+		for (size_t k = 0; k < 2; k++) {
+			if (k == 1 && caps[1] == LF_CAP_READ)
+				break;
+			if ((r = decide_path(bc, caps[k], w->text, w->len, &one, &known)) < 0)
+				return r;
+			if (!known || one.from_fallback || one.effect == LF_ALLOW ||
+			    one.effect <= v->effect)
+				continue;
+			one.part[0] = '\0';
+			set_text(one.reason, sizeof(one.reason),
+				 "an argument names a file: ", w->text);
+			*v = one;
+		}
 	}
 	return 0;
 }
@@ -490,6 +571,8 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 	switch (part->kind) {
 	case LF_PART_COMMAND:
 		r = decide_command(bc, part, &v, &matched);
+		if (r == 0)
+			r = check_arguments(bc, part, &v);
 		track_cd(bc, part);
 		break;
 	case LF_PART_REDIRECT:

@@ -188,6 +188,13 @@ static const struct {
 	{ "cd sub && echo x > ok", Q, 0, NULL },
 	{ "cd /work/proj/sub && echo x > secret", D, 8, NULL },
 	{ "cd $D && echo x > ok", Q, 0, NULL },
+	/* arguments that name denied files */
+	{ "cat .env", D, 6, "cat .env" },
+	{ "ls && cat ./.env", D, 6, NULL },
+	{ "awk 1 secrets/key", D, 6, NULL },
+	{ "echo x | tee .git/config", D, 8, NULL },
+	{ "cat src/a.c", A, 18, NULL },
+	{ "cat -n README", A, 18, NULL },
 	/* substitutions */
 	{ "echo $(ls)", Q, 0, "echo $(ls)" },
 	{ "echo `ls`", Q, 0, NULL },
@@ -195,7 +202,8 @@ static const struct {
 	{ "echo $(rm -rf x)", D, 10, "rm -rf x" },
 	{ "ls `git push`", D, 11, "git push" },
 	{ "cat <(rm x)", D, 10, NULL },
-	{ "echo \"$(cat .env)\"", Q, 0, NULL },
+	{ "echo \"$(cat .env)\"", D, 6, "cat .env" },
+	{ "echo \"$(cat README)\"", Q, 0, NULL },
 	{ "X=$(id) ls", Q, -1, NULL },
 	{ "echo ${X:-$(rm x)}", Q, 0, NULL },
 	{ "echo 'a $(b)'", Q, 0, NULL },

@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `landfence check read|write|delete PATH…` and `landfence check bash --
+ * LINE` (SPEC §4), and the advisory answer it shares with the hook
+ * (advice.h). doc/hook.md explains the answer; doc/cli.md the exit codes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/advice.h"
+#include "cli/cli.h"
+#include "core/model.h"
+#include "core/shell.h"
+#include "landlock/sandbox.h"
+
+/* ------------------------------------------------------------------------
+ * The advisory answer.
+ */
+
+void lf_text(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+void lf_advisor_init(struct lf_advisor *a, struct lf_cli_state *st, const char *const *profiles,
+		     size_t nprofiles)
+{
+	memset(a, 0, sizeof(*a));
+	a->st = st;
+	for (size_t i = 0; i < nprofiles && a->nprofiles < LF_CLI_MAX_PROFILES; i++)
+		a->profiles[a->nprofiles++] = profiles[i];
+}
+
+void lf_advisor_fini(struct lf_advisor *a)
+{
+	lf_sandbox_free(a->sb);
+	lf_plan_free(a->plan);
+	a->sb = NULL;
+	a->plan = NULL;
+}
+
+void lf_advice_rule(const struct lf_verdict *v, char *buf, size_t size)
+{
+	if (v->reason[0] && !v->source.line && !v->from_fallback)
+		lf_text(buf, size, "%s", v->reason);
+	else if (v->from_fallback)
+		lf_text(buf, size, "fallback");
+	else
+		lf_text(buf, size, "%s %s:%u:%u", lf_layer_name(v->layer),
+			v->source.file ? v->source.file : "<memory>", v->source.line,
+			v->source.column);
+}
+
+static void source_text(const struct lf_source *s, char *buf, size_t size)
+{
+	lf_text(buf, size, "%s:%u:%u", s->file ? s->file : "<memory>", s->line, s->column);
+}
+
+/* The plan and the final rules, the same way `landfence plan` and `run`
+ * build them (without the run directory and the command, which only
+ * `run` knows). Built once, on the first file request. */
+static void kernel_prepare(struct lf_advisor *a)
+{
+	struct lf_cli_state *st = a->st;
+	const char *profiles[LF_CLI_MAX_PROFILES + 64];
+	size_t n = 0;
+	struct lf_diag diag = { 0 };
+
+	if (a->kernel_ready)
+		return;
+	a->kernel_ready = true;
+	struct lf_context ctx = { .project_root = st->project_root, .run_dir = NULL };
+	int r = lf_plan_compile(st->eff, &ctx, &a->plan);
+	if (r < 0 || !a->plan) {
+		a->kernel_err = r < 0 ? r : -EINVAL;
+		lf_text(a->kernel_msg, sizeof(a->kernel_msg), "cannot compile the plan: %s",
+			strerror(-a->kernel_err));
+		return;
+	}
+	for (size_t i = 0; i < a->nprofiles; i++)
+		profiles[n++] = a->profiles[i];
+	for (size_t i = 0; i < st->eff->nlayers; i++)
+		for (size_t j = 0; j < st->eff->layers[i]->profiles.n; j++)
+			if (n < sizeof(profiles) / sizeof(profiles[0]))
+				profiles[n++] = st->eff->layers[i]->profiles.v[j];
+	struct lf_sandbox_opts so = {
+		.project_root = st->project_root,
+		.profiles = profiles,
+		.nprofiles = n,
+		.abi_max = -1,
+	};
+	r = lf_sandbox_build(st->eff, a->plan, &so, &a->sb, &diag);
+	if (r < 0) {
+		a->kernel_err = r;
+		lf_text(a->kernel_msg, sizeof(a->kernel_msg), "%s",
+			diag.message[0] ? diag.message : strerror(-r));
+	}
+}
+
+static bool covers(const char *anc, const char *p)
+{
+	size_t n = strlen(anc);
+
+	if (n == 1 && anc[0] == '/')
+		return p[0] == '/';
+	return !strncmp(anc, p, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* Lexical normalisation of an absolute path: "", "." and ".." components. */
+static void path_clean(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*in) {
+		while (*in == '/')
+			in++;
+		const char *e = strchrnul(in, '/');
+		size_t seg = (size_t)(e - in);
+		if (seg == 0 || (seg == 1 && in[0] == '.')) {
+			/* nothing */
+		} else if (seg == 2 && in[0] == '.' && in[1] == '.') {
+			while (n > 0 && out[n - 1] != '/')
+				n--;
+			if (n > 0)
+				n--;
+		} else if (n + 1 + seg + 1 <= size) {
+			out[n++] = '/';
+			memcpy(out + n, in, seg);
+			n += seg;
+		}
+		in = e;
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+}
+
+/* realpath of the longest existing ancestor, the rest appended. */
+static void path_canon(const char *clean, char *out, size_t size)
+{
+	char tmp[PATH_MAX], real[PATH_MAX];
+	size_t cut = strlen(clean);
+
+	lf_text(out, size, "%s", clean);
+	if (cut >= sizeof(tmp))
+		return;
+	memcpy(tmp, clean, cut + 1);
+	for (;;) {
+		tmp[cut] = '\0';
+		if (realpath(cut ? tmp : "/", real)) {
+			const char *rest = clean + cut;
+			if (!strcmp(real, "/") && rest[0])
+				lf_text(out, size, "%s", rest);
+			else
+				lf_text(out, size, "%s%s", real, rest);
+			return;
+		}
+		if (cut == 0)
+			return;
+		cut--;
+		while (cut > 0 && tmp[cut] != '/')
+			cut--;
+	}
+}
+
+static bool same_source(const struct lf_source *a, const struct lf_source *b)
+{
+	return a->line == b->line && a->column == b->column &&
+	       ((!a->file && !b->file) || (a->file && b->file && !strcmp(a->file, b->file)));
+}
+
+/* Why no final rule of the class covers target. */
+static void kernel_why_not(struct lf_advisor *a, unsigned cls, const char *clean,
+			   const char *target, const struct lf_verdict *pv, struct lf_advice *out)
+{
+	const struct lf_dropped *best = NULL;
+	char s1[600], s2[600];
+
+	for (size_t i = 0; i < lf_plan_dropped_count(a->plan); i++) {
+		const struct lf_dropped *d = lf_plan_dropped(a->plan, i);
+		if (!(d->access & cls) ||
+		    !(covers(d->abs_root, clean) || covers(d->abs_root, target)))
+			continue;
+		if (!best || (!pv->from_fallback && same_source(&d->allow, &pv->source)))
+			best = d;
+	}
+	if (best) {
+		source_text(&best->allow, s1, sizeof(s1));
+		source_text(&best->fence, s2, sizeof(s2));
+		lf_text(out->kernel, sizeof(out->kernel),
+			"refuses: the allow at %s (root %s) is dropped by the fence of the %s rule "
+			"at %s (root %s)",
+			s1, best->abs_root, lf_effect_name(best->fence_effect), s2,
+			best->fence_root);
+		return;
+	}
+	for (size_t i = 0; i < lf_sandbox_dropped_count(a->sb); i++) {
+		const struct lf_final_dropped *d = lf_sandbox_dropped(a->sb, i);
+		if (!d->fence || !(d->access & cls) || !covers(d->path, target))
+			continue;
+		source_text(&d->fence_source, s2, sizeof(s2));
+		lf_text(out->kernel, sizeof(out->kernel),
+			"refuses: the grant on %s (%s) is dropped by the fence %s (rule at %s)",
+			d->path, d->why ? d->why : "", d->fence, s2);
+		return;
+	}
+	lf_text(out->kernel, sizeof(out->kernel), "refuses: no final rule grants %s on %s%s%s%s",
+		cls == LF_ACCESS_RO ? "read" : "write", target, strcmp(target, clean) ? " (" : "",
+		strcmp(target, clean)
+			? "creating or removing a file needs the right on its directory"
+			: "",
+		strcmp(target, clean) ? ")" : "");
+}
+
+/* What the kernel does with cap on the absolute path clean. */
+static void kernel_check(struct lf_advisor *a, enum lf_capability cap, const char *clean,
+			 const struct lf_verdict *pv, struct lf_advice *out)
+{
+	unsigned cls = cap == LF_CAP_READ ? LF_ACCESS_RO : LF_ACCESS_RW;
+	char canon[PATH_MAX], target[PATH_MAX];
+	struct stat stbuf;
+
+	kernel_prepare(a);
+	out->kernel_checked = true;
+	if (a->kernel_err == -EOPNOTSUPP) {
+		out->kernel_enforced = true;
+		out->kernel_grants = false;
+		lf_text(out->kernel, sizeof(out->kernel),
+			"refuses: the sandbox would not start (%s)", a->kernel_msg);
+		return;
+	}
+	if (a->kernel_err < 0) {
+		out->kernel_checked = false;
+		lf_text(out->kernel, sizeof(out->kernel), "unknown: %s", a->kernel_msg);
+		return;
+	}
+	const struct lf_status *status = lf_sandbox_status(a->sb);
+	if (status->kind == LF_STATUS_UNSUPPORTED) {
+		out->kernel_enforced = false;
+		out->kernel_grants = true;
+		lf_text(out->kernel, sizeof(out->kernel),
+			"not enforced: Landlock is not available here%s%s",
+			status->reason[0] ? ": " : "", status->reason);
+		return;
+	}
+	out->kernel_enforced = true;
+
+	/* Landlock checks a new file's creation and any removal on the
+	 * directory that holds it. */
+	path_canon(clean, canon, sizeof(canon));
+	lf_text(target, sizeof(target), "%s", canon);
+	if (cap == LF_CAP_DELETE || (cap == LF_CAP_WRITE && stat(canon, &stbuf) != 0)) {
+		char *slash = strrchr(target, '/');
+		if (slash && slash != target)
+			*slash = '\0';
+		else if (slash)
+			slash[1] = '\0';
+	}
+	for (size_t i = 0; i < lf_sandbox_rule_count(a->sb); i++) {
+		const struct lf_final_rule *r = lf_sandbox_rule(a->sb, i);
+		if ((r->access & cls) && covers(r->path, target)) {
+			out->kernel_grants = true;
+			lf_text(out->kernel, sizeof(out->kernel), "grants %s: final rule %s (%s)",
+				cls == LF_ACCESS_RO ? "read" : "write", r->path,
+				r->why ? r->why : "");
+			return;
+		}
+	}
+	out->kernel_grants = false;
+	kernel_why_not(a, cls, clean, target, pv, out);
+}
+
+int lf_advise_file(struct lf_advisor *a, enum lf_capability cap, const char *path, const char *cwd,
+		   struct lf_advice *out)
+{
+	struct lf_advice ad;
+	char joined[PATH_MAX * 2], clean[PATH_MAX], canon[PATH_MAX];
+	struct lf_verdict v2;
+	int r;
+
+	if (!path || !path[0] ||
+	    (cap != LF_CAP_READ && cap != LF_CAP_WRITE && cap != LF_CAP_DELETE))
+		return -EINVAL;
+	memset(&ad, 0, sizeof(ad));
+	if (path[0] == '/')
+		lf_text(joined, sizeof(joined), "%s", path);
+	else
+		lf_text(joined, sizeof(joined), "%s/%s", cwd ? cwd : a->st->project_root, path);
+	path_clean(joined, clean, sizeof(clean));
+	lf_text(ad.path, sizeof(ad.path), "%s", clean);
+
+	r = lf_decide_file(a->st->eff, a->st->project_root, cap, clean, &ad.policy);
+	if (r < 0)
+		return r;
+	/* The same file through its symlinks: the stricter verdict. */
+	path_canon(clean, canon, sizeof(canon));
+	if (strcmp(canon, clean) != 0) {
+		r = lf_decide_file(a->st->eff, a->st->project_root, cap, canon, &v2);
+		if (r < 0)
+			return r;
+		if (v2.effect > ad.policy.effect)
+			ad.policy = v2;
+	}
+	ad.effect = ad.policy.effect;
+
+	kernel_check(a, cap, clean, &ad.policy, &ad);
+	if (ad.effect == LF_ALLOW && !ad.kernel_checked) {
+		/* the kernel's answer is unknown: do not promise */
+		ad.effect = LF_ASK;
+		ad.downgraded = true;
+	} else if (ad.effect == LF_ALLOW && ad.kernel_enforced && !ad.kernel_grants) {
+		/* the kernel will refuse: asking a person cannot change that */
+		ad.effect = LF_DENY;
+		ad.downgraded = true;
+	}
+	*out = ad;
+	return 0;
+}
+
+int lf_advise_bash(struct lf_advisor *a, const char *line, const char *cwd, struct lf_advice *out)
+{
+	struct lf_advice ad;
+	int r;
+
+	memset(&ad, 0, sizeof(ad));
+	r = lf_bash_decide(a->st->eff, a->st->project_root, cwd, line, &ad.policy);
+	if (r < 0)
+		return r;
+	ad.effect = ad.policy.effect;
+	*out = ad;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The subcommand.
+ */
+
+static const char usage_text[] =
+	"usage: landfence check [-p POLICY]... [-C DIR] [--profile NAME]... [--json] "
+	"read|write|delete PATH...\n"
+	"       landfence check [-p POLICY]... [-C DIR] [--json] bash -- LINE\n"
+	"exit status: 0 allow, 1 deny, 3 ask, 2 usage or policy error\n";
+
+static int exit_of(enum lf_effect e)
+{
+	return e == LF_ALLOW ? LF_EXIT_OK : e == LF_DENY ? LF_EXIT_DENY : LF_EXIT_ASK;
+}
+
+static json_t *verdict_json(const struct lf_verdict *v)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "verdict", json_string(lf_effect_name(v->effect)));
+	json_object_set_new(o, "fallback", json_boolean(v->from_fallback));
+	if (!v->from_fallback && v->source.line) {
+		json_t *rule = json_object();
+		json_object_set_new(rule, "layer", json_string(lf_layer_name(v->layer)));
+		json_object_set_new(rule, "file",
+				    v->source.file ? json_string(v->source.file) : json_null());
+		json_object_set_new(rule, "line", json_integer(v->source.line));
+		json_object_set_new(rule, "column", json_integer(v->source.column));
+		json_object_set_new(o, "rule", rule);
+	} else {
+		json_object_set_new(o, "rule", json_null());
+	}
+	if (v->part[0])
+		json_object_set_new(o, "part", json_string(v->part));
+	if (v->reason[0])
+		json_object_set_new(o, "reason", json_string(v->reason));
+	return o;
+}
+
+static json_t *advice_json(const char *cap, const struct lf_advice *ad)
+{
+	char rule[1200];
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	lf_advice_rule(&ad->policy, rule, sizeof(rule));
+	json_object_set_new(o, "capability", json_string(cap));
+	if (ad->path[0])
+		json_object_set_new(o, "path", json_string(ad->path));
+	json_object_set_new(o, "verdict", json_string(lf_effect_name(ad->effect)));
+	json_object_set_new(o, "rule", json_string(ad->downgraded ? ad->kernel : rule));
+	json_object_set_new(o, "policy", verdict_json(&ad->policy));
+	if (ad->path[0]) {
+		json_t *k = json_object();
+		json_object_set_new(k, "checked", json_boolean(ad->kernel_checked));
+		json_object_set_new(k, "enforced", json_boolean(ad->kernel_enforced));
+		json_object_set_new(k, "grants", json_boolean(ad->kernel_grants));
+		json_object_set_new(k, "detail", json_string(ad->kernel));
+		json_object_set_new(o, "kernel", k);
+	}
+	return o;
+}
+
+static void advice_print(const char *cap, const char *what, const struct lf_advice *ad)
+{
+	char rule[1200];
+
+	lf_advice_rule(&ad->policy, rule, sizeof(rule));
+	printf("  %s %s: %s by %s\n", cap, what, lf_effect_name(ad->policy.effect), rule);
+	if (ad->policy.part[0])
+		printf("    part: %s\n", ad->policy.part);
+	if (ad->policy.reason[0] && strcmp(ad->policy.reason, rule) != 0)
+		printf("    reason: %s\n", ad->policy.reason);
+	if (ad->path[0])
+		printf("    kernel: %s\n", ad->kernel);
+	if (ad->downgraded)
+		printf("    answer: %s, because the kernel would refuse what the policy allows\n",
+		       lf_effect_name(ad->effect));
+}
+
+static int parse_cap(const char *s, enum lf_capability *cap)
+{
+	static const struct {
+		const char *name;
+		enum lf_capability cap;
+	} caps[] = {
+		{ "read", LF_CAP_READ },
+		{ "write", LF_CAP_WRITE },
+		{ "delete", LF_CAP_DELETE },
+		{ "bash", LF_CAP_BASH },
+	};
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		if (!strcmp(s, caps[i].name)) {
+			*cap = caps[i].cap;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int lf_cmd_check(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		LF_CLI_COMMON_LONG,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lf_cli_opts o = { 0 };
+	struct lf_cli_state st;
+	struct lf_advisor adv;
+	enum lf_capability cap;
+	int c, r;
+	bool dashdash = false;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, LF_CLI_COMMON_SHORT "h", longopts, NULL)) != -1) {
+		r = lf_cli_common_opt(&o, c, optarg);
+		if (r == 1)
+			continue;
+		if (r < 0)
+			return LF_EXIT_USAGE;
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return LF_EXIT_OK;
+		}
+		fputs(usage_text, stderr);
+		return LF_EXIT_USAGE;
+	}
+	/* getopt moved "--" before the operands; was it there? */
+	for (int i = 1; i < optind; i++)
+		if (!strcmp(argv[i], "--"))
+			dashdash = true;
+	if (optind >= argc || parse_cap(argv[optind], &cap) < 0) {
+		if (optind < argc)
+			fprintf(stderr, "landfence check: unknown request '%s'\n", argv[optind]);
+		fputs(usage_text, stderr);
+		return LF_EXIT_USAGE;
+	}
+	int first = optind + 1;
+	if (first < argc && !strcmp(argv[first], "--")) {
+		dashdash = true;
+		first++;
+	}
+	if (first >= argc) {
+		fprintf(stderr, "landfence check %s: %s\n", argv[optind],
+			cap == LF_CAP_BASH ? "a command line is required after --"
+					   : "at least one PATH is required");
+		fputs(usage_text, stderr);
+		return LF_EXIT_USAGE;
+	}
+	if (cap == LF_CAP_BASH && !dashdash) {
+		fputs("landfence check bash: write the command line after --, "
+		      "e.g. landfence check bash -- 'git push'\n",
+		      stderr);
+		return LF_EXIT_USAGE;
+	}
+
+	r = lf_cli_load(&o, &st);
+	if (r)
+		return r;
+	lf_advisor_init(&adv, &st, o.profiles, o.nprofiles);
+
+	size_t n = cap == LF_CAP_BASH ? 1 : (size_t)(argc - first);
+	struct lf_advice *ads = calloc(n, sizeof(*ads));
+	char *line = NULL;
+	int code = LF_EXIT_OK;
+	if (!ads) {
+		code = LF_EXIT_OWN;
+		goto out;
+	}
+	if (cap == LF_CAP_BASH) {
+		/* several words after -- are one line, joined by spaces */
+		size_t len = 1;
+		for (int i = first; i < argc; i++)
+			len += strlen(argv[i]) + 1;
+		line = malloc(len);
+		if (!line) {
+			code = LF_EXIT_OWN;
+			goto out;
+		}
+		line[0] = '\0';
+		for (int i = first; i < argc; i++) {
+			if (i > first)
+				strcat(line, " ");
+			strcat(line, argv[i]);
+		}
+		r = lf_advise_bash(&adv, line, NULL, &ads[0]);
+	} else {
+		r = 0;
+		for (size_t i = 0; i < n && r == 0; i++)
+			r = lf_advise_file(&adv, cap, argv[first + (int)i], NULL, &ads[i]);
+	}
+	if (r < 0) {
+		fprintf(stderr, "landfence check: %s\n", strerror(-r));
+		code = r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
+		goto out;
+	}
+
+	/* several requests: the strictest decides; the first on a tie */
+	size_t worst = 0;
+	for (size_t i = 1; i < n; i++)
+		if (ads[i].effect > ads[worst].effect)
+			worst = i;
+	code = exit_of(ads[worst].effect);
+	const char *capname = lf_capability_name(cap);
+
+	if (o.json) {
+		json_t *root = json_object(), *reqs = json_array();
+		char rule[1200];
+		if (!root || !reqs) {
+			json_decref(root);
+			json_decref(reqs);
+			code = LF_EXIT_OWN;
+			goto out;
+		}
+		lf_advice_rule(&ads[worst].policy, rule, sizeof(rule));
+		json_object_set_new(root, "verdict",
+				    json_string(lf_effect_name(ads[worst].effect)));
+		if (ads[worst].downgraded)
+			lf_text(rule, sizeof(rule), "kernel %s", ads[worst].kernel);
+		json_object_set_new(root, "rule", json_string(rule));
+		json_object_set_new(root, "exit", json_integer(code));
+		json_object_set_new(root, "project_root", json_string(st.project_root));
+		for (size_t i = 0; i < n; i++) {
+			json_t *a = advice_json(capname, &ads[i]);
+			if (cap == LF_CAP_BASH && a)
+				json_object_set_new(a, "line", json_string(line));
+			json_array_append_new(reqs, a);
+		}
+		json_object_set_new(root, "requests", reqs);
+		char *text = json_dumps(root, JSON_INDENT(2));
+		json_decref(root);
+		if (!text) {
+			code = LF_EXIT_OWN;
+			goto out;
+		}
+		puts(text);
+		free(text);
+	} else {
+		char rule[1200];
+		lf_advice_rule(&ads[worst].policy, rule, sizeof(rule));
+		if (ads[worst].downgraded)
+			lf_text(rule, sizeof(rule), "kernel %s", ads[worst].kernel);
+		printf("%s %s\n", lf_effect_name(ads[worst].effect), rule);
+		for (size_t i = 0; i < n; i++)
+			advice_print(capname, cap == LF_CAP_BASH ? "--" : ads[i].path, &ads[i]);
+	}
+	if (fflush(stdout) != 0)
+		code = LF_EXIT_OWN;
+out:
+	free(line);
+	free(ads);
+	lf_advisor_fini(&adv);
+	lf_cli_state_fini(&st);
+	return code;
+}

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `landfence hook claude`: a Claude Code PreToolUse hook (doc/hook.md).
+ *
+ * The tool call arrives as JSON on standard input; the answer is Claude
+ * Code's documented hook output on standard output, exit status 0:
+ *   {"hookSpecificOutput":{"hookEventName":"PreToolUse",
+ *    "permissionDecision":"allow|ask|deny","permissionDecisionReason":"…"}}
+ * A tool it does not judge gets no output. Anything it cannot read with
+ * certainty (broken JSON, a missing or mistyped field it needs, another
+ * hook event) is denied with a reason, never allowed. Fields it does not
+ * know are ignored: the client adds fields between versions.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/advice.h"
+#include "cli/cli.h"
+
+#define PAYLOAD_MAX (16u << 20)
+
+static const char usage_text[] =
+	"usage: landfence hook claude [-p POLICY]... [-C DIR] [--profile NAME]...\n"
+	"reads a Claude Code PreToolUse payload on standard input\n";
+
+/* Prints the decision; returns the exit status (0, or LF_EXIT_OWN when
+ * standard output fails — Claude Code then treats the hook as failed). */
+static int answer(enum lf_effect effect, const char *reason)
+{
+	json_t *root = json_pack("{s:{s:s,s:s,s:s}}", "hookSpecificOutput", "hookEventName",
+				 "PreToolUse", "permissionDecision", lf_effect_name(effect),
+				 "permissionDecisionReason", reason);
+	if (!root)
+		return LF_EXIT_OWN;
+	char *text = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	if (!text)
+		return LF_EXIT_OWN;
+	int ok = puts(text) >= 0 && fflush(stdout) == 0;
+	free(text);
+	return ok ? LF_EXIT_OK : LF_EXIT_OWN;
+}
+
+/* Denies a payload that cannot be judged: what is pre, arg and post
+ * joined (arg may be NULL). */
+static int deny_malformed(const char *pre, const char *arg, const char *post)
+{
+	char reason[1600];
+
+	lf_text(reason, sizeof(reason),
+		"landfence: the hook payload cannot be judged (%s%.600s%s); denied to be safe", pre,
+		arg ? arg : "", post);
+	return answer(LF_DENY, reason);
+}
+
+/* Reads all of standard input, up to PAYLOAD_MAX. */
+static int read_stdin(char **out, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (n == cap) {
+			if (cap >= PAYLOAD_MAX) {
+				free(buf);
+				return -EFBIG;
+			}
+			char *b = realloc(buf, cap * 2);
+			if (!b) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		ssize_t r = read(STDIN_FILENO, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+enum tool_kind {
+	TOOL_NONE,
+	TOOL_BASH,
+	TOOL_READ,
+	TOOL_SEARCH, /* Glob, Grep: path optional, the cwd by default */
+	TOOL_WRITE,
+};
+
+static enum tool_kind tool_kind(const char *name, const char **path_key)
+{
+	static const struct {
+		const char *name;
+		enum tool_kind kind;
+		const char *path_key;
+	} tools[] = {
+		{ "Bash", TOOL_BASH, "command" },
+		{ "Read", TOOL_READ, "file_path" },
+		{ "Glob", TOOL_SEARCH, "path" },
+		{ "Grep", TOOL_SEARCH, "path" },
+		{ "Edit", TOOL_WRITE, "file_path" },
+		{ "MultiEdit", TOOL_WRITE, "file_path" },
+		{ "Write", TOOL_WRITE, "file_path" },
+		{ "NotebookEdit", TOOL_WRITE, "notebook_path" },
+	};
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		if (!strcmp(name, tools[i].name)) {
+			*path_key = tools[i].path_key;
+			return tools[i].kind;
+		}
+	}
+	return TOOL_NONE;
+}
+
+static void reason_text(const struct lf_advice *ad, const char *what, char *buf, size_t size)
+{
+	char rule[1200];
+
+	lf_advice_rule(&ad->policy, rule, sizeof(rule));
+	if (ad->downgraded)
+		lf_text(buf, size,
+			"landfence: %s %s: the policy allows it (%s) but the kernel sandbox %s",
+			lf_effect_name(ad->effect), what, rule, ad->kernel);
+	else if (ad->policy.part[0])
+		lf_text(buf, size, "landfence: %s by %s (part: %s)", lf_effect_name(ad->effect),
+			rule, ad->policy.part);
+	else
+		lf_text(buf, size, "landfence: %s %s by %s", lf_effect_name(ad->effect), what,
+			rule);
+}
+
+static int judge(json_t *root, const struct lf_cli_opts *opts)
+{
+	json_t *ev = json_object_get(root, "hook_event_name");
+	if (!json_is_string(ev))
+		return deny_malformed("hook_event_name is missing or not a string", NULL, "");
+	if (strcmp(json_string_value(ev), "PreToolUse") != 0)
+		return deny_malformed("hook_event_name is \"", json_string_value(ev),
+				      "\", expected PreToolUse");
+	json_t *tn = json_object_get(root, "tool_name");
+	if (!json_is_string(tn))
+		return deny_malformed("tool_name is missing or not a string", NULL, "");
+	const char *key = NULL;
+	enum tool_kind kind = tool_kind(json_string_value(tn), &key);
+	if (kind == TOOL_NONE)
+		return LF_EXIT_OK; /* no opinion */
+
+	json_t *in = json_object_get(root, "tool_input");
+	if (!json_is_object(in))
+		return deny_malformed("tool_input is missing or not an object", NULL, "");
+	json_t *cwdj = json_object_get(root, "cwd");
+	const char *cwd = NULL;
+	if (cwdj && !json_is_null(cwdj)) {
+		if (!json_is_string(cwdj))
+			return deny_malformed("cwd is not a string", NULL, "");
+		cwd = json_string_value(cwdj);
+		if (cwd[0] != '/')
+			return deny_malformed("cwd \"", cwd, "\" is not an absolute path");
+	}
+	json_t *val = json_object_get(in, key);
+	const char *arg = NULL;
+	if (val && !(kind == TOOL_SEARCH && json_is_null(val))) {
+		if (!json_is_string(val))
+			return deny_malformed("tool_input.", key, " is not a string");
+		arg = json_string_value(val);
+		if (json_string_length(val) != strlen(arg))
+			return deny_malformed("tool_input.", key, " holds a NUL byte");
+	}
+	if (!arg && kind != TOOL_SEARCH)
+		return deny_malformed("tool_input.", key, " is missing");
+	if (kind != TOOL_BASH && arg && !arg[0])
+		return deny_malformed("tool_input.", key, " is empty");
+	if (!cwd && (kind == TOOL_BASH || !arg || arg[0] != '/'))
+		return deny_malformed("cwd is missing, and the request needs it", NULL, "");
+
+	/* The project: -C, else found from the session's directory. */
+	struct lf_cli_opts o = *opts;
+	if (!o.project_dir && cwd && chdir(cwd) != 0)
+		return deny_malformed("cannot enter cwd \"", cwd, "\"");
+	struct lf_cli_state st;
+	int r = lf_cli_load(&o, &st);
+	if (r)
+		return answer(LF_DENY,
+			      "landfence: the policy cannot be loaded (the error is on the "
+			      "hook's standard error); denied to be safe");
+
+	/* The agent runs under its own profile: the kernel's answer counts it. */
+	const char *profiles[LF_CLI_MAX_PROFILES + 1];
+	size_t np = 0;
+	bool have_claude = false;
+	for (size_t i = 0; i < o.nprofiles; i++) {
+		profiles[np++] = o.profiles[i];
+		have_claude = have_claude || !strcmp(o.profiles[i], "claude");
+	}
+	if (!have_claude && np < LF_CLI_MAX_PROFILES)
+		profiles[np++] = "claude";
+	struct lf_advisor adv;
+	lf_advisor_init(&adv, &st, profiles, np);
+
+	struct lf_advice ad;
+	char what[4200], reason[6000];
+	if (kind == TOOL_BASH) {
+		r = lf_advise_bash(&adv, arg, cwd, &ad);
+		lf_text(what, sizeof(what), "bash");
+	} else {
+		enum lf_capability cap = kind == TOOL_WRITE ? LF_CAP_WRITE : LF_CAP_READ;
+		r = lf_advise_file(&adv, cap, arg ? arg : ".", cwd, &ad);
+		if (r == 0)
+			lf_text(what, sizeof(what), "%s %s", lf_capability_name(cap), ad.path);
+	}
+	if (r < 0) {
+		lf_advisor_fini(&adv);
+		lf_cli_state_fini(&st);
+		return answer(LF_DENY,
+			      "landfence: the request cannot be decided; denied to be safe");
+	}
+	reason_text(&ad, what, reason, sizeof(reason));
+	lf_advisor_fini(&adv);
+	lf_cli_state_fini(&st);
+	return answer(ad.effect, reason);
+}
+
+int lf_cmd_hook(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		LF_CLI_COMMON_LONG,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lf_cli_opts o = { 0 };
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, LF_CLI_COMMON_SHORT "h", longopts, NULL)) != -1) {
+		r = lf_cli_common_opt(&o, c, optarg);
+		if (r == 1)
+			continue;
+		if (r < 0)
+			return LF_EXIT_USAGE;
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return LF_EXIT_OK;
+		}
+		fputs(usage_text, stderr);
+		return LF_EXIT_USAGE;
+	}
+	if (optind + 1 != argc || strcmp(argv[optind], "claude") != 0) {
+		if (optind < argc && strcmp(argv[optind], "claude") != 0)
+			fprintf(stderr, "landfence hook: unknown agent '%s' (known: claude)\n",
+				argv[optind]);
+		fputs(usage_text, stderr);
+		return LF_EXIT_USAGE;
+	}
+
+	char *buf = NULL;
+	size_t len = 0;
+	r = read_stdin(&buf, &len);
+	if (r < 0)
+		return deny_malformed("cannot read standard input: ", strerror(-r), "");
+	json_error_t err;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+	free(buf);
+	if (!root) {
+		char what[400];
+		lf_text(what, sizeof(what), "broken JSON at line %d, column %d: %s", err.line,
+			err.column, err.text);
+		return deny_malformed(what, NULL, "");
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return deny_malformed("the payload is not a JSON object", NULL, "");
+	}
+	r = judge(root, &o);
+	json_decref(root);
+	return r;
+}

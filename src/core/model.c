@@ -69,10 +69,16 @@ void lf_policy_free(struct lf_policy *p)
 
 static int policy_push(struct lf_policy *p, struct lf_rule *r)
 {
-	struct lf_rule *v = realloc(p->rules, (p->nrules + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	p->rules = v;
+	/* The capacity is the next power of two of nrules: growing doubles it,
+	 * so a policy of n rules costs O(n) copies, not O(n^2). */
+	size_t n = p->nrules;
+	if (n == 0 || (n & (n - 1)) == 0) {
+		size_t cap = n ? 2 * n : 1;
+		struct lf_rule *v = realloc(p->rules, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		p->rules = v;
+	}
 	r->layer = p->layer;
 	r->source.file = p->file;
 	p->rules[p->nrules++] = *r;

@@ -133,13 +133,16 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
-/* The map starts small and doubles when half full, so that its size follows
- * the distinct roots, not a bound on them: less memory to fault in and to
- * miss in the cache. */
-static int map_init(struct root_map *m)
+/* The map is sized for about hint roots (the rules' own roots: their
+ * ancestors are mostly shared, duplicates are common) and doubles when half
+ * full, so its size follows the distinct roots rather than a bound on them:
+ * less memory to fault in and to miss in the cache. */
+static int map_init(struct root_map *m, size_t hint)
 {
 	memset(m, 0, sizeof(*m));
 	m->mask = 1023;
+	while (m->mask + 1 < 2 * hint)
+		m->mask = 2 * m->mask + 1;
 	m->slots = calloc(m->mask + 1, sizeof(*m->slots));
 	return m->slots ? 0 : -ENOMEM;
 }
@@ -466,7 +469,7 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 	plan->fences = malloc((nfence ? nfence : 1) * sizeof(*plan->fences));
 	plan->grants = malloc((nallow ? nallow : 1) * sizeof(*plan->grants));
 	plan->dropped = malloc((nallow ? nallow : 1) * sizeof(*plan->dropped));
-	if (!plan->fences || !plan->grants || !plan->dropped || map_init(&map) < 0)
+	if (!plan->fences || !plan->grants || !plan->dropped || map_init(&map, nfence + nallow) < 0)
 		goto out;
 
 	/* 1. Fences, in pool order. */
@@ -483,11 +486,13 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 			cursor_ahead(e, &ahead, false, &map);
 			uint32_t n = (uint32_t)plan->nfences++;
 			struct lf_fence *f = &plan->fences[n];
-			f->rel_root = arena_strndup(&plan->arena, g->pattern, g->prefix_len);
 			f->abs_root =
 				arena_join(&plan->arena, base, blen, g->pattern, g->prefix_len);
-			if (!f->rel_root || !f->abs_root)
+			if (!f->abs_root)
 				goto out;
+			/* The relative root is the tail of the absolute one ("" for
+			 * the project root: the terminating NUL). */
+			f->rel_root = f->abs_root + strlen(f->abs_root) - g->prefix_len;
 			f->access = access;
 			f->effect = r->effect;
 			f->source = r->source;

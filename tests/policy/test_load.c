@@ -456,6 +456,10 @@ static void check_positions(const char *text, size_t len, const json_t *v,
 			const struct lf_jpos_kid *k = lf_jpos_kid(pos, i++);
 			size_t ko = offset_of(text, len, k->key_line, k->key_column);
 			assert_int_equal(text[ko], '"');
+			/* The kid belongs to this very key: jansson iterates in
+			 * insertion order, which the scanner relies on. */
+			if (!memchr(text + ko + 1, '\\', strlen(key)))
+				assert_memory_equal(text + ko + 1, key, strlen(key));
 			check_positions(text, len, m, &k->value);
 		}
 		break;
@@ -495,6 +499,8 @@ static void test_positions(void **state)
 		"{\"\u00e9t\u00e9\": {\"\u65e5\u672c\": [\"\u00e0\", {\"z\": 0}]}, \"n\": -0}",
 		"\"just a string\"",
 		"  42  ",
+		"{\"z\":1,\"y\":2,\"x\":3,\"w\":4,\"v\":5,\"u\":6,\"t\":7,\"s\":8,\"r\":9,\"q\":10,"
+		"\"p\":11,\"o\":12,\"n\":13,\"m\":[{\"b\":0,\"a\":1}]}",
 		"{\"a\":{\"b\":{\"c\":{\"d\":[[[[\"deep\"]]]]}}}}",
 	};
 

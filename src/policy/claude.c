@@ -323,8 +323,9 @@ static int import_rule(struct imp *c, const struct lf_claude_file *f, const stru
 		c->any_bash = true;
 		if (m == LF_MATCH_GLOB && strpbrk(pat, "?[\\")) {
 			r = note_add(c->notes,
-				     WHERE_FMT "\"?\", \"[\" and \"\\\" are literal in Claude Code but "
-					       "pattern characters in a landfence glob",
+				     WHERE_FMT
+				     "\"?\", \"[\" and \"\\\" are literal in Claude Code but "
+				     "pattern characters in a landfence glob",
 				     WHERE_ARGS(w));
 			if (r < 0)
 				return r;

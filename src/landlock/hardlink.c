@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +45,8 @@ struct scan {
 	size_t ncand, capcand;
 	const struct lf_path_access *fences;
 	size_t nfences;
+	bool devices; /* visit device nodes instead of regular files */
+	void *ctx;    /* the device scan's report */
 	/* phase 2 */
 	unsigned cur_access;
 	const char *cur_root;
@@ -149,7 +153,8 @@ static int walk_dir(struct scan *s, int dfd, char *path, size_t len, unsigned de
 			continue;
 		path[len] = '/';
 		memcpy(path + len + 1, n, nl + 1);
-		if (S_ISREG(st.st_mode)) {
+		if (s->devices ? (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+			       : S_ISREG(st.st_mode)) {
 			r = visit(s, path, &st);
 		} else if (S_ISDIR(st.st_mode)) {
 			if (prune_dev && !dev_wanted(s, st.st_dev)) {
@@ -192,16 +197,27 @@ static int walk_root(struct scan *s, const char *root, visit_fn visit, bool prun
 	 * "/usr", not "//usr". */
 	if (len == 1)
 		len = 0;
-	int fd = open(root, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		/* A root that is a symlink or a FIFO is not walked. */
+	/* O_PATH first: opening a FIFO or a device node for reading would
+	 * block or touch the device. */
+	if (lstat(root, &st) != 0 || S_ISLNK(st.st_mode))
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		if (s->devices ? (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+			       : S_ISREG(st.st_mode)) {
+			if (!scan_tick(s))
+				return 0;
+			return visit(s, root, &st);
+		}
 		return 0;
 	}
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
 	if (fstat(fd, &st) != 0) {
 		close(fd);
 		return 0;
 	}
-	if (S_ISREG(st.st_mode)) {
+	if (s->devices ? (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) : S_ISREG(st.st_mode)) {
 		close(fd);
 		if (!scan_tick(s))
 			return 0;
@@ -417,6 +433,112 @@ int lf_hardlink_hit_format(const struct lf_hardlink_hit *h, char *buf, size_t si
 			"below the grant %s); Landlock cannot tell the two names apart: remove "
 			"the link",
 			h->fenced_path, class_words(h->access), h->fence, h->granted_path, h->root);
+}
+
+/* ------------------------------------------------------------------------
+ * Device nodes below grants
+ */
+
+struct dev_ctx {
+	struct lf_devnode_report *rep;
+	size_t cap;
+};
+
+static int visit_device(struct scan *s, const char *path, const struct stat *st)
+{
+	struct dev_ctx *d = s->ctx;
+	struct lf_devnode_report *rep = d->rep;
+
+	if (rep->nhits == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 8;
+		struct lf_devnode_hit *n = realloc(rep->hits, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		rep->hits = n;
+		d->cap = ncap;
+	}
+	char *copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	rep->hits[rep->nhits++] = (struct lf_devnode_hit){
+		.path = copy,
+		.root = s->cur_root,
+		.block = S_ISBLK(st->st_mode),
+		.rdev = st->st_rdev,
+	};
+	return 0;
+}
+
+int lf_devnode_scan(const struct lf_path_access *roots, size_t nroots,
+		    const struct lf_hardlink_limits *limits, struct lf_devnode_report *out)
+{
+	struct lf_hardlink_limits lim = { LF_HARDLINK_MAX_FILES, LF_HARDLINK_MAX_MILLIS,
+					  LF_HARDLINK_MAX_DEPTH };
+	struct lf_devnode_report rep = { 0 };
+	struct dev_ctx d = { &rep, 0 };
+	struct scan s = { 0 };
+	int r = 0;
+
+	if (!out || (nroots && !roots))
+		return -EINVAL;
+	for (size_t i = 0; i < nroots; i++)
+		if (!roots[i].path || roots[i].path[0] != '/')
+			return -EINVAL;
+	if (limits) {
+		if (limits->max_files)
+			lim.max_files = limits->max_files;
+		if (limits->max_millis)
+			lim.max_millis = limits->max_millis;
+		if (limits->max_depth)
+			lim.max_depth = limits->max_depth;
+	}
+	s.lim = &lim;
+	s.devices = true;
+	s.ctx = &d;
+	if (clock_gettime(CLOCK_MONOTONIC, &s.start) != 0)
+		memset(&s.start, 0, sizeof(s.start));
+	for (size_t i = 0; i < nroots && !s.stop && r == 0; i++) {
+		struct statvfs vfs;
+
+		/* On a nodev mount a device node cannot be opened: nothing
+		 * to find there. */
+		if (statvfs(roots[i].path, &vfs) == 0 && (vfs.f_flag & ST_NODEV))
+			continue;
+		s.cur_root = roots[i].path;
+		s.cur_access = roots[i].access;
+		r = walk_root(&s, roots[i].path, visit_device, false);
+	}
+	rep.files_seen = s.seen;
+	if (s.reason[0]) {
+		rep.incomplete = true;
+		memcpy(rep.reason, s.reason, sizeof(rep.reason));
+	}
+	if (r < 0) {
+		lf_devnode_report_fini(&rep);
+		return r;
+	}
+	*out = rep;
+	return 0;
+}
+
+void lf_devnode_report_fini(struct lf_devnode_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nhits; i++)
+		free(r->hits[i].path);
+	free(r->hits);
+	r->hits = NULL;
+	r->nhits = 0;
+}
+
+int lf_devnode_hit_format(const struct lf_devnode_hit *h, char *buf, size_t size)
+{
+	return snprintf(buf, size,
+			"%s is a %s device node (%u:%u) below the grant %s: Landlock lets it be "
+			"opened like a file there; remove it",
+			h->path, h->block ? "block" : "character", major(h->rdev), minor(h->rdev),
+			h->root);
 }
 
 /* ------------------------------------------------------------------------

@@ -87,6 +87,36 @@ void lf_hardlink_report_fini(struct lf_hardlink_report *r);
  * hit h into buf (NUL terminated when size > 0). Returns snprintf's. */
 int lf_hardlink_hit_format(const struct lf_hardlink_hit *h, char *buf, size_t size);
 
+/* Device nodes. Landlock decides on the path, not on the kind of file: a
+ * character or block device node that someone with CAP_MKNOD placed below
+ * a grant before launch opens like a file there (a copy of /dev/sda's
+ * numbers in the project is the whole disk). The sandbox cannot make one
+ * (make_char and make_block are never granted); lf_devnode_scan() finds
+ * those already there, below the given roots (the grants of the project,
+ * profiles and the policy's host section; not /dev, whose nodes are
+ * granted one by one). Roots on nodev mounts are skipped. Bounded like
+ * the hard-link scan.
+ * Returns 0 and *out (free with lf_devnode_report_fini), -EINVAL, -ENOMEM. */
+struct lf_devnode_hit {
+	char *path;	  /* owned */
+	const char *root; /* the grant it lies below (borrowed) */
+	bool block;
+	dev_t rdev;
+};
+
+struct lf_devnode_report {
+	struct lf_devnode_hit *hits;
+	size_t nhits;
+	size_t files_seen;
+	bool incomplete;
+	char reason[160];
+};
+
+int lf_devnode_scan(const struct lf_path_access *roots, size_t nroots,
+		    const struct lf_hardlink_limits *limits, struct lf_devnode_report *out);
+void lf_devnode_report_fini(struct lf_devnode_report *r);
+int lf_devnode_hit_format(const struct lf_devnode_hit *h, char *buf, size_t size);
+
 /* One path where code can be planted that runs later outside the sandbox. */
 struct lf_persist_hit {
 	char *path;	  /* canonical absolute path that is writable (owned) */

@@ -601,17 +601,27 @@ const struct esc_case esc_cases[] = {
 	  .probe = "read /dev/loop0 write /dev/kmsg read /dev/kmsg write /dev/null read "
 		   "/dev/urandom",
 	  .want = "EACCES EACCES EACCES ok ok" },
-	{ .name = "device nodes placed in granted directories before launch",
+	{ .name = "device nodes placed in granted directories: Landlock cannot tell",
+	  .kind = 9,
+	  .policy = STD_ASK,
+	  .setup = device_nodes,
+	  /* Landlock checks the path, not the kind of file: a node placed
+	   * by someone else below a grant opens like a file there (a block
+	   * node with a disk's numbers would be the whole disk). */
+	  .probe = "write @P/src/null-node read @P/docs/full-node write @P/docs/full-node",
+	  .want = "ok ok EACCES" },
+	{ .name = "device nodes placed in granted directories: run refused under fallback deny",
 	  .kind = 9,
 	  .policy = STD,
 	  .setup = device_nodes,
-	  /* Landlock checks the path, not the kind of file: a node placed
-	   * by someone else below a grant opens like a file there. */
-	  .probe = "write @P/src/null-node read @P/docs/full-node write @P/docs/full-node",
-	  .want = "EACCES EACCES EACCES",
-	  .hole = "a device node below a grant opens like a file (Landlock has no right for "
-		  "opening devices): scan grants for device nodes before launch like hard "
-		  "links (src/landlock/hardlink.c), or mount the project nodev" },
+	  .probe = "create @P/src/ran write @P/src/null-node",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "@P/src/null-node", "@P/docs/full-node" },
+	  .after = nothing_ran,
+	  .hole = "lead: call lf_devnode_scan() (src/landlock/hardlink.h) on the grants of the "
+		  "policy, fallback, profiles and host section; plan lists the hits, run refuses "
+		  "under fallback deny (125) and notes them otherwise" },
 	{ .name = "/dev/shm",
 	  .kind = 9,
 	  .policy = STD,

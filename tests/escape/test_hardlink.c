@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -307,6 +308,49 @@ static void test_scan_einval(void **state)
 	lf_hardlink_report_fini(NULL);
 }
 
+/* Device nodes below grants (root can make them; otherwise skipped). */
+static void test_devnode_scan(void **state)
+{
+	struct lf_devnode_report rep;
+
+	(void)state;
+	assert_int_equal(rm_tree(base), 0);
+	assert_int_equal(mkdir(base, 0755), 0);
+	tree();
+	if (mknod(P("proj/src/sub/disk"), S_IFBLK | 0600, makedev(7, 0)) != 0) {
+		print_message("cannot mknod (%s): needs CAP_MKNOD\n", strerror(errno));
+		skip();
+	}
+	assert_int_equal(mknod(P("proj/other/null"), S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_int_equal(mkfifo(P("proj/src/fifo"), 0600), 0);
+	assert_int_equal(mknod(P("outside/null"), S_IFCHR | 0666, makedev(1, 3)), 0);
+	struct lf_path_access roots[] = {
+		{ P("proj/src"), LF_ACCESS_RW },
+		{ P("proj/other/null"), LF_ACCESS_RO }, /* a node as the root itself */
+	};
+	assert_int_equal(lf_devnode_scan(roots, 2, NULL, &rep), 0);
+	assert_int_equal(rep.nhits, 2);
+	assert_false(rep.incomplete);
+	assert_string_equal(rep.hits[0].path, P("proj/src/sub/disk"));
+	assert_true(rep.hits[0].block);
+	assert_int_equal(major(rep.hits[0].rdev), 7);
+	assert_string_equal(rep.hits[0].root, P("proj/src"));
+	assert_string_equal(rep.hits[1].path, P("proj/other/null"));
+	assert_false(rep.hits[1].block);
+	char msg[2048];
+	lf_devnode_hit_format(&rep.hits[0], msg, sizeof(msg));
+	assert_non_null(strstr(msg, "block device node (7:0)"));
+	lf_devnode_report_fini(&rep);
+
+	struct lf_hardlink_limits few = { .max_files = 2 };
+	assert_int_equal(lf_devnode_scan(roots, 1, &few, &rep), 0);
+	assert_true(rep.incomplete);
+	lf_devnode_report_fini(&rep);
+
+	struct lf_path_access rel[] = { { "proj", LF_ACCESS_RO } };
+	assert_int_equal(lf_devnode_scan(rel, 1, NULL, &rep), -EINVAL);
+}
+
 /* Persistence paths. */
 struct persist_case {
 	const char *name;
@@ -436,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_scan_name_below_other_fence),
 		cmocka_unit_test(test_scan_limits),
 		cmocka_unit_test(test_scan_einval),
+		cmocka_unit_test(test_devnode_scan),
 		cmocka_unit_test(test_persist_table),
 		cmocka_unit_test(test_persist_gitdir_file),
 	};

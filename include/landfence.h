@@ -307,7 +307,9 @@ LF_EXPORT const struct lf_status *lf_child_status(const struct lf_child *c);
  * exec (diag names the step: no-new-privs, seccomp, Landlock, exec, ...):
  * the program did not run and the child has been reaped. -EALREADY when
  * started before. While the child runs, SIGINT, SIGTERM, SIGHUP, SIGQUIT,
- * SIGWINCH and SIGCHLD are blocked in the caller until lf_child_wait. */
+ * SIGWINCH and SIGCHLD are blocked in the caller until lf_child_wait. The
+ * caller becomes non-dumpable (PR_SET_DUMPABLE 0): the sandboxed program
+ * must not read its /proc entries (environ still holds what was scrubbed). */
 LF_EXPORT int lf_child_start(struct lf_child *c, struct lf_diag *diag);
 
 /* The child's pid after a successful start, else -1. */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -39,6 +40,8 @@ const char *lf_launch_stage_name(enum lf_launch_stage stage)
 		return "changing directory";
 	case LF_STAGE_NNP:
 		return "setting no-new-privs";
+	case LF_STAGE_CAPS:
+		return "dropping capabilities";
 	case LF_STAGE_SECCOMP:
 		return "loading the seccomp filter";
 	case LF_STAGE_LANDLOCK:
@@ -171,8 +174,63 @@ static int close_above(unsigned first, unsigned long max_fd)
 	return 0;
 }
 
+/* Capabilities a root program keeps in the sandbox: the set container
+ * runtimes give by default (file ownership and modes, uid/gid changes,
+ * signals, low ports, raw sockets for ping, chroot). Everything else —
+ * CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_BOOT, CAP_SYS_TIME, CAP_SYS_RAWIO,
+ * CAP_SYS_PTRACE, CAP_DAC_READ_SEARCH (open_by_handle_at), CAP_BPF,
+ * CAP_NET_ADMIN, ... — reaches past the file system Landlock fences. */
+#define KEEP_CAPS                                                                                  \
+	((1ULL << CAP_CHOWN) | (1ULL << CAP_DAC_OVERRIDE) | (1ULL << CAP_FOWNER) |                 \
+	 (1ULL << CAP_FSETID) | (1ULL << CAP_KILL) | (1ULL << CAP_SETGID) | (1ULL << CAP_SETUID) | \
+	 (1ULL << CAP_SETPCAP) | (1ULL << CAP_NET_BIND_SERVICE) | (1ULL << CAP_NET_RAW) |          \
+	 (1ULL << CAP_SYS_CHROOT) | (1ULL << CAP_MKNOD) | (1ULL << CAP_AUDIT_WRITE) |              \
+	 (1ULL << CAP_SETFCAP))
+
+/* Drops every capability outside KEEP_CAPS from the bounding, ambient,
+ * effective, permitted and inheritable sets. Raw system calls only. */
+static int child_drop_caps(unsigned last_cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	uint64_t e, p, i;
+
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return -errno;
+	p = data[0].permitted | ((uint64_t)data[1].permitted << 32);
+	/* Without CAP_SETPCAP the bounding set cannot change, and an
+	 * unprivileged program gains nothing from it under no-new-privs. */
+	if (p & (1ULL << CAP_SETPCAP)) {
+		for (unsigned cap = 0; cap <= last_cap && cap < 64; cap++) {
+			if (KEEP_CAPS & (1ULL << cap))
+				continue;
+			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+				return -errno;
+		}
+	}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		return -errno;
+	e = data[0].effective | ((uint64_t)data[1].effective << 32);
+	i = data[0].inheritable | ((uint64_t)data[1].inheritable << 32);
+	if (!(e & ~KEEP_CAPS) && !(p & ~KEEP_CAPS) && !(i & ~KEEP_CAPS))
+		return 0;
+	e &= KEEP_CAPS;
+	p &= KEEP_CAPS;
+	i &= KEEP_CAPS;
+	data[0].effective = (uint32_t)e;
+	data[1].effective = (uint32_t)(e >> 32);
+	data[0].permitted = (uint32_t)p;
+	data[1].permitted = (uint32_t)(p >> 32);
+	data[0].inheritable = (uint32_t)i;
+	data[1].inheritable = (uint32_t)(i >> 32);
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return -errno;
+	return 0;
+}
+
 __attribute__((noreturn)) static void child_run(const struct lf_launch_opts *o, int errfd,
-						const sigset_t *mask, unsigned long max_fd)
+						const sigset_t *mask, unsigned long max_fd,
+						unsigned last_cap)
 {
 	int e, rfd = -1;
 
@@ -209,11 +267,15 @@ __attribute__((noreturn)) static void child_run(const struct lf_launch_opts *o, 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		child_fail(errfd, LF_STAGE_NNP, errno);
 
+	int r = child_drop_caps(last_cap);
+	if (r < 0)
+		child_fail(errfd, LF_STAGE_CAPS, -r);
+
 	if (o->filter && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, o->filter, 0, 0) < 0)
 		child_fail(errfd, LF_STAGE_SECCOMP, errno);
 
 	if (rfd >= 0) {
-		int r = lf_landlock_restrict(rfd);
+		r = lf_landlock_restrict(rfd);
 		if (r < 0)
 			child_fail(errfd, LF_STAGE_LANDLOCK, -r);
 		close(rfd);
@@ -223,12 +285,32 @@ __attribute__((noreturn)) static void child_run(const struct lf_launch_opts *o, 
 	child_fail(errfd, LF_STAGE_EXEC, errno);
 }
 
+/* The highest capability this kernel knows (CAP_LAST_CAP of the running
+ * kernel, which may be newer than our headers). */
+static unsigned read_last_cap(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return CAP_LAST_CAP;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return CAP_LAST_CAP;
+	buf[n] = '\0';
+	long v = strtol(buf, NULL, 10);
+	return v > 0 && v < 64 ? (unsigned)v : CAP_LAST_CAP;
+}
+
 int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		    struct lf_launch_failure *fail)
 {
 	sigset_t block, saved;
 	struct rlimit rl;
 	unsigned long max_fd = 65536;
+	unsigned last_cap;
 	int pfd[2], r;
 	pid_t pid;
 
@@ -240,6 +322,13 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		return -EINVAL;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 		max_fd = (unsigned long)rl.rlim_cur;
+	last_cap = read_last_cap();
+	/* A non-dumpable launcher: the sandboxed program cannot read its
+	 * /proc entries (environ with the unscrubbed variables, maps, mem,
+	 * cwd) without CAP_SYS_PTRACE, which the child drops. The program
+	 * itself is dumpable again after execve. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return -errno;
 
 	wait_set(&block);
 	if ((r = sigprocmask(SIG_BLOCK, &block, &saved)) < 0)
@@ -259,7 +348,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	}
 	if (pid == 0) {
 		close(pfd[0]);
-		child_run(o, pfd[1], &saved, max_fd);
+		child_run(o, pfd[1], &saved, max_fd, last_cap);
 	}
 	close(pfd[1]);
 

@@ -33,6 +33,7 @@ enum lf_launch_stage {
 	LF_STAGE_SECCOMP = 5,  /* PR_SET_SECCOMP */
 	LF_STAGE_LANDLOCK = 6, /* landlock_restrict_self */
 	LF_STAGE_EXEC = 7,     /* execve */
+	LF_STAGE_CAPS = 8,     /* dropping capabilities (after NNP, before seccomp) */
 };
 
 const char *lf_launch_stage_name(enum lf_launch_stage stage);
@@ -107,7 +108,10 @@ struct lf_launch_failure {
 
 /* Forks and runs the child sequence. Blocks SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT, SIGWINCH and SIGCHLD in the caller until lf_launch_wait, so
- * none is lost; the child gets the caller's mask back before exec.
+ * none is lost; the child gets the caller's mask back before exec. Marks
+ * the caller non-dumpable (PR_SET_DUMPABLE 0) so that the program cannot
+ * read the caller's /proc entries; the child drops every capability but a
+ * small kept set (doc/launch.md) after no-new-privs.
  * Returns 0 once the program has been exec'ed (the error pipe saw EOF),
  * with *out filled; or a negative errno: -ECHILD-style failures of the
  * child carry the child's errno (negated) with *fail filled (the child

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -170,8 +171,7 @@ static void project(char *out, size_t size, const char *name, const char *policy
 		snprintf(p, sizeof(p), "%s/.landfence/policy.json", out);
 		write_file(p, policy);
 		/* A project policy is used once the user trusts it. */
-		struct result *r = &g_res;
-		assert_non_null(r);
+		struct result *r = &g_trust_res;
 		TOOL(r, out, NULL, "trust");
 		expect_code(r, 0, "trust");
 	}
@@ -575,6 +575,72 @@ static void test_run_tmpdir(void **state)
 	assert_true(exists(p));
 }
 
+/* Root keeps no capability that reaches past the file system, and the
+ * program cannot read landfence's own /proc entries. */
+static void test_run_caps_and_parent(void **state)
+{
+	char proj[PATH_MAX], probe[PATH_MAX];
+	struct result *r = &g_res;
+	const char *bd = getenv("LANDFENCE_BUILDDIR");
+	(void)state;
+	NEED_LANDLOCK();
+
+	snprintf(probe, sizeof(probe), "%s/tests/launch/launch-probe", bd);
+	project(proj, sizeof(proj), "caps", NULL);
+	TOOL(r, proj, NULL, "run", "--", probe, "caps");
+	expect_code(r, 0, "dangerous capabilities dropped");
+	const char *extra[] = { "SSH_AUTH_SOCK=/run/user/0/keyring/ssh", NULL };
+	TOOL(r, proj, extra, "run", "--", probe, "parent-environ");
+	expect_code(r, 0, "landfence's /proc/PID/environ is out of reach");
+}
+
+/* A SIGTERM sent to landfence by another process reaches the program. */
+static void test_run_signal_forwarding(void **state)
+{
+	char proj[PATH_MAX], marker[PATH_MAX + 16];
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "signals", NULL);
+	snprintf(marker, sizeof(marker), "%s/started", proj);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char home_env[400];
+		snprintf(home_env, sizeof(home_env), "HOME=%s", home);
+		char *env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", home_env, NULL };
+		if (chdir(proj) < 0)
+			_exit(121);
+		execve(bin,
+		       (char *[]){ (char *)bin, "run", "--", "sh", "-c",
+				   "trap 'exit 7' TERM; : > started; while :; do sleep 0.05; done",
+				   NULL },
+		       env);
+		_exit(124);
+	}
+	/* Wait until the program runs (bounded: 60 s). */
+	for (int i = 0; i < 6000 && !exists(marker); i++)
+		usleep(10000);
+	assert_true(exists(marker));
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	/* The program's TERM trap ran: the signal was forwarded to it. */
+	assert_int_equal(WEXITSTATUS(st), 7);
+}
+
+static void test_run_bad_profile(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = &g_res;
+	(void)state;
+
+	project(proj, sizeof(proj), "profile", NULL);
+	TOOL(r, proj, NULL, "run", "--profile", "no-such-agent", "--", "true");
+	expect_code(r, 2, "unknown profile");
+}
+
 /* ---- policy errors ---- */
 
 static void test_run_malformed_policy(void **state)
@@ -739,6 +805,9 @@ int main(void)
 		cmocka_unit_test(test_run_fds_closed),
 		cmocka_unit_test(test_run_env_scrub),
 		cmocka_unit_test(test_run_tmpdir),
+		cmocka_unit_test(test_run_caps_and_parent),
+		cmocka_unit_test(test_run_signal_forwarding),
+		cmocka_unit_test(test_run_bad_profile),
 		cmocka_unit_test(test_run_malformed_policy),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_doctor),

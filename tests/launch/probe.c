@@ -7,6 +7,10 @@
  *                       the request, while an ordinary terminal ioctl works
  *   probe closed N      exit 0 when descriptor N is not open
  *   probe nnp           exit 0 when no-new-privs is set
+ *   probe caps          exit 0 when CAP_SYS_ADMIN, CAP_SYS_PTRACE and
+ *                       CAP_DAC_READ_SEARCH are in neither the bounding
+ *                       nor the effective set
+ *   probe parent-environ  exit 0 when /proc/<parent>/environ cannot be read
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,6 +61,33 @@ static int tiocsti(const char *path)
 	return bad;
 }
 
+/* Reads a capability mask line ("CapBnd:\t000001ffffffffff") of
+ * /proc/self/status. */
+static unsigned long long cap_line(const char *name)
+{
+	char line[256];
+	unsigned long long v = ~0ULL;
+	size_t n = strlen(name);
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ':')
+			v = strtoull(line + n + 1, NULL, 16);
+	fclose(f);
+	return v;
+}
+
+static int caps(void)
+{
+	const unsigned long long bad = (1ULL << 21) | (1ULL << 19) | (1ULL << 2);
+	unsigned long long bnd = cap_line("CapBnd"), eff = cap_line("CapEff");
+
+	printf("CapBnd %llx CapEff %llx\n", bnd, eff);
+	return (bnd & bad) || (eff & bad) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "tiocsti"))
@@ -70,6 +101,22 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "nnp"))
 		return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : 1;
-	fprintf(stderr, "usage: probe tiocsti PATH | closed N | nnp\n");
+	if (argc == 2 && !strcmp(argv[1], "caps"))
+		return caps();
+	if (argc == 2 && !strcmp(argv[1], "parent-environ")) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/environ", (int)getppid());
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			printf("%s: %s\n", path, strerror(errno));
+			return errno == EACCES || errno == EPERM ? 0 : 2;
+		}
+		char buf[256];
+		ssize_t n = read(fd, buf, sizeof(buf));
+		printf("%s: read %zd bytes\n", path, n);
+		close(fd);
+		return n < 0 && (errno == EACCES || errno == EPERM) ? 0 : 1;
+	}
+	fprintf(stderr, "usage: probe tiocsti PATH | closed N | nnp | caps | parent-environ\n");
 	return 2;
 }

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `landfence check` through the built tool (LANDFENCE_BIN) on a temporary
+ * project: the verdict word first, the deciding rule, exit statuses
+ * (0 allow, 1 deny, 3 ask, 2 usage or policy error), --json, and the
+ * kernel's answer beside the policy's: an allow the compiled plan drops
+ * is never answered allow.
+ */
+#include <jansson.h>
+
+#include "landfence.h"
+#include "run.h"
+
+static char proj[256], pol[300], bad[300];
+
+/* One rule per line: tests name rules by line. */
+static const char policy_text[] =
+	"{\n"
+	"  \"version\": 1,\n"
+	"  \"fallback\": \"ask\",\n"
+	"  \"rules\": [\n"
+	"    { \"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"src/**\", \"docs\"] "
+	"},\n"										   /* 5 */
+	"    { \"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\".env\"] },\n" /* 6 */
+	"    { \"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"src/**\", \"docs\"] "
+	"},\n" /* 7 */
+	"    { \"effect\": \"ask\", \"capability\": \"write\", \"paths\": [\"src/gen\"] },\n" /* 8 */
+	"    { \"effect\": \"deny\", \"capability\": \"delete\", \"paths\": [\"docs\"] },\n" /* 9 */
+	"    { \"effect\": \"allow\", \"capability\": \"bash\", \"commands\": [\n" /* 10 */
+	"        { \"effect\": \"deny\", \"prefix\": \"rm\" },\n"		   /* 11 */
+	"        { \"effect\": \"allow\", \"prefix\": \"ls\" } ] }\n"		   /* 12 */
+	"  ]\n"
+	"}\n";
+
+static int setup(void **state)
+{
+	snprintf(proj, sizeof(proj), "/tmp/lf-check-XXXXXX");
+	if (!mkdtemp(proj))
+		return -1;
+	char p[512];
+	snprintf(p, sizeof(p), "%s/src", proj);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/docs", proj);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/.git", proj);
+	mkdir(p, 0755);
+	write_file(proj, ".env", "SECRET=1\n");
+	write_file(proj, "src/a.c", "int x;\n");
+	write_file(proj, "docs/readme", "hello\n");
+	snprintf(pol, sizeof(pol), "%s/.git/p.json", proj);
+	write_file(proj, ".git/p.json", policy_text);
+	snprintf(bad, sizeof(bad), "%s/.git/bad.json", proj);
+	write_file(proj, ".git/bad.json", "{\n  \"version\": 1,\n  \"fallbak\": \"ask\"\n}\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proj);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool landlock_here(void)
+{
+	if (lf_landlock_abi(-1) > 0)
+		return true;
+	if (must_enforce())
+		fail_msg("Landlock is not available and LANDFENCE_TESTS_MUST_ENFORCE=1");
+	return false;
+}
+
+#define CHECK(r, ...)                                                                           \
+	do {                                                                                    \
+		const char *const a_[] = { "check", "-C", proj, "-p", pol, __VA_ARGS__, NULL }; \
+		run_tool((r), NULL, NULL, a_);                                                  \
+	} while (0)
+
+static void expect(const struct run *r, int status, const char *first_word, const char *has)
+{
+	if (r->status != status || strncmp(r->out, first_word, strlen(first_word)) != 0 ||
+	    r->out[strlen(first_word)] != ' ' || (has && !strstr(r->out, has)))
+		fail_msg("exit %d (expected %d), stdout:\n%s\nstderr:\n%s\nexpected first word %s "
+			 "and [%s]",
+			 r->status, status, r->out, r->err, first_word, has ? has : "");
+}
+
+static void test_file_requests(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char rule[400];
+
+	/* a deny, named by its file, line and column */
+	CHECK(r, "read", ".env");
+	snprintf(rule, sizeof(rule), "deny local %s:6:5\n", pol);
+	expect(r, 1, "deny", rule);
+	/* the fallback */
+	CHECK(r, "read", "README");
+	expect(r, 3, "ask", "ask fallback\n");
+	/* outside the project: the fallback too */
+	CHECK(r, "write", "/etc/landfence-nowhere");
+	expect(r, 3, "ask", "fallback");
+	/* an allow the kernel grants */
+	CHECK(r, "read", "src/a.c");
+	snprintf(rule, sizeof(rule), "allow local %s:5:5\n", pol);
+	expect(r, 0, "allow", rule);
+	if (landlock_here())
+		assert_non_null(strstr(r->out, "kernel: grants read"));
+	/* several paths: the strictest */
+	CHECK(r, "read", "src/a.c", "README", ".env");
+	expect(r, 1, "deny", NULL);
+	CHECK(r, "read", "src/a.c", "README");
+	expect(r, 3, "ask", NULL);
+	/* the policy denies deleting docs/ */
+	CHECK(r, "delete", "docs/readme");
+	expect(r, 1, "deny", ":9:5");
+	/* ".." cannot walk around a rule */
+	CHECK(r, "read", "src/../.env");
+	expect(r, 1, "deny", NULL);
+	free(r);
+}
+
+/* The policy allows writing src/a.c, but the plan drops the allow on src
+ * because the ask on src/gen fences it: the kernel will refuse, so the
+ * answer is deny, naming the allow and the fence. */
+static void test_kernel_refuses_an_allow(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char allow[400], fence[400];
+
+	if (!landlock_here()) {
+		free(r);
+		skip();
+	}
+	snprintf(allow, sizeof(allow), "the allow at %s:7:5", pol);
+	snprintf(fence, sizeof(fence), "fence of the ask rule at %s:8:5", pol);
+	CHECK(r, "write", "src/a.c");
+	expect(r, 1, "deny", allow);
+	assert_non_null(strstr(r->out, fence));
+	assert_non_null(strstr(r->out, "allow by local"));
+
+	/* the same in JSON */
+	CHECK(r, "--json", "write", "src/a.c");
+	assert_int_equal(r->status, 1);
+	json_error_t e;
+	json_t *j = json_loads(r->out, 0, &e);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "verdict")), "deny");
+	json_t *req = json_array_get(json_object_get(j, "requests"), 0);
+	json_t *k = json_object_get(req, "kernel");
+	assert_true(json_is_false(json_object_get(k, "grants")));
+	assert_true(json_is_true(json_object_get(k, "enforced")));
+	json_t *p = json_object_get(req, "policy");
+	assert_string_equal(json_string_value(json_object_get(p, "verdict")), "allow");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "rule"), "line")),
+			 7);
+	json_decref(j);
+
+	/* without Landlock nothing is enforced and the policy's allow stands */
+	const char *const env[] = { "LANDFENCE_ABI_MAX=0", NULL };
+	const char *const a[] = { "check", "-C", proj, "-p", pol, "write", "src/a.c", NULL };
+	run_tool(r, NULL, env, a);
+	expect(r, 0, "allow", "not enforced");
+	free(r);
+}
+
+static void test_bash_requests(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char rule[400];
+
+	CHECK(r, "bash", "--", "ls -la");
+	snprintf(rule, sizeof(rule), "allow local %s:12:9\n", pol);
+	expect(r, 0, "allow", rule);
+	CHECK(r, "bash", "--", "ls && rm -rf x");
+	snprintf(rule, sizeof(rule), "deny local %s:11:9\n", pol);
+	expect(r, 1, "deny", rule);
+	assert_non_null(strstr(r->out, "part: rm -rf x"));
+	CHECK(r, "bash", "--", "echo $(ls)");
+	expect(r, 3, "ask", "not analysable: command substitution");
+	CHECK(r, "bash", "--", "echo x > .env");
+	expect(r, 3, "ask", NULL); /* write .env: no rule, the fallback */
+	CHECK(r, "bash", "--", "cat .env");
+	expect(r, 1, "deny", ":6:5");
+	/* words after -- form one line */
+	CHECK(r, "bash", "--", "ls", "&&", "rm", "x");
+	expect(r, 1, "deny", NULL);
+	/* options before the request */
+	const char *const a[] = { "check", "--json", "-C", proj,   "-p",
+				  pol,	   "bash",   "--", "rm x", NULL };
+	run_tool(r, NULL, NULL, a);
+	assert_int_equal(r->status, 1);
+	json_error_t e;
+	json_t *j = json_loads(r->out, 0, &e);
+	assert_non_null(j);
+	json_t *req = json_array_get(json_object_get(j, "requests"), 0);
+	assert_string_equal(json_string_value(json_object_get(req, "line")), "rm x");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(req, "policy"), "part")), "rm x");
+	json_decref(j);
+	free(r);
+}
+
+static void test_usage_and_policy_errors(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	static const char *const cases[][6] = {
+		{ "check", NULL },
+		{ "check", "frob", "x", NULL },
+		{ "check", "read", NULL },
+		{ "check", "bash", "ls", NULL },
+		{ "check", "bash", "--", NULL },
+		{ "check", "--nope", "read", "x", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run_tool(r, NULL, NULL, cases[i]);
+		if (r->status != 2 || r->out[0])
+			fail_msg("case %zu: exit %d, stdout [%s]", i, r->status, r->out);
+	}
+	const char *const a[] = { "check", "-C", proj, "-p", bad, "read", "x", NULL };
+	run_tool(r, NULL, NULL, a);
+	assert_int_equal(r->status, 2);
+	char where[400];
+	snprintf(where, sizeof(where), "%s:3:", bad);
+	assert_non_null(strstr(r->err, where));
+	assert_string_equal(r->out, "");
+	free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_requests),
+		cmocka_unit_test(test_kernel_refuses_an_allow),
+		cmocka_unit_test(test_bash_requests),
+		cmocka_unit_test(test_usage_and_policy_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

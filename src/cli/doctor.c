@@ -105,10 +105,14 @@ int lf_cmd_doctor(int argc, char **argv)
 		  have_seccomp_filter(), true },
 		{ "close_range", "close every inherited descriptor at once", 0, have_close_range(),
 		  false },
+		/* No Landlock ABI up to 7 mediates connect(2) on a pathname
+		 * socket; say so rather than let a green list suggest it. */
+		{ "unix-connect", "named UNIX sockets (connect by path) fenced by Landlock", -1,
+		  false, false },
 	};
 	size_t nf = sizeof(f) / sizeof(f[0]);
 	for (size_t i = 0; i < nf; i++) {
-		if (f[i].abi)
+		if (f[i].abi > 0)
 			f[i].ok = p.abi >= f[i].abi;
 		if (f[i].needed && !f[i].ok)
 			all = false;
@@ -155,7 +159,7 @@ int lf_cmd_doctor(int argc, char **argv)
 	printf("\nenforceable here:\n");
 	for (size_t i = 0; i < nf; i++) {
 		char abi[16] = "";
-		if (f[i].abi)
+		if (f[i].abi > 0)
 			snprintf(abi, sizeof(abi), "ABI %d", f[i].abi);
 		printf("  %-3s %-13s %-6s %s\n", f[i].ok ? "yes" : "NO", f[i].name, abi, f[i].what);
 	}
@@ -172,6 +176,9 @@ int lf_cmd_doctor(int argc, char **argv)
 	else if (p.abi < 6)
 		printf("Hint: below ABI 6 abstract UNIX sockets and signals are not scoped: a "
 		       "sandboxed program can reach abstract sockets outside it.\n");
+	printf("Not fenced on any kernel yet: named UNIX sockets. A sandboxed program can "
+	       "connect(2) to a socket by path (ssh-agent, D-Bus, docker.sock) if it knows "
+	       "the path; the environment scrub removes the usual addresses.\n");
 	if (all)
 		printf("Everything landfence uses is enforceable on this kernel.\n");
 	else

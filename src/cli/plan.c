@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/checks.h"
 #include "cli/cli.h"
 #include "core/model.h"
 #include "landlock/sandbox.h"
@@ -104,6 +105,8 @@ static void source_text(char *buf, size_t size, const struct lf_source *s)
 }
 
 struct plan_view {
+	struct lf_cli_findings links;	/* hard links from fences into grants */
+	struct lf_cli_findings persist; /* persistence paths left writable */
 	const struct lf_cli_state *st;
 	const struct lf_plan *plan;
 	const struct lf_sandbox *sb; /* NULL: KernelTooOld */
@@ -243,6 +246,22 @@ static void print_text(const struct plan_view *pv, bool tree)
 			       d->why ? d->why : lf_origin_name(d->origin));
 		}
 	}
+	if (pv->links.n || pv->links.incomplete) {
+		printf("\nhard links into grants (%zu): %s\n", pv->links.n,
+		       lf_effective_fallback(st->eff) == LF_DENY ? "run refuses to start"
+								 : "run warns and starts");
+		for (size_t i = 0; i < pv->links.n; i++)
+			printf("  %s\n", pv->links.lines[i]);
+		if (pv->links.incomplete)
+			printf("  (incomplete scan: %s)\n", pv->links.reason);
+	}
+	if (pv->persist.n) {
+		printf("\nwritable persistence paths (%zu): code planted there runs later outside "
+		       "the sandbox\n",
+		       pv->persist.n);
+		for (size_t i = 0; i < pv->persist.n; i++)
+			printf("  %s\n", pv->persist.lines[i]);
+	}
 	if (sb && lf_sandbox_notice_count(sb)) {
 		printf("\nnotices:\n");
 		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
@@ -333,6 +352,14 @@ static int print_json(const struct plan_view *pv)
 				  "fence_effect", lf_effect_name(d->fence_effect), "fence_source",
 				  source_json(&d->fence), "reason", "fenced"));
 	}
+	json_t *links = json_array(), *persist = json_array();
+	for (size_t i = 0; links && i < pv->links.n; i++)
+		json_array_append_new(links, json_string(pv->links.lines[i]));
+	for (size_t i = 0; persist && i < pv->persist.n; i++)
+		json_array_append_new(persist, json_string(pv->persist.lines[i]));
+	json_object_set_new(root, "hardlinks", links);
+	json_object_set_new(root, "hardlinks_incomplete", json_boolean(pv->links.incomplete));
+	json_object_set_new(root, "persistence", persist);
 	json_object_set_new(root, "rules", rules);
 	json_object_set_new(root, "dropped", dropped);
 	json_object_set_new(root, "notices", notices);
@@ -366,6 +393,7 @@ int lf_cmd_plan(int argc, char **argv)
 	struct lf_plan *plan = NULL;
 	struct lf_sandbox *sb = NULL;
 	struct lf_diag diag = { 0 };
+	struct plan_view pv = { 0 };
 	const char **profiles = NULL;
 	size_t nprofiles = 0;
 	int c, r, code = LF_EXIT_OK;
@@ -395,7 +423,7 @@ int lf_cmd_plan(int argc, char **argv)
 	if (r)
 		return r;
 
-	struct plan_view pv = { .st = &st };
+	pv.st = &st;
 	r = lf_landlock_probe(-1, &pv.probe);
 	if (r < 0) {
 		fprintf(stderr, "landfence: cannot probe Landlock: %s\n", strerror(-r));
@@ -452,6 +480,16 @@ int lf_cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	pv.sb = sb;
+	if (sb && lf_sandbox_status(sb)->kind != LF_STATUS_UNSUPPORTED) {
+		r = lf_cli_hardlinks(plan, sb, &pv.links);
+		if (r == 0)
+			r = lf_cli_persistence(st.project_root, sb, &pv.persist);
+		if (r < 0) {
+			fprintf(stderr, "landfence: checking the rules: %s\n", strerror(-r));
+			code = LF_EXIT_OWN;
+			goto out;
+		}
+	}
 
 	if (o.json) {
 		if (print_json(&pv) < 0) {
@@ -464,6 +502,8 @@ int lf_cmd_plan(int argc, char **argv)
 	if (fflush(stdout) != 0)
 		code = LF_EXIT_OWN;
 out:
+	lf_cli_findings_fini(&pv.links);
+	lf_cli_findings_fini(&pv.persist);
 	free(profiles);
 	lf_sandbox_free(sb);
 	lf_plan_free(plan);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/checks.h"
 #include "cli/cli.h"
 #include "landlock/sandbox.h"
 #include "launch/launch.h"
@@ -49,6 +50,49 @@ static void print_status(const struct lf_status *s)
 	else
 		fprintf(stderr, "landfence: WARNING: the sandbox is DEGRADED on this kernel: %s\n",
 			s->reason[0] ? s->reason : "a right the plan needs is missing");
+}
+
+/* Hard links from fenced files into grants: Landlock cannot tell them
+ * from any other file of the grant, so under fallback deny (fail-closed)
+ * nothing runs; under another posture they are a warning. Persistence
+ * paths left writable are a note. Returns 0 or the exit status. */
+static int check_before_run(const struct lf_cli_state *st, const struct lf_plan *plan,
+			    const struct lf_sandbox *sb, bool quiet)
+{
+	struct lf_cli_findings f = { 0 };
+	bool deny = lf_effective_fallback(st->eff) == LF_DENY;
+	int r;
+
+	r = lf_cli_hardlinks(plan, sb, &f);
+	if (r < 0) {
+		fprintf(stderr, "landfence: cannot scan for hard links: %s\n", strerror(-r));
+		return LF_EXIT_OWN;
+	}
+	for (size_t i = 0; i < f.n; i++)
+		fprintf(stderr, "landfence: %s: %s\n", deny ? "error" : "WARNING", f.lines[i]);
+	if (f.incomplete)
+		fprintf(stderr, "landfence: note: the hard-link scan is incomplete: %s\n",
+			f.reason);
+	if (f.n && deny) {
+		fprintf(stderr,
+			"landfence: a fenced file is reachable through a grant under another "
+			"name; nothing was run (remove the link, or fence its directory)\n");
+		lf_cli_findings_fini(&f);
+		return LF_EXIT_OWN;
+	}
+	lf_cli_findings_fini(&f);
+
+	if (quiet)
+		return 0;
+	r = lf_cli_persistence(st->project_root, sb, &f);
+	if (r == 0 && f.n)
+		fprintf(stderr,
+			"landfence: note: %zu place%s where code can be planted to run later "
+			"outside "
+			"the sandbox stay%s writable, e.g. %s (see `landfence plan`)\n",
+			f.n, f.n == 1 ? "" : "s", f.n == 1 ? "s" : "", f.lines[0]);
+	lf_cli_findings_fini(&f);
+	return 0;
 }
 
 int lf_cmd_run(int argc, char **argv)
@@ -147,10 +191,17 @@ int lf_cmd_run(int argc, char **argv)
 	}
 
 	const struct lf_sandbox *sb = lf_child_sandbox(child);
-	print_status(lf_child_status(child));
+	const struct lf_status *status_p = lf_child_status(child);
+	print_status(status_p);
 	if (!quiet)
 		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
 			fprintf(stderr, "landfence: note: %s\n", lf_sandbox_notice(sb, i));
+
+	if (status_p->kind != LF_STATUS_UNSUPPORTED) {
+		code = check_before_run(&st, plan, sb, quiet);
+		if (code)
+			goto out;
+	}
 
 	r = lf_child_start(child, &diag);
 	if (r < 0) {

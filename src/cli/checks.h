@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Checks `plan` and `run` make on the final rules before anything runs:
+ * hard links from fenced files into grants (Landlock cannot tell a second
+ * name of a fenced file from any other file in a grant), and persistence
+ * paths (git hooks, agent settings, shell start-up files) left writable.
+ */
+#ifndef LF_CLI_CHECKS_H
+#define LF_CLI_CHECKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "landlock/sandbox.h"
+
+/* What a check found, one formatted line per finding. */
+struct lf_cli_findings {
+	char **lines;
+	size_t n;
+	bool incomplete;  /* the hard-link scan hit a bound */
+	char reason[160]; /* why it is incomplete */
+};
+
+void lf_cli_findings_fini(struct lf_cli_findings *f);
+
+/* lf_hardlink_scan over the plan's fences (canonicalised; missing ones
+ * skipped) and the sandbox's final rules. Returns 0 and *out, or a
+ * negative errno. */
+int lf_cli_hardlinks(const struct lf_plan *plan, const struct lf_sandbox *sb,
+		     struct lf_cli_findings *out);
+
+/* lf_persistence_check over the sandbox's final rules, home from HOME.
+ * Returns 0 and *out, or a negative errno. */
+int lf_cli_persistence(const char *project_root, const struct lf_sandbox *sb,
+		       struct lf_cli_findings *out);
+
+#endif /* LF_CLI_CHECKS_H */

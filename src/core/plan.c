@@ -11,13 +11,27 @@
  * ask, so an ask is a no at the OS level.
  *
  * What differs is only the search. The seed tests every allow against every
- * fence; here one hash map holds, per class, every fence root and every root
- * above a fence. An allow's root then conflicts when one of its '/'-prefixes
- * ("" first, itself last) is a fence root of its class, or when a fence of
- * its class lies below it: at most depth + 1 lookups per allow, so the
- * compile is linear in the total length of the roots (expected). The fence reported for a dropped
- * allow is the first conflicting fence in pool order, as a literal reading
- * of the seed would find. Pure.
+ * fence. Here, two roots can only conflict when one of them is the project
+ * root "" or when they share their first component; so:
+ *
+ * 1. fences on "" and allows on "" are settled with two numbers per class
+ *    (the first fence on "", the first fence at all);
+ * 2. every other root goes to a bucket chosen by its first component (a
+ *    stable counting sort, so pool order survives inside each bucket);
+ * 3. bucket by bucket, a small hash map holds every fence root and every
+ *    root above a fence, with the first fence on it and the first fence
+ *    below it; an allow's root conflicts when one of its '/'-prefixes is a
+ *    fence root, or when a fence lies below it. The walk up from a fence
+ *    stops at the first root already marked, the walk down an allow stops
+ *    at the first prefix missing from the map;
+ * 4. one pass over the allows in pool order then writes the drops and the
+ *    grants, in the seed's order.
+ *
+ * Each bucket's map fits in the cache, which keeps the cost per rule flat
+ * as policies grow; keys are always compared in full, so a hash collision
+ * costs time, never a wrong answer. The fence reported for a dropped allow
+ * is the first conflicting fence in pool order, as a literal reading of the
+ * seed would find. Pure.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -95,33 +109,24 @@ static char *arena_join(struct arena *a, const char *base, size_t blen, const ch
 	return p;
 }
 
-/* ---- one map from a root to what the compiler knows about it --------- */
+/* ---- a map from a root to what the compiler knows about it ----------- */
 
-/*
- * Open addressing over 8-byte slots (32 bits of hash, entry number + 1) and
- * dense entries that hold the key's first bytes: a probe rarely touches an
- * entry whose hash differs, and a hit rarely leaves the entry. Fences of
- * both classes and grants share the map, so the lookup that tells whether
- * an allow's root is fenced also finds (or places) its grant.
- */
 #define INLINE_KEY 16
-#define CHUNK_BITS 12 /* entries come in chunks of 4096: growing moves none */
 
 struct root_info {
-	char head[INLINE_KEY];
+	char head[INLINE_KEY]; /* the key's first bytes: most keys never leave the entry */
 	const char *key;
-	uint64_t hash;
 	uint32_t len;
-	uint32_t grant;	   /* the grant on this root */
 	uint32_t eq[2];	   /* per class: the first fence on exactly this root */
 	uint32_t below[2]; /* per class: the first fence strictly below it */
+	uint32_t first;	   /* the first surviving allow on this root */
 };
 
+/* Open addressing over 8-byte slots: 32 bits of hash, entry number + 1. */
 struct root_map {
 	uint64_t *slots;
 	size_t mask;
-	struct root_info **chunks;
-	size_t nchunks;
+	struct root_info *entries;
 	size_t n;
 };
 
@@ -133,31 +138,21 @@ static uint64_t fnv(const char *s, size_t n)
 	return h;
 }
 
-/* The map is sized for about hint roots (the rules' own roots: their
- * ancestors are mostly shared, duplicates are common) and doubles when half
- * full, so its size follows the distinct roots rather than a bound on them:
- * less memory to fault in and to miss in the cache. */
-static int map_init(struct root_map *m, size_t hint)
+static inline uint64_t fnv_step(uint64_t h, char c)
 {
-	memset(m, 0, sizeof(*m));
-	m->mask = 1023;
-	while (m->mask + 1 < 2 * hint)
-		m->mask = 2 * m->mask + 1;
-	m->slots = calloc(m->mask + 1, sizeof(*m->slots));
-	return m->slots ? 0 : -ENOMEM;
+	return (h ^ (unsigned char)c) * FNV_PRIME;
 }
 
-static void map_fini(struct root_map *m)
+/* Empties the map and sizes it for at most keys keys (the slot array was
+ * allocated for the largest bucket). */
+static void map_reset(struct root_map *m, size_t keys)
 {
-	free(m->slots);
-	for (size_t i = 0; i < m->nchunks; i++)
-		free(m->chunks[i]);
-	free(m->chunks);
-}
-
-static struct root_info *map_entry(const struct root_map *m, size_t i)
-{
-	return &m->chunks[i >> CHUNK_BITS][i & ((1u << CHUNK_BITS) - 1)];
+	size_t size = 16;
+	while (size < 2 * keys)
+		size *= 2;
+	m->mask = size - 1;
+	m->n = 0;
+	memset(m->slots, 0, size * sizeof(*m->slots));
 }
 
 /* The slot holding key, or the empty slot where it belongs. */
@@ -170,7 +165,7 @@ static uint64_t *map_slot(const struct root_map *m, uint64_t h, const char *key,
 			return &m->slots[i];
 		if ((uint32_t)(s >> 32) != tag)
 			continue;
-		const struct root_info *e = map_entry(m, (uint32_t)s - 1);
+		const struct root_info *e = &m->entries[(uint32_t)s - 1];
 		if (e->len != len)
 			continue;
 		size_t n = len < INLINE_KEY ? len : INLINE_KEY;
@@ -183,67 +178,25 @@ static uint64_t *map_slot(const struct root_map *m, uint64_t h, const char *key,
 
 static struct root_info *map_at(const struct root_map *m, const uint64_t *slot)
 {
-	return *slot ? map_entry(m, (uint32_t)*slot - 1) : NULL;
+	return *slot ? &m->entries[(uint32_t)*slot - 1] : NULL;
 }
 
-static int map_grow(struct root_map *m)
-{
-	size_t size = (m->mask + 1) * 2;
-	uint64_t *slots = calloc(size, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t k = 0; k < m->n; k++) {
-		uint64_t h = map_entry(m, k)->hash;
-		size_t i = h & (size - 1);
-		while (slots[i])
-			i = (i + 1) & (size - 1);
-		slots[i] = (h >> 32 << 32) | (uint64_t)(k + 1);
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->mask = size - 1;
-	return 0;
-}
-
-/* Adds key at its empty slot (which a growth may move: hence slot_io).
- * Returns NULL when out of memory. */
-static struct root_info *map_put(struct root_map *m, uint64_t **slot_io, uint64_t h,
-				 const char *key, size_t len)
-{
-	if (m->n >= NONE - 1)
-		return NULL;
-	if (m->n == m->nchunks << CHUNK_BITS) {
-		struct root_info **v = realloc(m->chunks, (m->nchunks + 1) * sizeof(*v));
-		if (!v)
-			return NULL;
-		m->chunks = v;
-		v[m->nchunks] = malloc(sizeof(struct root_info) << CHUNK_BITS);
-		if (!v[m->nchunks])
-			return NULL;
-		m->nchunks++;
-	}
-	if (2 * (m->n + 1) > m->mask + 1) {
-		if (map_grow(m) < 0)
-			return NULL;
-		*slot_io = map_slot(m, h, key, len);
-	}
-	struct root_info *e = map_entry(m, m->n++);
-	memcpy(e->head, key, len < INLINE_KEY ? len : INLINE_KEY);
-	e->key = key;
-	e->hash = h;
-	e->len = (uint32_t)len;
-	e->eq[0] = e->eq[1] = NONE;
-	e->below[0] = e->below[1] = NONE;
-	e->grant = NONE;
-	**slot_io = (h >> 32 << 32) | (uint64_t)m->n;
-	return e;
-}
-
+/* The entry for key, new (every number NONE) if need be; the map was sized
+ * for every key of the bucket. */
 static struct root_info *map_get(struct root_map *m, uint64_t h, const char *key, size_t len)
 {
 	uint64_t *slot = map_slot(m, h, key, len);
-	struct root_info *e = map_at(m, slot);
-	return e ? e : map_put(m, &slot, h, key, len);
+	if (*slot)
+		return &m->entries[(uint32_t)*slot - 1];
+	struct root_info *e = &m->entries[m->n++];
+	memcpy(e->head, key, len < INLINE_KEY ? len : INLINE_KEY);
+	e->key = key;
+	e->len = (uint32_t)len;
+	e->eq[0] = e->eq[1] = NONE;
+	e->below[0] = e->below[1] = NONE;
+	e->first = NONE;
+	*slot = (h >> 32 << 32) | (uint64_t)m->n;
+	return e;
 }
 
 /* ---- the plan --------------------------------------------------------- */
@@ -259,107 +212,16 @@ struct lf_plan {
 	struct arena arena;
 };
 
-/*
- * Files fence i (class c, root rel) in the map: on its root, and as "below"
- * on every root above it. The walk up starts at the parent and stops at the
- * first root already marked for the class: whoever marked it marked every
- * root above it too. Fences arrive in pool order, so the first one to reach
- * an entry stays its first.
- */
-static int fence_add(struct root_map *m, const char *rel, int c, uint32_t i)
-{
-	uint64_t hs[64];
-	size_t ends[64], nends = 1;
-	uint64_t h = FNV_BASIS;
-	size_t j = 0;
-	bool deep = false;
-
-	hs[0] = h; /* "" */
-	ends[0] = 0;
-	for (; rel[j]; j++) {
-		if (rel[j] == '/') {
-			if (nends < 64) {
-				hs[nends] = h;
-				ends[nends++] = j;
-			} else {
-				deep = true;
-			}
-		}
-		h = (h ^ (unsigned char)rel[j]) * FNV_PRIME;
-	}
-	struct root_info *e = map_get(m, h, rel, j);
-	if (!e)
-		return -ENOMEM;
-	if (e->eq[c] == NONE)
-		e->eq[c] = i;
-	if (j == 0)
-		return 0; /* the project root has nothing above it */
-	if (deep) {
-		/* Too many levels to remember: mark each one from the top. */
-		h = FNV_BASIS;
-		for (size_t k = 0; k < j; k++) {
-			if (k == 0 || rel[k] == '/') {
-				e = map_get(m, h, rel, k);
-				if (!e)
-					return -ENOMEM;
-				if (e->below[c] == NONE)
-					e->below[c] = i;
-			}
-			h = (h ^ (unsigned char)rel[k]) * FNV_PRIME;
-		}
-		return 0;
-	}
-	while (nends > 0) {
-		nends--;
-		e = map_get(m, hs[nends], rel, ends[nends]);
-		if (!e)
-			return -ENOMEM;
-		if (e->below[c] != NONE)
-			break;
-		e->below[c] = i;
-	}
-	return 0;
-}
-
-/*
- * The first fence (pool order) of class c on, above or below the root
- * rel[0..len), or NONE. *slot is left at the root's slot (or where it
- * belongs) and *h at its hash, for the grant. A prefix missing from the map
- * has no fence on or below it, so nothing below it can conflict either.
- */
-static uint32_t fence_conflict(const struct root_map *m, const char *rel, size_t len, int c,
-			       uint64_t **slot, uint64_t *hash)
-{
-	uint32_t best = NONE;
-	uint64_t h = FNV_BASIS;
-	for (size_t j = 0;; j++) {
-		if (j == 0 || j == len || rel[j] == '/') {
-			uint64_t *s = map_slot(m, h, rel, j);
-			const struct root_info *e = map_at(m, s);
-			if (!e && j < len) {
-				/* Nothing here or below: find the root's slot. */
-				h = fnv(rel, len);
-				*slot = map_slot(m, h, rel, len);
-				*hash = h;
-				return best;
-			}
-			if (j == len) {
-				*slot = s;
-				*hash = h;
-				if (e) {
-					if (e->eq[c] < best)
-						best = e->eq[c];
-					if (e->below[c] < best)
-						best = e->below[c];
-				}
-				return best;
-			}
-			if (e->eq[c] < best)
-				best = e->eq[c];
-		}
-		h = (h ^ (unsigned char)rel[j]) * FNV_PRIME;
-	}
-}
+/* A non-empty root waiting in its bucket: a fence's or an allow's. */
+struct item {
+	const char *rel;
+	uint32_t len;
+	uint32_t id;   /* fence number or allow number (pool order) */
+	uint32_t keys; /* map keys it may add: its root and, for a fence, those above */
+	uint32_t bucket;
+	uint8_t cls;   /* 0: RO, 1: RW */
+	uint8_t fence; /* a fence's root, else an allow's */
+};
 
 static unsigned access_class(enum lf_capability cap)
 {
@@ -375,6 +237,109 @@ static unsigned access_class(enum lf_capability cap)
 	return 0; /* bash: no class, never a grant nor a fence */
 }
 
+/* Files an item's bucket (by its first component) and key bound. */
+static void item_init(struct item *it, const char *rel, size_t len, uint32_t id, int cls,
+		      bool fence, size_t nbuckets)
+{
+	size_t first = 0;
+	uint64_t h = FNV_BASIS;
+	uint32_t slashes = 0;
+	while (first < len && rel[first] != '/')
+		h = fnv_step(h, rel[first++]);
+	if (fence)
+		for (size_t j = first; j < len; j++)
+			slashes += rel[j] == '/';
+	it->rel = rel;
+	it->len = (uint32_t)len;
+	it->id = id;
+	it->cls = (uint8_t)cls;
+	it->fence = fence;
+	it->keys = 1 + slashes;
+	it->bucket = (uint32_t)((h ^ (h >> 29)) & (nbuckets - 1));
+}
+
+/*
+ * Files a fence in the map: on its root, and as "below" on every non-empty
+ * root above it, nearest first, stopping at the first one already marked
+ * for the class: whoever marked it marked every root above it too. Fences
+ * arrive in pool order, so the first one to reach an entry stays its first.
+ */
+static void fence_add(struct root_map *m, const struct item *it)
+{
+	const char *rel = it->rel;
+	size_t len = it->len;
+	int c = it->cls;
+	uint64_t hs[64];
+	size_t ends[64], nends = 0;
+	bool deep = false;
+	uint64_t h = FNV_BASIS;
+
+	for (size_t j = 0; j < len; j++) {
+		if (rel[j] == '/') {
+			if (nends < 64) {
+				hs[nends] = h;
+				ends[nends++] = j;
+			} else {
+				deep = true;
+			}
+		}
+		h = fnv_step(h, rel[j]);
+	}
+	struct root_info *e = map_get(m, h, rel, len);
+	if (e->eq[c] == NONE)
+		e->eq[c] = it->id;
+	if (deep) {
+		/* Too many levels to remember: mark each one from the top. */
+		h = FNV_BASIS;
+		for (size_t j = 0; j < len; j++) {
+			if (rel[j] == '/') {
+				e = map_get(m, h, rel, j);
+				if (e->below[c] == NONE)
+					e->below[c] = it->id;
+			}
+			h = fnv_step(h, rel[j]);
+		}
+		return;
+	}
+	while (nends > 0) {
+		nends--;
+		e = map_get(m, hs[nends], rel, ends[nends]);
+		if (e->below[c] != NONE)
+			break;
+		e->below[c] = it->id;
+	}
+}
+
+/* The first fence (pool order) of the item's class on, above (short of "")
+ * or below its root, or NONE; *root is the root's entry, if any. A prefix
+ * missing from the map has no fence on or below it, hence none below the
+ * root either. */
+static uint32_t fence_conflict(const struct root_map *m, const struct item *it,
+			       struct root_info **root)
+{
+	const char *rel = it->rel;
+	size_t len = it->len;
+	int c = it->cls;
+	uint32_t best = NONE;
+	uint64_t h = FNV_BASIS;
+
+	*root = NULL;
+	for (size_t j = 0;; j++) {
+		if (j == len || rel[j] == '/') {
+			struct root_info *e = map_at(m, map_slot(m, h, rel, j));
+			if (!e)
+				return best;
+			if (e->eq[c] < best)
+				best = e->eq[c];
+			if (j == len) {
+				*root = e;
+				return e->below[c] < best ? e->below[c] : best;
+			}
+		}
+		h = fnv_step(h, rel[j]);
+	}
+}
+
 void lf_plan_free(struct lf_plan *plan)
 {
 	if (!plan)
@@ -386,47 +351,34 @@ void lf_plan_free(struct lf_plan *plan)
 	free(plan);
 }
 
-/*
- * Hash-map lookups miss the cache once the map outgrows it; the prefixes of
- * an allow or fence a few places ahead are independent of the current one,
- * so their slots are requested early and arrive while it is processed.
- */
-#define LOOKAHEAD 8
-
-static void map_prefetch(const struct root_map *m, const char *rel, size_t len)
-{
-	uint64_t h = FNV_BASIS;
-	for (size_t j = 0; j < len; j++) {
-		h = (h ^ (unsigned char)rel[j]) * FNV_PRIME;
-		if (j + 1 == len || rel[j + 1] == '/')
-			__builtin_prefetch(&m->slots[h & m->mask]);
-	}
-}
-
-/* Steps through the globs of the file rules that are (allow) or are not
- * (!allow) allows, in pool order. */
-struct cursor {
-	size_t rule, glob;
+/* Working memory of one compilation. */
+struct work {
+	struct item *items;  /* fences first, then allows; empty roots excluded */
+	struct item *sorted; /* the same, by bucket, stable */
+	size_t nitems;
+	size_t *start;			   /* bucket b is sorted[start[b] .. start[b + 1]) */
+	const struct lf_rule **allow_rule; /* per allow number */
+	const char **allow_rel;
+	uint32_t *allow_len;
+	uint32_t *fenced; /* per allow: the fence that drops it, or NONE */
+	uint32_t *first;  /* per allow: the first survivor on its root */
+	char *bytes;	  /* the bucketed roots' bytes, not NUL-terminated */
+	struct root_map map;
 };
 
-static const struct lf_glob *cursor_next(const struct lf_effective *e, struct cursor *c, bool allow)
+static void work_fini(struct work *w)
 {
-	for (; c->rule < e->nrules; c->rule++, c->glob = 0) {
-		const struct lf_rule *r = e->rules[c->rule];
-		if (!access_class(r->cap) || (r->effect == LF_ALLOW) != allow)
-			continue;
-		if (c->glob < r->nglobs)
-			return &r->globs[c->glob++];
-	}
-	return NULL;
-}
-
-static void cursor_ahead(const struct lf_effective *e, struct cursor *ahead, bool allow,
-			 const struct root_map *m)
-{
-	const struct lf_glob *g = cursor_next(e, ahead, allow);
-	if (g)
-		map_prefetch(m, g->pattern, g->prefix_len);
+	free(w->items);
+	free(w->sorted);
+	free(w->start);
+	free(w->allow_rule);
+	free(w->allow_rel);
+	free(w->allow_len);
+	free(w->fenced);
+	free(w->first);
+	free(w->map.slots);
+	free(w->map.entries);
+	free(w->bytes);
 }
 
 int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
@@ -457,97 +409,220 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 		else
 			nfence += r->nglobs;
 	}
-	if (nfence >= NONE || nallow >= NONE)
+	if (nfence >= NONE / 2 || nallow >= NONE / 2)
 		return -ENOMEM;
+	/* About a thousand roots per bucket: its map then stays in the cache. */
+	size_t nbuckets = 1;
+	while (nbuckets < 65536 && nbuckets * 1024 < nfence + nallow)
+		nbuckets *= 2;
 
 	int ret = -ENOMEM;
-	struct root_map map = { 0 };
+	struct work w;
+	memset(&w, 0, sizeof(w));
 	struct lf_plan *plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
 	plan->posture = e->fallback;
+	size_t nitems = nfence + nallow;
 	plan->fences = malloc((nfence ? nfence : 1) * sizeof(*plan->fences));
 	plan->grants = malloc((nallow ? nallow : 1) * sizeof(*plan->grants));
 	plan->dropped = malloc((nallow ? nallow : 1) * sizeof(*plan->dropped));
-	if (!plan->fences || !plan->grants || !plan->dropped || map_init(&map, nfence + nallow) < 0)
+	w.items = malloc((nitems ? nitems : 1) * sizeof(*w.items));
+	w.sorted = malloc((nitems ? nitems : 1) * sizeof(*w.sorted));
+	w.start = calloc(nbuckets + 1, sizeof(*w.start));
+	w.allow_rule = malloc((nallow ? nallow : 1) * sizeof(*w.allow_rule));
+	w.allow_rel = malloc((nallow ? nallow : 1) * sizeof(*w.allow_rel));
+	w.allow_len = malloc((nallow ? nallow : 1) * sizeof(*w.allow_len));
+	w.fenced = malloc((nallow ? nallow : 1) * sizeof(*w.fenced));
+	w.first = malloc((nallow ? nallow : 1) * sizeof(*w.first));
+	if (!plan->fences || !plan->grants || !plan->dropped || !w.items || !w.sorted || !w.start ||
+	    !w.allow_rule || !w.allow_rel || !w.allow_len || !w.fenced || !w.first)
 		goto out;
 
-	/* 1. Fences, in pool order. */
-	struct cursor ahead = { 0, 0 };
-	for (int k = 0; k < LOOKAHEAD; k++)
-		cursor_ahead(e, &ahead, false, &map);
+	/*
+	 * 1. One pass over the rules in pool order. Fence items fill items[]
+	 * from the front, allow items from nfence on: scattered in that order,
+	 * fences come first in every bucket. Roots on "" stay out of the
+	 * buckets: a fence on "" meets every allow of its class, an allow on ""
+	 * meets every fence of its class; these two numbers settle them.
+	 */
+	uint32_t on_root[2] = { NONE, NONE }, any[2] = { NONE, NONE };
+	uint32_t na = 0;
+	size_t nfitems = 0, naitems = 0;
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct lf_rule *r = e->rules[i];
 		unsigned access = access_class(r->cap);
-		if (!access || r->effect == LF_ALLOW)
+		if (!access)
 			continue;
+		int c = access == LF_ACCESS_RO ? 0 : 1;
 		for (size_t k = 0; k < r->nglobs; k++) {
-			const struct lf_glob *g = &r->globs[k];
-			cursor_ahead(e, &ahead, false, &map);
+			const char *pattern = r->globs[k].pattern;
+			size_t len = r->globs[k].prefix_len;
+			if (r->effect == LF_ALLOW) {
+				w.allow_rule[na] = r;
+				w.allow_rel[na] = pattern;
+				w.allow_len[na] = (uint32_t)len;
+				w.fenced[na] = NONE;
+				w.first[na] = NONE;
+				if (len)
+					item_init(&w.items[nfence + naitems++], pattern, len, na, c,
+						  false, nbuckets);
+				na++;
+				continue;
+			}
 			uint32_t n = (uint32_t)plan->nfences++;
 			struct lf_fence *f = &plan->fences[n];
-			f->abs_root =
-				arena_join(&plan->arena, base, blen, g->pattern, g->prefix_len);
+			f->abs_root = arena_join(&plan->arena, base, blen, pattern, len);
 			if (!f->abs_root)
 				goto out;
 			/* The relative root is the tail of the absolute one ("" for
 			 * the project root: the terminating NUL). */
-			f->rel_root = f->abs_root + strlen(f->abs_root) - g->prefix_len;
+			f->rel_root = f->abs_root + strlen(f->abs_root) - len;
 			f->access = access;
 			f->effect = r->effect;
 			f->source = r->source;
-			if (fence_add(&map, f->rel_root, access == LF_ACCESS_RO ? 0 : 1, n) < 0)
-				goto out;
+			if (any[c] == NONE)
+				any[c] = n;
+			if (len == 0) {
+				if (on_root[c] == NONE)
+					on_root[c] = n;
+				continue;
+			}
+			item_init(&w.items[nfitems++], f->rel_root, len, n, c, true, nbuckets);
 		}
 	}
 
-	/* 2. Allows: dropped when fenced in their class, else merged by root. */
-	ahead = (struct cursor){ 0, 0 };
-	for (int k = 0; k < LOOKAHEAD; k++)
-		cursor_ahead(e, &ahead, true, &map);
-	for (size_t i = 0; i < e->nrules; i++) {
-		const struct lf_rule *r = e->rules[i];
-		unsigned access = access_class(r->cap);
-		if (!access || r->effect != LF_ALLOW)
+	/*
+	 * 3. Stable counting sort by bucket. The roots' bytes move into bucket
+	 * order too, so that each bucket reads one stretch of memory instead
+	 * of strings strewn over the policy; the map is sized for the largest
+	 * bucket.
+	 */
+	size_t *keys = calloc(nbuckets, sizeof(*keys));
+	size_t *bytes = calloc(nbuckets + 1, sizeof(*bytes));
+	size_t *fill = malloc(nbuckets * sizeof(*fill));
+	if (!keys || !bytes || !fill) {
+		free(keys);
+		free(bytes);
+		free(fill);
+		goto out;
+	}
+	const size_t range[2][2] = { { 0, nfitems }, { nfence, nfence + naitems } };
+	for (int part = 0; part < 2; part++) {
+		for (size_t i = range[part][0]; i < range[part][1]; i++) {
+			const struct item *it = &w.items[i];
+			w.start[it->bucket + 1]++;
+			keys[it->bucket] += it->keys;
+			bytes[it->bucket + 1] += it->len;
+		}
+	}
+	size_t most = 0, size = 16;
+	for (size_t b = 0; b < nbuckets; b++) {
+		w.start[b + 1] += w.start[b];
+		bytes[b + 1] += bytes[b];
+		if (keys[b] > most)
+			most = keys[b];
+	}
+	while (size < 2 * most)
+		size *= 2;
+	w.map.slots = malloc(size * sizeof(*w.map.slots));
+	w.map.entries = malloc((most ? most : 1) * sizeof(*w.map.entries));
+	w.bytes = malloc(bytes[nbuckets] ? bytes[nbuckets] : 1);
+	if (!w.map.slots || !w.map.entries || !w.bytes) {
+		free(keys);
+		free(bytes);
+		free(fill);
+		goto out;
+	}
+	memcpy(fill, w.start, nbuckets * sizeof(*fill));
+	for (int part = 0; part < 2; part++) {
+		for (size_t i = range[part][0]; i < range[part][1]; i++) {
+			const struct item *it = &w.items[i];
+			char *dst = w.bytes + bytes[it->bucket];
+			memcpy(dst, it->rel, it->len);
+			bytes[it->bucket] += it->len;
+			struct item *s = &w.sorted[fill[it->bucket]++];
+			*s = *it;
+			s->rel = dst;
+		}
+	}
+	free(bytes);
+	free(fill);
+
+	/* 4. Bucket by bucket: fences into the map, then the allows against
+	 * it (fences precede allows in items, so in every bucket too). */
+	for (size_t b = 0; b < nbuckets; b++) {
+		if (w.start[b] == w.start[b + 1])
 			continue;
-		int c = access == LF_ACCESS_RO ? 0 : 1;
-		for (size_t k = 0; k < r->nglobs; k++) {
-			const char *rel = r->globs[k].pattern;
-			size_t len = r->globs[k].prefix_len;
-			cursor_ahead(e, &ahead, true, &map);
-			uint64_t *slot, h;
-			uint32_t f = fence_conflict(&map, rel, len, c, &slot, &h);
-			if (f != NONE) {
-				struct lf_dropped *d = &plan->dropped[plan->ndropped++];
-				d->abs_root = arena_join(&plan->arena, base, blen, rel, len);
-				if (!d->abs_root)
-					goto out;
-				d->access = access;
-				d->allow = r->source;
-				d->fence_root = plan->fences[f].abs_root;
-				d->fence = plan->fences[f].source;
-				d->fence_effect = plan->fences[f].effect;
+		map_reset(&w.map, keys[b]);
+		for (size_t i = w.start[b]; i < w.start[b + 1]; i++) {
+			const struct item *it = &w.sorted[i];
+			if (it->fence) {
+				fence_add(&w.map, it);
 				continue;
 			}
-			struct root_info *ri = map_at(&map, slot);
-			if (!ri)
-				ri = map_put(&map, &slot, h, rel, len);
-			if (!ri)
-				goto out;
-			if (ri->grant == NONE) {
-				struct lf_grant *g = &plan->grants[plan->ngrants];
-				g->abs_root = arena_join(&plan->arena, base, blen, rel, len);
-				if (!g->abs_root)
-					goto out;
-				g->access = 0;
-				ri->grant = (uint32_t)plan->ngrants++;
-			}
-			plan->grants[ri->grant].access |= access;
+			struct root_info *root;
+			uint32_t f = fence_conflict(&w.map, it, &root);
+			if (on_root[it->cls] < f)
+				f = on_root[it->cls];
+			w.fenced[it->id] = f;
+			if (f != NONE)
+				continue;
+			if (!root)
+				root = map_get(&w.map, fnv(it->rel, it->len), it->rel, it->len);
+			if (root->first == NONE)
+				root->first = it->id;
+			w.first[it->id] = root->first;
 		}
+	}
+	free(keys);
+
+	/* 5. The allows in pool order: drops, and grants in order of their
+	 * first surviving allow. first[] turns into grant numbers on the way:
+	 * an allow's first survivor comes before it. */
+	uint32_t root_first = NONE;
+	for (uint32_t a = 0; a < na; a++) {
+		const struct lf_rule *r = w.allow_rule[a];
+		const char *rel = w.allow_rel[a];
+		size_t len = w.allow_len[a];
+		unsigned access = access_class(r->cap);
+		if (len == 0)
+			w.fenced[a] = any[access == LF_ACCESS_RO ? 0 : 1];
+		if (w.fenced[a] != NONE) {
+			const struct lf_fence *f = &plan->fences[w.fenced[a]];
+			struct lf_dropped *d = &plan->dropped[plan->ndropped++];
+			d->abs_root = arena_join(&plan->arena, base, blen, rel, len);
+			if (!d->abs_root)
+				goto out;
+			d->access = access;
+			d->allow = r->source;
+			d->fence_root = f->abs_root;
+			d->fence = f->source;
+			d->fence_effect = f->effect;
+			continue;
+		}
+		if (len == 0) {
+			if (root_first == NONE)
+				root_first = a;
+			w.first[a] = root_first;
+		}
+		uint32_t gid;
+		if (w.first[a] == a) {
+			gid = (uint32_t)plan->ngrants++;
+			struct lf_grant *gr = &plan->grants[gid];
+			gr->abs_root = arena_join(&plan->arena, base, blen, rel, len);
+			if (!gr->abs_root)
+				goto out;
+			gr->access = 0;
+			w.first[a] = gid;
+		} else {
+			gid = w.first[w.first[a]];
+		}
+		plan->grants[gid].access |= access;
 	}
 	ret = 0;
 out:
-	map_fini(&map);
+	work_fini(&w);
 	if (ret < 0) {
 		lf_plan_free(plan);
 		return ret;

@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -626,6 +627,18 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "caps")) {
 			int r = op_caps();
 			out(r < 0 ? "error" : r ? "caps" : "nocaps");
+		} else if (!strcmp(op, "caps-bound")) {
+			/* Capabilities that reach past the file system and that
+			 * Landlock does not restrict: "dropped" when none is
+			 * left in the bounding set, else the numbers kept. */
+			static const int danger[] = { 12, 16, 17, 19, 21, 22, 25,
+						      30, 32, 33, 34, 38, 39 };
+			char kept[128] = "";
+			for (size_t k = 0; k < sizeof(danger) / sizeof(danger[0]); k++)
+				if (prctl(PR_CAPBSET_READ, danger[k], 0, 0, 0) == 1)
+					snprintf(kept + strlen(kept), sizeof(kept) - strlen(kept),
+						 "%s%d", kept[0] ? "," : "kept:", danger[k]);
+			out(kept[0] ? kept : "dropped");
 		} else if (!strcmp(op, "reboot-bad")) {
 			/* A wrong magic number: EINVAL once CAP_SYS_BOOT is
 			 * checked and held, EPERM when it is not. Reboots

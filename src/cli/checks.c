@@ -133,3 +133,45 @@ int lf_cli_persistence(const char *project_root, const struct lf_sandbox *sb,
 	*out = f;
 	return 0;
 }
+
+int lf_cli_devnodes(const struct lf_sandbox *sb, struct lf_cli_findings *out)
+{
+	size_t n = lf_sandbox_rule_count(sb), k = 0;
+	struct lf_path_access *roots = calloc(n ? n : 1, sizeof(*roots));
+	struct lf_devnode_report rep = { 0 };
+	struct lf_cli_findings f = { 0 };
+	char line[PATH_MAX * 2 + 256];
+	int r;
+
+	if (!roots)
+		return -ENOMEM;
+	/* The grants someone else could have filled before launch: the
+	 * project, profiles, the policy's host section. Not the system
+	 * directories or /dev (their nodes are the system's), not the
+	 * fresh run directory. */
+	for (size_t i = 0; i < n; i++) {
+		const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
+		if (fr->origin != LF_ORIGIN_POLICY && fr->origin != LF_ORIGIN_FALLBACK &&
+		    fr->origin != LF_ORIGIN_HOST_POLICY && fr->origin != LF_ORIGIN_PROFILE)
+			continue;
+		roots[k].path = fr->path;
+		roots[k].access = fr->access;
+		k++;
+	}
+	r = k ? lf_devnode_scan(roots, k, NULL, &rep) : 0;
+	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
+		lf_devnode_hit_format(&rep.hits[i], line, sizeof(line));
+		r = add_line(&f, line);
+	}
+	f.incomplete = rep.incomplete;
+	snprintf(f.reason, sizeof(f.reason), "%s", rep.reason);
+	if (k)
+		lf_devnode_report_fini(&rep);
+	free(roots);
+	if (r < 0) {
+		lf_cli_findings_fini(&f);
+		return r;
+	}
+	*out = f;
+	return 0;
+}

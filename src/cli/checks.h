@@ -34,4 +34,8 @@ int lf_cli_hardlinks(const struct lf_plan *plan, const struct lf_sandbox *sb,
 int lf_cli_persistence(const char *project_root, const struct lf_sandbox *sb,
 		       struct lf_cli_findings *out);
 
+/* lf_devnode_scan below the grants of the policy, fallback, profiles and
+ * host section. Returns 0 and *out, or a negative errno. */
+int lf_cli_devnodes(const struct lf_sandbox *sb, struct lf_cli_findings *out);
+
 #endif /* LF_CLI_CHECKS_H */

@@ -107,6 +107,7 @@ static void source_text(char *buf, size_t size, const struct lf_source *s)
 struct plan_view {
 	struct lf_cli_findings links;	/* hard links from fences into grants */
 	struct lf_cli_findings persist; /* persistence paths left writable */
+	struct lf_cli_findings devices; /* device nodes below grants */
 	const struct lf_cli_state *st;
 	const struct lf_plan *plan;
 	const struct lf_sandbox *sb; /* NULL: KernelTooOld */
@@ -255,6 +256,15 @@ static void print_text(const struct plan_view *pv, bool tree)
 		if (pv->links.incomplete)
 			printf("  (incomplete scan: %s)\n", pv->links.reason);
 	}
+	if (pv->devices.n || pv->devices.incomplete) {
+		printf("\ndevice nodes below grants (%zu): %s\n", pv->devices.n,
+		       lf_effective_fallback(st->eff) == LF_DENY ? "run refuses to start"
+								 : "run warns and starts");
+		for (size_t i = 0; i < pv->devices.n; i++)
+			printf("  %s\n", pv->devices.lines[i]);
+		if (pv->devices.incomplete)
+			printf("  (incomplete scan: %s)\n", pv->devices.reason);
+	}
 	if (pv->persist.n) {
 		printf("\nwritable persistence paths (%zu): code planted there runs later outside "
 		       "the sandbox\n",
@@ -360,6 +370,10 @@ static int print_json(const struct plan_view *pv)
 	json_object_set_new(root, "hardlinks", links);
 	json_object_set_new(root, "hardlinks_incomplete", json_boolean(pv->links.incomplete));
 	json_object_set_new(root, "persistence", persist);
+	json_t *devs = json_array();
+	for (size_t i = 0; devs && i < pv->devices.n; i++)
+		json_array_append_new(devs, json_string(pv->devices.lines[i]));
+	json_object_set_new(root, "device_nodes", devs);
 	json_object_set_new(root, "rules", rules);
 	json_object_set_new(root, "dropped", dropped);
 	json_object_set_new(root, "notices", notices);
@@ -484,6 +498,8 @@ int lf_cmd_plan(int argc, char **argv)
 		r = lf_cli_hardlinks(plan, sb, &pv.links);
 		if (r == 0)
 			r = lf_cli_persistence(st.project_root, sb, &pv.persist);
+		if (r == 0)
+			r = lf_cli_devnodes(sb, &pv.devices);
 		if (r < 0) {
 			fprintf(stderr, "landfence: checking the rules: %s\n", strerror(-r));
 			code = LF_EXIT_OWN;
@@ -504,6 +520,7 @@ int lf_cmd_plan(int argc, char **argv)
 out:
 	lf_cli_findings_fini(&pv.links);
 	lf_cli_findings_fini(&pv.persist);
+	lf_cli_findings_fini(&pv.devices);
 	free(profiles);
 	lf_sandbox_free(sb);
 	lf_plan_free(plan);

@@ -82,6 +82,10 @@ static int check_before_run(const struct lf_cli_state *st, const struct lf_plan 
 	}
 	lf_cli_findings_fini(&f);
 
+	/* Device nodes below grants are looked for by `plan` only: the scan
+	 * walks every grant (tens of milliseconds on a large project), and
+	 * the sandbox itself cannot create one (doc/launch.md). */
+
 	if (quiet)
 		return 0;
 	r = lf_cli_persistence(st->project_root, sb, &f);

@@ -641,6 +641,49 @@ static void test_run_bad_profile(void **state)
 	expect_code(r, 2, "unknown profile");
 }
 
+/* A second name of a fenced file inside a grant: Landlock cannot tell it
+ * apart, so run refuses under fallback deny and warns otherwise; plan
+ * names it. */
+#define HARDLINK_POLICY(fallback)                                                     \
+	"{\"version\": 1, \"fallback\": \"" fallback "\", \"rules\": ["               \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"src/**\"]}," \
+	"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\"secret/**\"]}]}"
+
+static void test_run_hardlink(void **state)
+{
+	char proj[PATH_MAX], marker[PATH_MAX + 16], link[PATH_MAX + 16];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "hardlink-deny", HARDLINK_POLICY("deny"));
+	sh("mkdir -p %s/src %s/secret && echo KEY > %s/secret/key && ln %s/secret/key "
+	   "%s/src/innocent",
+	   proj, proj, proj, proj, proj);
+	snprintf(marker, sizeof(marker), "%s/ran", proj);
+	snprintf(link, sizeof(link), "%s/src/innocent", proj);
+	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "touch ran; cat src/innocent");
+	expect_code(r, 125, "hard link under fallback deny");
+	assert_non_null(strstr(r->err, link));
+	assert_false(exists(marker));
+	TOOL(r, proj, NULL, "plan");
+	expect_code(r, 0, "plan with a hard link");
+	assert_non_null(strstr(r->out, link));
+
+	project(proj, sizeof(proj), "hardlink-ask", HARDLINK_POLICY("ask"));
+	sh("mkdir -p %s/src %s/secret && echo KEY > %s/secret/key && ln %s/secret/key "
+	   "%s/src/innocent",
+	   proj, proj, proj, proj, proj);
+	snprintf(link, sizeof(link), "%s/src/innocent", proj);
+	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "cat src/innocent; cat secret/key");
+	/* It runs; Landlock cannot refuse the second name, the fence holds. */
+	expect_code(r, 1, "hard link under fallback ask");
+	assert_non_null(strstr(r->err, "WARNING"));
+	assert_non_null(strstr(r->err, link));
+	assert_non_null(strstr(r->out, "KEY"));
+	assert_non_null(strstr(r->err, "Permission denied"));
+}
+
 /* ---- policy errors ---- */
 
 static void test_run_malformed_policy(void **state)
@@ -808,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_run_caps_and_parent),
 		cmocka_unit_test(test_run_signal_forwarding),
 		cmocka_unit_test(test_run_bad_profile),
+		cmocka_unit_test(test_run_hardlink),
 		cmocka_unit_test(test_run_malformed_policy),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_doctor),

@@ -199,10 +199,19 @@ struct bash_ctx {
 	size_t ncwd;
 	bool cwd_unknown;
 	bool has_globs; /* some command rule is a glob: build the joined text */
+	/* the bash rules, in order: parts are matched against these only */
+	const struct lf_rule **bash;
+	size_t nbash;
+	const struct lf_rule *bash_inline[64];
 	char *join;
 	size_t joincap;
 	bool have;
 	struct lf_verdict best;
+	bool have_unmatched; /* the verdict for a command no rule names */
+	struct lf_verdict unmatched;
+	/* the words whose arguments were checked last: a wrapped command is
+	 * a suffix of its wrapper's words, already checked */
+	const struct lf_shell_word *args_lo, *args_hi;
 	char path[CWD_MAX * 2 + 2];
 };
 
@@ -233,19 +242,39 @@ static void verdict_unmatched(const struct lf_effective *e, struct lf_verdict *v
 	}
 }
 
-/* The strictest matching command rule for one view; *found says whether
- * any matched. */
-static void match_view(const struct lf_effective *e, const struct lf_cmd_view *view,
-		       const struct lf_cmd_rule **best, const struct lf_rule **owner)
+/* The strictest matching command rule for one view (the earliest on a
+ * tie), raising *best. */
+static void match_view(const struct lf_rule *const *bash, size_t nbash,
+		       const struct lf_cmd_view *view, const struct lf_cmd_rule **best,
+		       const struct lf_rule **owner)
 {
-	for (size_t i = 0; i < e->nrules; i++) {
-		const struct lf_rule *r = e->rules[i];
-		if (r->cap != LF_CAP_BASH)
-			continue;
+	const char p0 = view->prog[0], p1 = p0 ? view->prog[1] : '\0';
+	const char t0 = view->len ? view->text[0] : '\0';
+	const char t1 = view->len > 1 ? view->text[1] : '\0';
+
+	for (size_t i = 0; i < nbash; i++) {
+		const struct lf_rule *r = bash[i];
 		for (size_t k = 0; k < r->ncmds; k++) {
 			const struct lf_cmd_rule *c = &r->cmds[k];
 			if (*best && c->effect <= (*best)->effect)
 				continue;
+			/* most rules name another program: reject on the first
+			 * character before any real matching */
+			if (c->matcher != LF_MATCH_GLOB) {
+				if (c->tokens[0][0] != p0 || (p0 && c->tokens[0][1] != p1))
+					continue;
+			} else if (t0) {
+				char g = c->text[0], h;
+				if (g == '*' || g == '?' || g == '[' || g == '\\')
+					goto full;
+				if (g != t0)
+					continue;
+				h = c->text[1];
+				if (t1 && h && h != t1 && h != '*' && h != '?' && h != '[' &&
+				    h != '\\' && h != ' ' && h != '\t')
+					continue;
+			}
+		full:
 			if (lf_cmd_rule_match(c, view)) {
 				*best = c;
 				*owner = r;
@@ -311,7 +340,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 		return r;
 	size_t full_len = view.len;
 	view.text = bc->join ? bc->join : "";
-	match_view(bc->e, &view, &best, &owner);
+	match_view(bc->bash, bc->nbash, &view, &best, &owner);
 
 	/* /bin/rm is judged like rm too */
 	const char *slash = strrchr(prog, '/');
@@ -322,10 +351,15 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 			view.text += skip;
 			view.len -= skip;
 		}
-		match_view(bc->e, &view, &best, &owner);
+		match_view(bc->bash, bc->nbash, &view, &best, &owner);
 	}
 	if (!best) {
-		verdict_unmatched(bc->e, v);
+		if (!bc->have_unmatched) {
+			memset(&bc->unmatched, 0, sizeof(bc->unmatched));
+			verdict_unmatched(bc->e, &bc->unmatched);
+			bc->have_unmatched = true;
+		}
+		*v = bc->unmatched;
 		*matched = false;
 		return 0;
 	}
@@ -464,6 +498,11 @@ static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part
 	bool known;
 	int r;
 
+	if (part->argv >= bc->args_lo && part->argv + part->argc <= bc->args_hi && !w_all &&
+	    !w_last && !del)
+		return 0;
+	bc->args_lo = part->argv;
+	bc->args_hi = part->argv + part->argc;
 	for (size_t i = 1; i < part->argc; i++) {
 		const struct lf_shell_word *w = &part->argv[i];
 		if (w->len && w->text[0] != '-' && !(w->flags & LF_WORD_NOT_LITERAL))
@@ -641,10 +680,26 @@ int lf_bash_decide(const struct lf_effective *e, const char *project_root, const
 		bc->ncwd = 1;
 	}
 	bc->has_globs = false;
-	for (size_t i = 0; i < e->nrules && !bc->has_globs; i++)
-		for (size_t k = 0; k < e->rules[i]->ncmds; k++)
-			if (e->rules[i]->cmds[k].matcher == LF_MATCH_GLOB)
+	bc->have_unmatched = false;
+	bc->args_lo = bc->args_hi = NULL;
+	size_t nbash = 0;
+	for (size_t i = 0; i < e->nrules; i++)
+		nbash += e->rules[i]->cap == LF_CAP_BASH;
+	bc->bash = nbash <= 64 ? bc->bash_inline : malloc(nbash * sizeof(*bc->bash));
+	if (!bc->bash) {
+		free(bc);
+		return -ENOMEM;
+	}
+	bc->nbash = 0;
+	for (size_t i = 0; i < e->nrules; i++) {
+		const struct lf_rule *rule = e->rules[i];
+		if (rule->cap != LF_CAP_BASH)
+			continue;
+		bc->bash[bc->nbash++] = rule;
+		for (size_t k = 0; k < rule->ncmds && !bc->has_globs; k++)
+			if (rule->cmds[k].matcher == LF_MATCH_GLOB)
 				bc->has_globs = true;
+	}
 
 	r = lf_shell_analyse(line, strlen(line), on_part, bc);
 	if (r >= 0) {
@@ -659,6 +714,8 @@ int lf_bash_decide(const struct lf_effective *e, const char *project_root, const
 		*out = bc->best;
 		r = 0;
 	}
+	if (bc->bash != bc->bash_inline)
+		free(bc->bash);
 	free(bc->join);
 	free(bc);
 	return r;

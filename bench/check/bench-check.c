@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The advisory guard's cost (a benchmark, never a test):
+ *   check_process_ms        wall time of one `landfence check bash -- LINE`
+ *                           process, the latency an agent pays per tool call
+ *   true_process_ms         /bin/true spawned the same way
+ *   check_over_true         their ratio
+ *   bash_decisions_per_sec  lf_decide_bash in-process on a 200-rule policy
+ * The policy: 100 file rules (two globs each, one in ten unanchored) and
+ * 100 bash rules (two command rules each: prefix, exact or glob).
+ * The tool is $LANDFENCE_BIN, else the landfence beside the build's bench/.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/model.h"
+#include "landfence.h"
+
+extern char **environ;
+
+#define NRULES 200
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* 100 file rules and 100 bash rules of two command rules each. */
+static char *policy_json(void)
+{
+	static const char *const caps[] = { "read", "write", "delete" };
+	static const char *const effects[] = { "allow", "ask", "deny" };
+	size_t cap = 1 << 16, n = 0;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	n += (size_t)snprintf(s + n, cap - n, "{\"version\":1,\"fallback\":\"ask\",\"rules\":[\n");
+	/* mostly anchored globs, as policies are written; one in ten
+	 * matches at any depth */
+	for (int i = 0; i < NRULES / 2; i++)
+		n += (size_t)snprintf(s + n, cap - n,
+				      "{\"effect\":\"%s\",\"capability\":\"%s\",\"paths\":"
+				      "[\"dir%d/**\",\"%sd%d/*.x%d\"]},\n",
+				      effects[i % 3], caps[i % 3], i, i % 10 ? "src/" : "**/", i,
+				      i);
+	for (int i = 0; i < NRULES / 2; i++)
+		n += (size_t)snprintf(s + n, cap - n,
+				      "{\"effect\":\"allow\",\"capability\":\"bash\",\"commands\":["
+				      "{\"effect\":\"%s\",\"prefix\":\"tool%d sub%d\"},"
+				      "{\"effect\":\"%s\",\"%s\":\"cmd%d %s\"}]}%s\n",
+				      effects[i % 3], i, i, effects[(i + 1) % 3],
+				      i % 2 ? "glob" : "exact", i, i % 2 ? "run *" : "--version",
+				      i + 1 < NRULES / 2 ? "," : "");
+	snprintf(s + n, cap - n, "]}\n");
+	return s;
+}
+
+static const char *const lines[] = {
+	"git status && git diff --stat",
+	"npm run build > build.log 2>&1",
+	"ls -la src | grep main",
+	"cat src/main.c",
+	"sh -c 'make test'",
+	"tool7 sub7 --flag x && cmd3 run all",
+	"find . -name '*.o' | xargs rm -f",
+	"cd sub && FOO=1 timeout 30 make -j8 check",
+};
+
+static double spawn_ms(char *const argv[], int runs)
+{
+	posix_spawn_file_actions_t fa;
+	double total = 0;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	for (int i = 0; i < runs; i++) {
+		pid_t pid;
+		int st;
+		double t = now();
+		if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0)
+			return -1;
+		if (waitpid(pid, &st, 0) != pid)
+			return -1;
+		total += now() - t;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	return total * 1000.0 / runs;
+}
+
+int main(int argc, char **argv)
+{
+	char bin[PATH_MAX], dir[] = "/tmp/lf-bench-check-XXXXXX", pol[PATH_MAX];
+	const char *env = getenv("LANDFENCE_BIN");
+
+	if (argc > 1)
+		env = argv[1];
+	if (env && env[0]) {
+		snprintf(bin, sizeof(bin), "%s", env);
+	} else {
+		ssize_t n = readlink("/proc/self/exe", bin, sizeof(bin) - 1);
+		if (n < 0)
+			return 1;
+		bin[n] = '\0';
+		char *slash = strrchr(bin, '/');
+		if (slash)
+			*slash = '\0';
+		strncat(bin, "/../../landfence", sizeof(bin) - strlen(bin) - 1);
+	}
+
+	char *text = policy_json();
+	struct lf_policy *p = NULL;
+	struct lf_effective *eff = NULL;
+	struct lf_diag d;
+	if (!text || lf_policy_parse(text, strlen(text), "bench.json", LF_LAYER_PROJECT, &p, &d)) {
+		fprintf(stderr, "bench-check: cannot build the policy: %s\n", d.message);
+		return 1;
+	}
+	const struct lf_policy *layers[] = { p };
+	if (lf_resolve(layers, 1, &eff) != 0)
+		return 1;
+
+	/* in-process: about a second of decisions */
+	size_t nl = sizeof(lines) / sizeof(lines[0]), count = 0;
+	struct lf_verdict v;
+	double t0 = now(), t;
+	do {
+		for (int k = 0; k < 1000; k++, count++)
+			if (lf_decide_bash(eff, "/work/proj", lines[count % nl], &v) != 0)
+				return 1;
+		t = now();
+	} while (t - t0 < 1.0);
+	double per_sec = (double)count / (t - t0);
+
+	/* one process per decision, as an agent's hook runs it */
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(pol, sizeof(pol), "%s/policy.json", dir);
+	FILE *f = fopen(pol, "we");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		return 1;
+	char *check_argv[] = { bin,  "check",	       "-C", dir, "-p", pol, "bash",
+			       "--", (char *)lines[0], NULL };
+	char *true_argv[] = { "/bin/true", NULL };
+	int runs = 300;
+	spawn_ms(check_argv, 10); /* warm the page cache */
+	double check_ms = spawn_ms(check_argv, runs);
+	double true_ms = spawn_ms(true_argv, runs);
+	unlink(pol);
+	rmdir(dir);
+	if (check_ms < 0 || true_ms < 0) {
+		fprintf(stderr, "bench-check: cannot run %s\n", bin);
+		return 1;
+	}
+	printf("check_process_ms: %.3f\n", check_ms);
+	printf("true_process_ms: %.3f\n", true_ms);
+	printf("check_over_true: %.2f\n", check_ms / true_ms);
+	printf("bash_decisions_per_sec: %.0f\n", per_sec);
+	printf("bash_policy_rules: %d\n", NRULES);
+	lf_effective_free(eff);
+	lf_policy_free(p);
+	free(text);
+	return 0;
+}

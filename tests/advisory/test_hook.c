@@ -310,7 +310,9 @@ static void test_malformed_is_denied(void **state)
 	}
 
 	/* a policy that cannot be loaded: deny, with the error on stderr */
-	char *text = json_dumps(payload("read"), JSON_COMPACT);
+	j = payload("read");
+	char *text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
 	hook_raw(r, text, bad);
 	free(text);
 	assert_int_equal(r->status, 0);

@@ -242,6 +242,21 @@ const struct esc_case esc_cases[] = {
 		   "cwd/src/a.txt readeq @P/src/a.txt A",
 	  .want = "EACCES EACCES EACCES ok" },
 
+	{ .name = "O_PATH descriptors reopened through /proc/self/fd",
+	  .kind = 1,
+	  .policy = STD,
+	  /* O_PATH asks for no right (metadata stays visible); every real
+	   * open made from it is checked again on the path. */
+	  .probe = "opath-reopen @P/secret/key opath-reopen @O/secret opath-reopen @P/docs/ro.txt",
+	  .want = "ok EACCES EACCES ok ok EACCES EACCES ok ok ok EACCES ok",
+	  .after = untouched },
+	{ .name = "open_by_handle_at: a file opened by its handle, not its path",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "handle-open @P/secret/key @P/src handle-open @O/secret @P/src handle-open "
+		   "@P/src/a.txt @P/src",
+	  .want = "ok EPERM|EACCES ok EPERM|EACCES ok EPERM|ok" },
+
 	/* 2. Hard links placed before launch ------------------------------ */
 	{ .name = "hard link into a grant: plan names it",
 	  .kind = 2,
@@ -537,6 +552,12 @@ const struct esc_case esc_cases[] = {
 	  .probe = "unshare user+mnt caps mount-tmpfs @P/src mount-bind @O @P/src/sub "
 		   "make-private read @O/secret read @P/secret/key",
 	  .want = "ok caps EPERM EPERM EPERM EACCES EACCES" },
+	{ .name = "the new mount API: fsopen/fsmount/move_mount and open_tree",
+	  .kind = 8,
+	  .policy = STD,
+	  .probe = "newmount @P/src newbind @O @P/src/sub unshare user+mnt newmount @P/src newbind "
+		   "@O @P/src/sub newbind @P/src @P/src/sub read @O/secret",
+	  .want = "EPERM EPERM ok EPERM EPERM EPERM EACCES" },
 	{ .name = "umount in a new user and mount namespace",
 	  .kind = 8,
 	  .policy = STD,

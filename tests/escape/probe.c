@@ -357,6 +357,72 @@ static int op_tiocsti_ptmx(uint64_t high)
 	return r;
 }
 
+/* name_to_handle_at + open_by_handle_at ("shocker"): opens a file by
+ * its handle, through a directory on the same mount, not by path.
+ * Prints the handle step and the open step. */
+static void op_handle_open(const char *path, const char *mount_dir)
+{
+	union {
+		struct file_handle fh;
+		char buf[sizeof(struct file_handle) + MAX_HANDLE_SZ];
+	} h;
+	int mnt_id;
+
+	h.fh.handle_bytes = MAX_HANDLE_SZ;
+	result(name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt_id, 0));
+	int mfd = open(mount_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0) {
+		out_err(errno);
+		return;
+	}
+	int fd = open_by_handle_at(mfd, &h.fh, O_RDONLY | O_CLOEXEC);
+	result(fd);
+	if (fd >= 0)
+		close(fd);
+	close(mfd);
+}
+
+/* The new mount API: fsopen, fsconfig, fsmount, move_mount of a tmpfs
+ * onto path. Prints ok or the errno of the first step that failed. */
+static int op_newmount(const char *path)
+{
+	int fs = (int)syscall(SYS_fsopen, "tmpfs", 1 /* FSOPEN_CLOEXEC */);
+	if (fs < 0)
+		return -1;
+	if (syscall(SYS_fsconfig, fs, 6 /* FSCONFIG_CMD_CREATE */, NULL, NULL, 0) < 0) {
+		int e = errno;
+		close(fs);
+		errno = e;
+		return -1;
+	}
+	int m = (int)syscall(SYS_fsmount, fs, 1 /* FSMOUNT_CLOEXEC */, 0);
+	int e = errno;
+	close(fs);
+	if (m < 0) {
+		errno = e;
+		return -1;
+	}
+	long r = syscall(SYS_move_mount, m, "", AT_FDCWD, path, 4 /* MOVE_MOUNT_F_EMPTY_PATH */);
+	e = errno;
+	close(m);
+	errno = e;
+	return (int)r;
+}
+
+/* open_tree(OPEN_TREE_CLONE) of a directory, then move_mount elsewhere:
+ * a bind mount through the new API. */
+static int op_newbind(const char *from, const char *to)
+{
+	int t = (int)syscall(SYS_open_tree, AT_FDCWD, from, 1 /* OPEN_TREE_CLONE */ | O_CLOEXEC);
+	if (t < 0)
+		return -1;
+	long r = syscall(SYS_move_mount, t, "", AT_FDCWD, to, 4 /* MOVE_MOUNT_F_EMPTY_PATH */);
+	int e = errno;
+	close(t);
+	errno = e;
+	return (int)r;
+}
+
 static int op_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -410,6 +476,32 @@ int main(int argc, char **argv)
 				result(write(fd, argv[i + 2], n) == (ssize_t)n ? 0 : -1);
 				close(fd);
 			}
+			i += 2;
+		} else if (!strcmp(op, "opath-reopen")) {
+			/* O_PATH needs no right; reopening it through
+			 * /proc/self/fd is a new open, checked on the path. */
+			NEED(1);
+			int fd = open(argv[++i], O_PATH | O_CLOEXEC);
+			result(fd);
+			if (fd >= 0) {
+				char p[64];
+				struct stat st;
+				snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+				result(op_read(p));
+				result(op_openw(p, O_WRONLY | O_APPEND));
+				result(fstat(fd, &st));
+				close(fd);
+			}
+		} else if (!strcmp(op, "handle-open")) {
+			NEED(2);
+			op_handle_open(argv[i + 1], argv[i + 2]);
+			i += 2;
+		} else if (!strcmp(op, "newmount")) {
+			NEED(1);
+			result(op_newmount(argv[++i]));
+		} else if (!strcmp(op, "newbind")) {
+			NEED(2);
+			result(op_newbind(argv[i + 1], argv[i + 2]));
 			i += 2;
 		} else if (!strcmp(op, "create")) {
 			NEED(1);

@@ -28,22 +28,27 @@ static const char usage_text[] =
 	"usage: landfence hook claude [-p POLICY]... [-C DIR] [--profile NAME]...\n"
 	"reads a Claude Code PreToolUse payload on standard input\n";
 
-/* Prints the decision; returns the exit status (0, or LF_EXIT_OWN when
- * standard output fails — Claude Code then treats the hook as failed). */
+/* Exit status 2 is Claude Code's "block the call, show stderr": the
+ * fail-closed answer when the JSON one cannot be given. Any other
+ * non-zero status would let the call proceed. */
+#define HOOK_EXIT_BLOCK 2
+
+/* Prints the decision; returns the exit status: 0, or HOOK_EXIT_BLOCK
+ * (with the reason on stderr) when the answer cannot be written. */
 static int answer(enum lf_effect effect, const char *reason)
 {
 	json_t *root = json_pack("{s:{s:s,s:s,s:s}}", "hookSpecificOutput", "hookEventName",
 				 "PreToolUse", "permissionDecision", lf_effect_name(effect),
 				 "permissionDecisionReason", reason);
-	if (!root)
-		return LF_EXIT_OWN;
-	char *text = json_dumps(root, JSON_COMPACT);
+	char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
 	json_decref(root);
-	if (!text)
-		return LF_EXIT_OWN;
-	int ok = puts(text) >= 0 && fflush(stdout) == 0;
+	int ok = text && puts(text) >= 0 && fflush(stdout) == 0;
 	free(text);
-	return ok ? LF_EXIT_OK : LF_EXIT_OWN;
+	if (ok)
+		return LF_EXIT_OK;
+	fprintf(stderr, "landfence: cannot write the hook's answer; blocking the call (%s)\n",
+		reason);
+	return HOOK_EXIT_BLOCK;
 }
 
 /* Denies a payload that cannot be judged: what is pre, arg and post

@@ -87,8 +87,14 @@ int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size);
  * text[0..len) is trusted: 0 yes, -EPERM never trusted, -ESTALE changed
  * since trusted, another negative errno when the store is unreadable;
  * recording a trust (for `landfence init`, which writes a policy the user
- * asked for); and printing the refusal (returns LF_EXIT_USAGE). */
+ * asked for); and printing the refusal for -EPERM, -ESTALE, -ELOOP and
+ * -ENOENT (a trusted policy that is gone) (returns LF_EXIT_USAGE). */
 int lf_trust_store_path(char *out, size_t size);
+/* The project policy's path, root/.landfence/policy.json, into out: 0, or
+ * -ELOOP when .landfence or the policy is a symbolic link, -ENOENT, ... */
+int lf_trust_policy_path(const char *project_root, char *out, size_t size);
+/* Whether the store has a line for path (a policy that was trusted). */
+bool lf_trust_known(const char *path);
 int lf_trust_read_policy(const char *path, char **text, size_t *len);
 int lf_trust_check(const char *canon_path, const void *text, size_t len);
 int lf_trust_record(const char *canon_path, const void *text, size_t len);

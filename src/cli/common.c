@@ -14,7 +14,8 @@ int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg)
 	switch (c) {
 	case 'p':
 		if (o->npolicies >= LF_CLI_MAX_LAYERS) {
-			fprintf(stderr, "landfence: too many -p options (at most %d)\n", LF_CLI_MAX_LAYERS);
+			fprintf(stderr, "landfence: too many -p options (at most %d)\n",
+				LF_CLI_MAX_LAYERS);
 			return -1;
 		}
 		o->policies[o->npolicies++] = arg;
@@ -137,8 +138,13 @@ static int load_project_layer(struct lf_cli_state *st, const char *path)
 	size_t len = 0;
 	int r;
 
-	if (!realpath(path, canon)) {
-		fprintf(stderr, "%s:0:0: %s\n", path, strerror(errno));
+	/* Not realpath: the trust is for this project's own file, never for
+	 * what a symbolic link in the project points at. */
+	r = lf_trust_policy_path(st->project_root, canon, sizeof(canon));
+	if (r == -ELOOP)
+		return lf_trust_report(path, r);
+	if (r < 0) {
+		fprintf(stderr, "%s:0:0: %s\n", path, strerror(-r));
 		return LF_EXIT_USAGE;
 	}
 	r = lf_trust_read_policy(canon, &text, &len);
@@ -183,12 +189,26 @@ int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)
 		snprintf(user_path, sizeof(user_path), "%s/landfence/policy.json", xdg);
 	else if (home && home[0] == '/')
 		snprintf(user_path, sizeof(user_path), "%s/.config/landfence/policy.json", home);
-	if (user_path[0] && exists_file(user_path) && (r = load_layer(st, user_path, LF_LAYER_USER)))
+	if (user_path[0] && exists_file(user_path) &&
+	    (r = load_layer(st, user_path, LF_LAYER_USER)))
 		goto fail;
 
-	snprintf(project_path, sizeof(project_path), "%s/.landfence/policy.json", st->project_root);
-	if (exists_file(project_path) && (r = load_project_layer(st, project_path)))
+	if (snprintf(project_path, sizeof(project_path), "%s/.landfence/policy.json",
+		     st->project_root) >= (int)sizeof(project_path)) {
+		fprintf(stderr, "landfence: %s: path too long\n", st->project_root);
+		r = LF_EXIT_OWN;
 		goto fail;
+	}
+	struct stat pst;
+	if (lstat(project_path, &pst) == 0 || errno != ENOENT) {
+		if ((r = load_project_layer(st, project_path)))
+			goto fail;
+	} else if (lf_trust_known(project_path)) {
+		/* A trusted policy that disappeared: deleting it must not
+		 * widen the next run to the embedded default. */
+		r = lf_trust_report(project_path, -ENOENT);
+		goto fail;
+	}
 
 	for (size_t i = 0; i < o->npolicies; i++)
 		if ((r = load_layer(st, o->policies[i], LF_LAYER_LOCAL)))

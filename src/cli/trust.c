@@ -45,7 +45,9 @@ int lf_trust_store_path(char *out, size_t size)
 /* Reads a whole file (NUL terminated) into *out. */
 static int read_all(const char *path, size_t max, char **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* O_NOFOLLOW: a policy or a store that is a symbolic link is refused
+	 * (ELOOP), see lf_trust_policy_path(). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
 	struct stat st;
 
 	if (fd < 0)
@@ -95,6 +97,50 @@ static int read_all(const char *path, size_t max, char **out, size_t *len)
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+static int store_find(const char *store, const char *path, char hex[LF_SHA256_HEX_LEN + 1]);
+
+int lf_trust_policy_path(const char *project_root, char *out, size_t size)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int n;
+
+	if (!project_root || project_root[0] != '/')
+		return -EINVAL;
+	n = snprintf(dir, sizeof(dir), "%s/.landfence", project_root);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	/* The trust is for this project's own file. A symbolic link, for
+	 * .landfence or for the policy, could point at a policy trusted for
+	 * another project (a wider one), and the trust check would pass. */
+	if (lstat(dir, &st) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return S_ISLNK(st.st_mode) ? -ELOOP : -ENOTDIR;
+	n = snprintf(out, size, "%s/policy.json", dir);
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	if (lstat(out, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+	return 0;
+}
+
+bool lf_trust_known(const char *path)
+{
+	char store_path[PATH_MAX], hex[LF_SHA256_HEX_LEN + 1];
+	char *store = NULL;
+	size_t slen;
+
+	if (lf_trust_store_path(store_path, sizeof(store_path)) < 0 ||
+	    read_all(store_path, LF_TRUST_MAX_STORE, &store, &slen) < 0)
+		return false;
+	bool known = store_find(store, path, hex) == 0;
+	free(store);
+	return known;
 }
 
 int lf_trust_read_policy(const char *path, char **text, size_t *len)
@@ -264,6 +310,21 @@ int lf_trust_report(const char *shown_path, int err)
 			"(trusted policies are recorded in %s)\n",
 			shown_path, store);
 		break;
+	case -ELOOP:
+		fprintf(stderr,
+			"landfence: %s: a project policy must be a regular file in the project's "
+			"own "
+			".landfence directory, not a symbolic link; nothing ran\n",
+			shown_path);
+		break;
+	case -ENOENT:
+		fprintf(stderr,
+			"landfence: %s: this trusted project policy is gone; nothing ran.\n"
+			"landfence: restore it, or run `landfence trust --revoke` in the project "
+			"to "
+			"run without it\n",
+			shown_path);
+		break;
 	case -ESTALE:
 		fprintf(stderr,
 			"landfence: %s: this project policy changed since you trusted it; nothing "
@@ -334,17 +395,19 @@ int lf_cmd_trust(int argc, char **argv)
 	r = lf_cli_project_root(&o, root, sizeof(root));
 	if (r)
 		return r;
-	snprintf(path, sizeof(path), "%s/.landfence/policy.json", root);
-	if (!realpath(path, canon)) {
-		if (revoke && errno == ENOENT) {
-			/* The file is gone: forget the name it had. */
-			if (strlen(path) >= sizeof(canon))
-				return LF_EXIT_USAGE;
-			strcpy(canon, path);
-		} else {
-			fprintf(stderr, "landfence trust: %s: %s\n", path, strerror(errno));
+	r = lf_trust_policy_path(root, canon, sizeof(canon));
+	if (r == -ENOENT && revoke) {
+		/* The file is gone: forget the name it had. */
+		snprintf(path, sizeof(path), "%s/.landfence/policy.json", root);
+		if (strlen(path) >= sizeof(canon))
 			return LF_EXIT_USAGE;
-		}
+		strcpy(canon, path);
+	} else if (r < 0) {
+		snprintf(path, sizeof(path), "%s/.landfence/policy.json", root);
+		if (r == -ELOOP)
+			return lf_trust_report(path, r);
+		fprintf(stderr, "landfence trust: %s: %s\n", path, strerror(-r));
+		return LF_EXIT_USAGE;
 	}
 	if (revoke) {
 		r = store_update(canon, NULL);

@@ -71,8 +71,8 @@ static int file_read(int dirfd, const char *path, uint8_t **out, size_t *out_len
 
 static int replay_one(int dirfd, const char *path, const char *shown)
 {
-	uint8_t *buf;
-	size_t len;
+	uint8_t *buf = NULL;
+	size_t len = 0;
 	int r = file_read(dirfd, path, &buf, &len);
 	if (r < 0) {
 		fprintf(stderr, "replay: %s: %s\n", shown, strerror(-r));

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +173,141 @@ int lf_cli_devnodes(const struct lf_sandbox *sb, struct lf_cli_findings *out)
 	if (k)
 		lf_devnode_report_fini(&rep);
 	free(roots);
+	if (r < 0) {
+		lf_cli_findings_fini(&f);
+		return r;
+	}
+	*out = f;
+	return 0;
+}
+
+/* The walk `run` makes for device nodes: the names' d_type tells
+ * directories and device nodes apart without a stat per file, which keeps
+ * it to a few milliseconds on a 20,000-file project (the adapter's general
+ * walker stats every entry). Bounded like the adapter's scans. */
+struct fast_walk {
+	struct lf_cli_findings *f;
+	const char *root;
+	size_t seen;
+	bool stop;
+};
+
+static int fast_hit(struct fast_walk *w, int dfd, const char *name, const char *path)
+{
+	struct stat st;
+	char line[PATH_MAX * 2 + 256];
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+		return 0;
+	struct lf_devnode_hit h = {
+		.path = (char *)path,
+		.root = w->root,
+		.block = S_ISBLK(st.st_mode),
+		.rdev = st.st_rdev,
+	};
+	lf_devnode_hit_format(&h, line, sizeof(line));
+	return add_line(w->f, line);
+}
+
+static int fast_dir(struct fast_walk *w, int fd, char *path, size_t len, unsigned depth)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while (!w->stop && r == 0 && (de = readdir(d))) {
+		const char *n = de->d_name;
+		unsigned char t = de->d_type;
+
+		if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))
+			continue;
+		if (++w->seen > LF_HARDLINK_MAX_FILES) {
+			snprintf(w->f->reason, sizeof(w->f->reason), "more than %u entries",
+				 LF_HARDLINK_MAX_FILES);
+			w->f->incomplete = w->stop = true;
+			break;
+		}
+		size_t nl = strlen(n);
+		if (len + 1 + nl >= PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, n, nl + 1);
+		if (t == DT_UNKNOWN) {
+			struct stat st;
+			if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+				path[len] = '\0';
+				continue;
+			}
+			t = S_ISDIR(st.st_mode)	  ? DT_DIR
+			    : S_ISCHR(st.st_mode) ? DT_CHR
+			    : S_ISBLK(st.st_mode) ? DT_BLK
+						  : DT_REG;
+		}
+		if (t == DT_CHR || t == DT_BLK) {
+			r = fast_hit(w, dirfd(d), n, path);
+		} else if (t == DT_DIR) {
+			if (depth + 1 > LF_HARDLINK_MAX_DEPTH) {
+				snprintf(w->f->reason, sizeof(w->f->reason),
+					 "deeper than %u levels", LF_HARDLINK_MAX_DEPTH);
+				w->f->incomplete = w->stop = true;
+			} else {
+				int sub = openat(dirfd(d), n,
+						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (sub >= 0)
+					r = fast_dir(w, sub, path, len + 1 + nl, depth + 1);
+			}
+		}
+		path[len] = '\0';
+	}
+	closedir(d);
+	return r;
+}
+
+int lf_cli_devnodes_fast(const struct lf_sandbox *sb, struct lf_cli_findings *out)
+{
+	struct lf_cli_findings f = { 0 };
+	char path[PATH_MAX];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < lf_sandbox_rule_count(sb); i++) {
+		const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
+		struct fast_walk w = { .f = &f, .root = fr->path };
+		struct statvfs vfs;
+		struct stat st;
+
+		if (fr->origin != LF_ORIGIN_POLICY && fr->origin != LF_ORIGIN_FALLBACK &&
+		    fr->origin != LF_ORIGIN_HOST_POLICY && fr->origin != LF_ORIGIN_PROFILE)
+			continue;
+		/* On a nodev mount a device node cannot be opened. */
+		if (statvfs(fr->path, &vfs) == 0 && (vfs.f_flag & ST_NODEV))
+			continue;
+		if (lstat(fr->path, &st) != 0)
+			continue;
+		size_t len = strlen(fr->path);
+		if (len >= sizeof(path))
+			continue;
+		memcpy(path, fr->path, len + 1);
+		if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+			r = fast_hit(&w, AT_FDCWD, fr->path, path);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		int fd = open(fr->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (len == 1)
+			len = 0; /* "/" */
+		r = fast_dir(&w, fd, path, len, 0);
+		if (w.stop)
+			break;
+	}
 	if (r < 0) {
 		lf_cli_findings_fini(&f);
 		return r;

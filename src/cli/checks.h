@@ -38,4 +38,8 @@ int lf_cli_persistence(const char *project_root, const struct lf_sandbox *sb,
  * host section. Returns 0 and *out, or a negative errno. */
 int lf_cli_devnodes(const struct lf_sandbox *sb, struct lf_cli_findings *out);
 
+/* The same finding as lf_cli_devnodes, for `run`: a walk that trusts the
+ * directory entries' types and stats only device nodes. */
+int lf_cli_devnodes_fast(const struct lf_sandbox *sb, struct lf_cli_findings *out);
+
 #endif /* LF_CLI_CHECKS_H */

@@ -82,9 +82,25 @@ static int check_before_run(const struct lf_cli_state *st, const struct lf_plan 
 	}
 	lf_cli_findings_fini(&f);
 
-	/* Device nodes below grants are looked for by `plan` only: the scan
-	 * walks every grant (tens of milliseconds on a large project), and
-	 * the sandbox itself cannot create one (doc/launch.md). */
+	/* A device node below a grant opens like a file there; the sandbox
+	 * cannot make one, but one planted before launch is the device. */
+	r = lf_cli_devnodes_fast(sb, &f);
+	if (r < 0) {
+		fprintf(stderr, "landfence: cannot scan for device nodes: %s\n", strerror(-r));
+		return LF_EXIT_OWN;
+	}
+	for (size_t i = 0; i < f.n; i++)
+		fprintf(stderr, "landfence: %s: %s\n", deny ? "error" : "WARNING", f.lines[i]);
+	if (f.incomplete)
+		fprintf(stderr, "landfence: note: the device-node scan is incomplete: %s\n",
+			f.reason);
+	if (f.n && deny) {
+		fprintf(stderr, "landfence: a device node lies below a grant and would open like a "
+				"file there; nothing was run (remove it)\n");
+		lf_cli_findings_fini(&f);
+		return LF_EXIT_OWN;
+	}
+	lf_cli_findings_fini(&f);
 
 	if (quiet)
 		return 0;

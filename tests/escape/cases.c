@@ -216,6 +216,12 @@ static void device_nodes(struct esc *e)
 			 0);
 }
 
+static void exe_outside(struct esc *e)
+{
+	esc_put(e, "out/prog", "#!/bin/sh\nexit 0\n");
+	assert_int_equal(chmod(esc_path(e, "out/prog"), 0755), 0);
+}
+
 static void no_new_nodes(struct esc *e, const struct esc_result *r)
 {
 	(void)r;
@@ -330,6 +336,7 @@ const struct esc_case esc_cases[] = {
 	  .probe = "readeq @P/src/innocent KEY read @P/secret/key",
 	  .want = "ok EACCES",
 	  .err_has = { "@P/src/innocent" } },
+	/* 3. Rename and link -------------------------------------- */
 	{ .name = "mv a new file into the fenced hooks directory",
 	  .kind = 3,
 	  .policy = STD,
@@ -573,6 +580,7 @@ const struct esc_case esc_cases[] = {
 	  .kind = 7,
 	  .mode = ESC_DOCTOR,
 	  .out_has = { "named UNIX sockets" } },
+	/* 8. Mounts and namespaces (root) ------------------------- */
 	/* The launcher drops CAP_SYS_ADMIN, so unshare(CLONE_NEWNS) alone may
 	 * fail with EPERM; a user namespace gives the capabilities back inside
 	 * it, and Landlock must refuse the mount there too. */
@@ -629,6 +637,7 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "reboot-bad caps-bound",
 	  .want = "EPERM dropped" },
+	/* 9. Device nodes and special files ----------------------- */
 	{ .name = "mknod of char and block devices in a writable directory",
 	  .kind = 9,
 	  .policy = STD,
@@ -718,6 +727,7 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "parent-path environ",
 	  .want = "EACCES" },
+	/* 11. Policy tampering and persistence -------------------- */
 	{ .name = "an untrusted project policy: nothing runs",
 	  .kind = 11,
 	  .flags = ESC_PROJECT_POLICY,
@@ -795,6 +805,31 @@ const struct esc_case esc_cases[] = {
 	  .mode = ESC_PLAN,
 	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
 	  .out_has = { "@P/.git/hooks", "writable" } },
+	{ .name = "setuid bits and file capabilities planted outside every grant",
+	  .kind = 11,
+	  .policy = STD,
+	  .setup = exe_outside,
+	  /* A root program that may chmod u+s or setcap any binary leaves a
+	   * way to root for every later user of the machine. */
+	  .probe = "chmod @O/prog 4755 chmod @O/prog 2755 setcap @O/prog chmod @P/src/a.txt 4644 "
+		   "mode @O/prog",
+	  .want = "EPERM EPERM EPERM EPERM 0755",
+	  .hole = "Landlock (ABI <= 7) has no right for metadata: chmod, chown, utimensat and "
+		  "setxattr work on every path the program can name. src/launch: drop "
+		  "CAP_SETFCAP (file capabilities) and have the seccomp filter refuse "
+		  "chmod/fchmod/fchmodat/fchmodat2 whose mode sets S_ISUID or S_ISGID (EPERM)" },
+	{ .name = "chmod, chown, utimes and xattrs of files outside every grant",
+	  .kind = 11,
+	  .policy = STD,
+	  .setup = exe_outside,
+	  .probe = "chmod @O/secret 0666 chown @O/secret 1000 utime @O/secret xattr @O/secret "
+		   "chmod @H/.ssh/id_rsa 0644 chmod @P/secret/key 0666 chmod @P/src/a.txt 0600",
+	  .want = "EACCES EACCES EACCES EACCES EACCES EACCES ok",
+	  .hole = "Landlock (ABI <= 7) cannot refuse metadata changes (no right for chmod, "
+		  "chown, utimes, xattrs); doctor and plan should say so, and doc/escape.md "
+		  "does" },
+
+	/* 12. Inode binding --------------------------------------- */
 	{ .name = "a granted file replaced by rename while the program runs",
 	  .kind = 12,
 	  .policy = "{'version':1,'fallback':'deny','rules':["

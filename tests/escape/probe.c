@@ -28,8 +28,10 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 static int passed_fd[2] = { -1, -1 }; /* a directory, a file: from recvfd */
@@ -503,6 +505,39 @@ int main(int argc, char **argv)
 			NEED(2);
 			result(op_newbind(argv[i + 1], argv[i + 2]));
 			i += 2;
+		} else if (!strcmp(op, "chmod")) {
+			NEED(2);
+			result(chmod(argv[i + 1], (mode_t)strtoul(argv[i + 2], NULL, 8)));
+			i += 2;
+		} else if (!strcmp(op, "chown")) {
+			NEED(2);
+			result(chown(argv[i + 1], (uid_t)parse_ul(argv[i + 2]),
+				     (gid_t)parse_ul(argv[i + 2])));
+			i += 2;
+		} else if (!strcmp(op, "utime")) {
+			NEED(1);
+			struct timespec ts[2] = { { 0, 0 }, { 0, 0 } };
+			result(utimensat(AT_FDCWD, argv[++i], ts, 0));
+		} else if (!strcmp(op, "xattr")) {
+			NEED(1);
+			result(setxattr(argv[++i], "user.landfence", "1", 1, 0));
+		} else if (!strcmp(op, "setcap")) {
+			/* security.capability, VFS_CAP_REVISION_2, effective,
+			 * CAP_SYS_ADMIN permitted: what setcap(8) writes. */
+			NEED(1);
+			uint32_t cap[5] = { 0x02000001u, 1u << 21, 0, 0, 0 };
+			result(setxattr(argv[++i], "security.capability", cap, sizeof(cap), 0));
+		} else if (!strcmp(op, "mode")) {
+			/* mode PATH: prints the permission bits in octal */
+			NEED(1);
+			struct stat st;
+			if (stat(argv[++i], &st) != 0) {
+				out_err(errno);
+			} else {
+				char m[16];
+				snprintf(m, sizeof(m), "%04o", (unsigned)(st.st_mode & 07777));
+				out(m);
+			}
 		} else if (!strcmp(op, "create")) {
 			NEED(1);
 			result(op_openw(argv[++i], O_WRONLY | O_CREAT | O_EXCL));

@@ -177,6 +177,12 @@ static void swap_granted_file(struct esc *e)
 	assert_int_equal(rename(esc_path(e, "proj/other.txt"), esc_path(e, "proj/notes.txt")), 0);
 }
 
+static void swap_granted_dir(struct esc *e)
+{
+	assert_int_equal(rename(esc_path(e, "proj/src"), esc_path(e, "proj/src.old")), 0);
+	assert_int_equal(rename(esc_path(e, "proj/secret"), esc_path(e, "proj/src")), 0);
+}
+
 static void notes_setup(struct esc *e)
 {
 	esc_put(e, "proj/notes.txt", "N");
@@ -303,6 +309,18 @@ const struct esc_case esc_cases[] = {
 	  .probe = "handle-open @P/secret/key @P/src handle-open @O/secret @P/src handle-open "
 		   "@P/src/a.txt @P/src",
 	  .want = "ok EPERM|EACCES ok EPERM|EACCES ok EPERM|ok" },
+
+	{ .name = "opens submitted through io_uring",
+	  .kind = 1,
+	  .policy = STD,
+	  /* io_uring runs the open with the submitter's credentials and
+	   * domain: the same checks as openat(2). */
+	  .probe = "uring-read @P/secret/key uring-read @O/secret uring-write @P/docs/ro.txt "
+		   "uring-create @P/.git/hooks/post-checkout uring-read @P/src/a.txt uring-create "
+		   "@P/src/new",
+	  .want = "EACCES|nouring EACCES|nouring EACCES|nouring EACCES|nouring ok|nouring "
+		  "ok|nouring",
+	  .after = untouched_no_evil },
 
 	/* 2. Hard links placed before launch ------------------------------ */
 	{ .name = "hard link into a grant: plan names it",
@@ -843,6 +861,16 @@ const struct esc_case esc_cases[] = {
 		   "@P/notes.old",
 	  .want = "ok EACCES EACCES ok",
 	  .after = notes_check },
+	{ .name = "a granted directory swapped with a fenced one while the program runs",
+	  .kind = 12,
+	  .policy = STD,
+	  .during = swap_granted_dir,
+	  /* The grant stays on the directory's inode: under its new name it
+	   * is still granted, and the fenced directory moved to the granted
+	   * name is still fenced. */
+	  .probe = "readeq @P/src/a.txt A sync read @P/src/key create @P/src/x readeq "
+		   "@P/src.old/a.txt A create @P/src.old/y",
+	  .want = "ok EACCES EACCES ok ok" },
 	{ .name = "a FIFO granted by name does not hang the launch",
 	  .kind = 12,
 	  .policy = "{'version':1,'fallback':'deny','rules':["

@@ -12,8 +12,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/io_uring.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -425,6 +427,67 @@ static int op_newbind(const char *from, const char *to)
 	return (int)r;
 }
 
+/* An openat submitted through io_uring instead of the system call:
+ * "nouring" when io_uring is not available here, else ok or the errno of
+ * the open. */
+static void op_uring_open(const char *path, int flags)
+{
+	struct io_uring_params p;
+	memset(&p, 0, sizeof(p));
+	int fd = (int)syscall(SYS_io_uring_setup, 4, &p);
+	if (fd < 0) {
+		out("nouring");
+		return;
+	}
+	size_t sq_sz = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+	size_t cq_sz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	bool single = p.features & IORING_FEAT_SINGLE_MMAP;
+	if (single && cq_sz > sq_sz)
+		sq_sz = cq_sz;
+	char *sq = mmap(NULL, sq_sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+			IORING_OFF_SQ_RING);
+	char *cq = single ? sq
+			  : mmap(NULL, cq_sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+				 IORING_OFF_CQ_RING);
+	struct io_uring_sqe *sqes =
+		mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+		out_err(errno);
+		close(fd);
+		return;
+	}
+	unsigned *tail = (unsigned *)(sq + p.sq_off.tail);
+	unsigned mask = *(unsigned *)(sq + p.sq_off.ring_mask);
+	unsigned *array = (unsigned *)(sq + p.sq_off.array);
+	unsigned t = *tail, idx = t & mask;
+	struct io_uring_sqe *e = &sqes[idx];
+	memset(e, 0, sizeof(*e));
+	e->opcode = IORING_OP_OPENAT;
+	e->fd = AT_FDCWD;
+	e->addr = (uint64_t)(uintptr_t)path;
+	e->open_flags = (uint32_t)(flags | O_CLOEXEC);
+	e->len = 0644;
+	array[idx] = idx;
+	__atomic_store_n(tail, t + 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+		out_err(errno);
+		close(fd);
+		return;
+	}
+	unsigned *head = (unsigned *)(cq + p.cq_off.head);
+	unsigned cmask = *(unsigned *)(cq + p.cq_off.ring_mask);
+	struct io_uring_cqe *cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	int res = cqes[__atomic_load_n(head, __ATOMIC_ACQUIRE) & cmask].res;
+	if (res >= 0) {
+		close(res);
+		out("ok");
+	} else {
+		out_err(-res);
+	}
+	close(fd);
+}
+
 static int op_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -538,6 +601,15 @@ int main(int argc, char **argv)
 				snprintf(m, sizeof(m), "%04o", (unsigned)(st.st_mode & 07777));
 				out(m);
 			}
+		} else if (!strcmp(op, "uring-read")) {
+			NEED(1);
+			op_uring_open(argv[++i], O_RDONLY);
+		} else if (!strcmp(op, "uring-write")) {
+			NEED(1);
+			op_uring_open(argv[++i], O_WRONLY | O_APPEND);
+		} else if (!strcmp(op, "uring-create")) {
+			NEED(1);
+			op_uring_open(argv[++i], O_WRONLY | O_CREAT | O_EXCL);
 		} else if (!strcmp(op, "create")) {
 			NEED(1);
 			result(op_openw(argv[++i], O_WRONLY | O_CREAT | O_EXCL));

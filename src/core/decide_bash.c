@@ -322,6 +322,18 @@ static int join_words(struct bash_ctx *bc, const struct lf_shell_part *part, siz
 	return 0;
 }
 
+/* The first deny command rule matching v, or NULL. */
+static const struct lf_cmd_rule *deny_matching(const struct bash_ctx *bc,
+					       const struct lf_cmd_view *v)
+{
+	for (size_t i = 0; i < bc->nbash; i++)
+		for (size_t k = 0; k < bc->bash[i]->ncmds; k++)
+			if (bc->bash[i]->cmds[k].effect == LF_DENY &&
+			    lf_cmd_rule_match(&bc->bash[i]->cmds[k], v))
+				return &bc->bash[i]->cmds[k];
+	return NULL;
+}
+
 static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 			  struct lf_verdict *v, bool *matched)
 {
@@ -367,21 +379,25 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 	*matched = true;
 	if (part->open_args && best->effect == LF_DENY) {
 		/* xargs: a deny that only could match once standard input adds
-		 * arguments is not certain: ask */
+		 * arguments is not certain: ask, unless some deny matches the
+		 * command as written */
+		const struct lf_cmd_rule *sure = NULL;
 		view.open_args = false;
 		view.prog = prog;
 		view.text = bc->join ? bc->join : "";
 		view.len = full_len;
-		bool sure = lf_cmd_rule_match(best, &view);
+		sure = deny_matching(bc, &view);
 		if (!sure && slash && slash[1]) {
 			view.prog = slash + 1;
 			if (bc->has_globs) {
 				view.text += (size_t)(slash + 1 - prog);
 				view.len -= (size_t)(slash + 1 - prog);
 			}
-			sure = lf_cmd_rule_match(best, &view);
+			sure = deny_matching(bc, &view);
 		}
-		if (!sure) {
+		if (sure) {
+			v->source = sure->source;
+		} else {
 			v->effect = LF_ASK;
 			set_text(v->reason, sizeof(v->reason), "",
 				 "a denied command could match once standard input adds arguments");

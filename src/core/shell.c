@@ -1123,7 +1123,9 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 			return emit_opaque(an, w0->text, w0->len, R_WRAPPER_OPT);
 		return emit_inner(an, argv, argc, i, reason, depth, open);
 	}
-	if (!strcmp(b, "nohup") || !strcmp(b, "builtin") || !strcmp(b, "coproc")) {
+	if (!strcmp(b, "nohup") || !strcmp(b, "builtin") || !strcmp(b, "coproc") ||
+	    !strcmp(b, "busybox") || !strcmp(b, "toybox")) {
+		/* busybox and toybox run their first argument as the applet */
 		i = (argc > 1 && !strcmp(argv[1].text, "--")) ? 2 : 1;
 		return emit_inner(an, argv, argc, i, reason, depth, open);
 	}

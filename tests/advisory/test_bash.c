@@ -386,6 +386,94 @@ static void test_fallback_and_layers(void **state)
 	lf_policy_free(l);
 }
 
+/* A small deterministic generator: the same lines on every run. */
+static uint32_t rnd_state = 0x2545f491u;
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state % n;
+}
+
+/*
+ * Random chains of allowed commands joined by every operator: allowed as a
+ * whole; with one denied command slipped in anywhere — bare, by absolute
+ * path, behind wrappers, in a subshell, a group, a sh -c payload or a
+ * command substitution — denied.
+ */
+static void test_random_chains(void **state)
+{
+	static const char *const allowed[] = {
+		"ls -la",      "echo 'a && b; c | d'", "awk '{print $1}' f",
+		"cat src/a.c", "git status",	       "git commit -m \"x || y\"",
+		"make",	       "echo a\\;b",	       "ls -l # rm x\n",
+		"X=1 ls",      "timeout 5 ls",	       "env A=1 echo hi",
+	};
+	static const char *const ops[] = { " && ", " || ", "; ", " | ", " & ",
+					   "\n",   " |& ", ";",	 "&&" };
+	static const char *const denied[] = { "rm -rf x", "/bin/rm x", "git push origin",
+					      "\\rm x",	  "'rm' -f y", "/usr/bin/git push" };
+	/* wrappers of a simple command, and of anything */
+	static const char *const wraps[][2] = {
+		{ "env X=1 ", "" },	 { "timeout 5 ", "" }, { "nice -n 3 ", "" },
+		{ "nohup ", "" },	 { "sudo ", "" },      { "command ", "" },
+		{ "time ", "" },	 { "xargs ", "" },     { "A=1 B=2 ", "" },
+		{ "( ", " )" },		 { "{ ", "; }" },      { "sh -c '", "'" },
+		{ "bash -lc \"", "\"" }, { "echo $( ", " )" },
+	};
+	char line[4096], seg[512], tmp[512];
+	int bad = 0;
+
+	for (int iter = 0; iter < 3000; iter++) {
+		bool inject = iter % 2;
+		size_t nseg = 1 + rnd(5), at = rnd((uint32_t)nseg + 1);
+		line[0] = '\0';
+		for (size_t k = 0; k <= nseg; k++) {
+			if (inject && k == at) {
+				snprintf(tmp, sizeof(tmp), "%s", denied[rnd(6)]);
+				/* up to two wrappers around it */
+				bool simple = true;
+				for (int w = rnd(3); w > 0; w--) {
+					/* command wrappers only around a simple command
+					 * (an assignment ends that); a quoting wrapper
+					 * only around text without its quote */
+					size_t c = simple ? rnd(14) : 9 + rnd(5);
+					char q = wraps[c][1][0] == '\'' || wraps[c][1][0] == '"'
+							 ? wraps[c][1][0]
+							 : '\0';
+					if (q && strchr(tmp, q))
+						continue;
+					snprintf(seg, sizeof(seg), "%s%s%s", wraps[c][0], tmp,
+						 wraps[c][1]);
+					snprintf(tmp, sizeof(tmp), "%s", seg);
+					simple = c < 8;
+				}
+			} else if (k < nseg) {
+				snprintf(tmp, sizeof(tmp), "%s", allowed[rnd(12)]);
+			} else {
+				continue;
+			}
+			if (line[0])
+				strcat(line, ops[rnd(9)]);
+			strcat(line, tmp);
+		}
+		struct lf_verdict v;
+		assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+		/* a denied command anywhere: deny; else allowed, unless a
+		 * trailing background '&' left nothing odd (it never does) */
+		enum lf_effect want = inject ? LF_DENY : LF_ALLOW;
+		if (v.effect != want) {
+			if (bad < 10)
+				print_error("[%s]: %s (part [%s], reason [%s]), expected %s\n",
+					    line, lf_effect_name(v.effect), v.part, v.reason,
+					    lf_effect_name(want));
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_cwd),
 		cmocka_unit_test(test_fallback_and_layers),
+		cmocka_unit_test(test_random_chains),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

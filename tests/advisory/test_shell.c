@@ -152,6 +152,7 @@ static const struct {
 	{ "nice -n 5 rm x", "cmd:nice -n 5 rm x | cmd:rm x" },
 	{ "nice -5 rm x", "cmd:nice -5 rm x | cmd:rm x" },
 	{ "nohup rm x", "cmd:nohup rm x | cmd:rm x" },
+	{ "busybox rm x", "cmd:busybox rm x | cmd:rm x" },
 	{ "time -p rm x", "cmd:time -p rm x | cmd:rm x" },
 	{ "command -p rm x", "cmd:command -p rm x | cmd:rm x" },
 	{ "exec -a n rm x", "cmd:exec -a n rm x | cmd:rm x" },

@@ -36,3 +36,19 @@ format-check:
 
 clean:
 	rm -rf build build-*
+
+# Analysis (doc/analysis.md). valgrind: every test suite of a plain build
+# under memcheck, failing on any error or definite leak. lint: cppcheck and
+# clang-tidy on src/. fuzz: the libFuzzer harnesses, FUZZ_TIME seconds each.
+VALGRIND_BUILD ?= build-valgrind
+FUZZ_TIME ?= 60
+.PHONY: lint
+
+valgrind:
+	tools/valgrind $(VALGRIND_BUILD)
+
+lint:
+	tools/lint
+
+fuzz:
+	fuzz/run $(FUZZ_TIME)

@@ -698,10 +698,7 @@ const struct esc_case esc_cases[] = {
 	  .want = "",
 	  .want_exit = 125,
 	  .err_has = { "@P/src/null-node", "@P/docs/full-node" },
-	  .after = nothing_ran,
-	  .hole = "src/cli/run.c skips the device-node walk (lf_devnode_scan) to keep launches "
-		  "cheap; only plan lists the nodes. Under fallback deny a node placed below a "
-		  "grant is a way out (a disk's numbers): walk at least then, or mount nodev" },
+	  .after = nothing_ran },
 	{ .name = "/dev/shm",
 	  .kind = 9,
 	  .policy = STD,

@@ -412,7 +412,8 @@ static void advice_print(const char *cap, const char *what, const struct lf_advi
 	char rule[1200];
 
 	lf_advice_rule(&ad->policy, rule, sizeof(rule));
-	printf("  %s %s: %s by %s\n", cap, what, lf_effect_name(ad->policy.effect), rule);
+	printf("  %s%s%s: %s by %s\n", cap, what[0] ? " " : "", what,
+	       lf_effect_name(ad->policy.effect), rule);
 	if (ad->policy.part[0])
 		printf("    part: %s\n", ad->policy.part);
 	if (ad->policy.reason[0] && strcmp(ad->policy.reason, rule) != 0)
@@ -541,6 +542,12 @@ int lf_cmd_check(int argc, char **argv)
 		code = r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
 		goto out;
 	}
+	if (adv.kernel_err == -EINVAL) {
+		/* e.g. an unknown --profile: a usage error, as for plan and run */
+		fprintf(stderr, "landfence check: %s\n", adv.kernel_msg);
+		code = LF_EXIT_USAGE;
+		goto out;
+	}
 
 	/* several requests: the strictest decides; the first on a tie */
 	size_t worst = 0;
@@ -589,7 +596,7 @@ int lf_cmd_check(int argc, char **argv)
 			lf_text(rule, sizeof(rule), "kernel %s", ads[worst].kernel);
 		printf("%s %s\n", lf_effect_name(ads[worst].effect), rule);
 		for (size_t i = 0; i < n; i++)
-			advice_print(capname, cap == LF_CAP_BASH ? "--" : ads[i].path, &ads[i]);
+			advice_print(capname, cap == LF_CAP_BASH ? "" : ads[i].path, &ads[i]);
 	}
 	if (fflush(stdout) != 0)
 		code = LF_EXIT_OWN;

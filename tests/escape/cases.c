@@ -511,6 +511,12 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "fd 3 fd 7 fd 200 read @O/secret readeq @P/src/a.txt A",
 	  .want = "EBADF EBADF EBADF EACCES ok" },
+	{ .name = "no descriptor of landfence leaks into the program",
+	  .kind = 6,
+	  .flags = ESC_INHERIT_FDS,
+	  .policy = STD,
+	  .probe = "fds exec @E fds",
+	  .want = "none none ok" },
 	{ .name = "descriptors passed over a UNIX socket do not widen paths",
 	  .kind = 6,
 	  .flags = ESC_HELPER,
@@ -584,6 +590,33 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "read /proc/@X/environ parent-path environ parent-path maps",
 	  .want = "EACCES EACCES EACCES" },
+	{ .name = "/proc/<parent>/fd and /proc/<parent>/ns",
+	  .kind = 7,
+	  .policy = STD,
+	  /* landfence's own descriptors and namespaces (setns would need
+	   * them) are out of reach. */
+	  .probe = "parent-path fd/0 parent-path fd/2 parent-path ns/mnt parent-path ns/user "
+		   "read /proc/self/ns/mnt",
+	  .want = "EACCES EACCES EACCES EACCES ok|EINVAL|ENXIO" },
+	{ .name = "POSIX message queue of an outside process",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  /* mq_open opens a file of the mqueue mount: Landlock checks it
+	   * like any path, and no grant covers it. */
+	  .probe = "mq @N-mq",
+	  .want = "EACCES" },
+	{ .name = "SysV shared memory of an outside process",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  .probe = "sysv-shm @K",
+	  .want = "EACCES",
+	  .hole = "Landlock's scopes (ABI 6) cover abstract UNIX sockets and signals only, and "
+		  "SysV IPC has no path: a segment (or message queue, semaphore) made outside "
+		  "with the user's permissions is reachable. src/launch: a new IPC namespace "
+		  "for the child (CLONE_NEWIPC; in a user namespace when not root), or seccomp "
+		  "refusing shmget/msgget/semget; doctor should say so" },
 	{ .name = "connect to a named UNIX socket outside every grant",
 	  .kind = 7,
 	  .flags = ESC_HELPER,

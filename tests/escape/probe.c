@@ -22,7 +22,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <mqueue.h>
 #include <sys/mount.h>
+#include <sys/shm.h>
+#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -610,6 +613,51 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "uring-create")) {
 			NEED(1);
 			op_uring_open(argv[++i], O_WRONLY | O_CREAT | O_EXCL);
+		} else if (!strcmp(op, "fds")) {
+			/* Descriptors above stderr that the program did not open
+			 * itself: "none", or their numbers. */
+			int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			char buf[4096], list[256] = "";
+			long n;
+			if (dfd < 0) {
+				out_err(errno);
+				continue;
+			}
+			while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0)
+				for (long off = 0; off < n;) {
+					struct dirent64 *de =
+						(struct dirent64 *)(void *)(buf + off);
+					int fd = atoi(de->d_name);
+					if (de->d_name[0] != '.' && fd > 2 && fd != dfd)
+						snprintf(list + strlen(list),
+							 sizeof(list) - strlen(list), "%s%d",
+							 list[0] ? "," : "", fd);
+					off += de->d_reclen;
+				}
+			close(dfd);
+			out(list[0] ? list : "none");
+		} else if (!strcmp(op, "sysv-shm")) {
+			/* sysv-shm KEY: attaches an existing SysV segment and
+			 * reads it */
+			NEED(1);
+			int id = shmget((key_t)parse_ul(argv[++i]), 0, 0);
+			if (id < 0) {
+				out_err(errno);
+			} else {
+				void *a = shmat(id, NULL, SHM_RDONLY);
+				result(a == (void *)-1 ? -1 : 0);
+				if (a != (void *)-1)
+					shmdt(a);
+			}
+		} else if (!strcmp(op, "mq")) {
+			/* mq NAME: opens an existing POSIX message queue */
+			NEED(1);
+			char name[256];
+			snprintf(name, sizeof(name), "/%s", argv[++i]);
+			mqd_t q = mq_open(name, O_RDWR);
+			result(q == (mqd_t)-1 ? -1 : 0);
+			if (q != (mqd_t)-1)
+				mq_close(q);
 		} else if (!strcmp(op, "create")) {
 			NEED(1);
 			result(op_openw(argv[++i], O_WRONLY | O_CREAT | O_EXCL));

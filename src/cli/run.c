@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,10 @@ int lf_cmd_run(int argc, char **argv)
 		fputs("landfence run: --json and --tree belong to plan\n", stderr);
 		return LF_EXIT_USAGE;
 	}
+
+	/* Whoever started us may ignore SIGCHLD, which would reap the
+	 * program behind our back and lose its status. */
+	signal(SIGCHLD, SIG_DFL);
 
 	r = lf_cli_load(&o, &st);
 	if (r)

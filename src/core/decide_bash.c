@@ -248,9 +248,14 @@ static void match_view(const struct lf_rule *const *bash, size_t nbash,
 		       const struct lf_cmd_view *view, const struct lf_cmd_rule **best,
 		       const struct lf_rule **owner)
 {
-	const char p0 = view->prog[0], p1 = p0 ? view->prog[1] : '\0';
-	const char t0 = view->len ? view->text[0] : '\0';
-	const char t1 = view->len > 1 ? view->text[1] : '\0';
+	char p0 = view->prog[0], p1 = '\0', t0 = '\0', t1 = '\0';
+
+	if (p0)
+		p1 = view->prog[1];
+	if (view->len)
+		t0 = view->text[0];
+	if (view->len > 1)
+		t1 = view->text[1];
 
 	for (size_t i = 0; i < nbash; i++) {
 		const struct lf_rule *r = bash[i];

@@ -97,7 +97,7 @@ static void wordv_fini(struct wordv *w)
 static int wordv_push(struct wordv *w, const struct lf_shell_word *word)
 {
 	if (w->n == w->cap) {
-		size_t cap = w->cap * 2;
+		size_t cap = w->cap ? w->cap * 2 : 16;
 		struct lf_shell_word *v;
 		if (w->v == w->inl) {
 			v = malloc(cap * sizeof(*v));
@@ -418,9 +418,11 @@ static int lex_dollar(struct lexer *lx, char **op, bool in_dq)
 	const char *s = lx->s;
 	size_t len = lx->len, i = lx->i;
 	char *o = *op;
-	char n = i + 1 < len ? s[i + 1] : '\0';
+	char n = '\0';
 	int r;
 
+	if (i + 1 < len)
+		n = s[i + 1];
 	if (n == '(') {
 		/* $(( … )) is arithmetic: it can run commands through the array
 		 * subscripts of variables, so it is not analysable either */

@@ -706,7 +706,9 @@ static void run_hole_case(void **state)
 		fail_msg("case '%s' passes now: the hole is closed, move it to the main suite "
 			 "(remove its .hole)",
 			 c->name);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) > 100)
+	/* The runner exits with the number of failed cases: exactly 1 is
+	 * the hole case failing; anything else is a case that did not run. */
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 1)
 		fail_msg("case '%s' could not run (status %d)", c->name, st);
 	print_message("still open: %s\n", c->hole);
 }
@@ -758,7 +760,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	probe_path = strdup(build_dir);
-	self_exe = realpath("/proc/self/exe", NULL);
+	/* argv[0], not /proc/self/exe: under valgrind the latter is the
+	 * tool. */
+	self_exe = realpath(argv[0], NULL);
 	bin_path = getenv("LANDFENCE_BIN");
 	if (!bin_path || !probe_path) {
 		fprintf(stderr, "test_escape: LANDFENCE_BIN is not set\n");

@@ -485,6 +485,13 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "tiocsti 1 tiocsti 0xffffffff tiocsti 0x80000000 tiocsti 0xdead",
 	  .want = "EPERM EPERM EPERM EPERM" },
+	{ .name = "TIOCSTI through the i386 and x32 system call tables",
+	  .kind = 5,
+	  .flags = ESC_PTY,
+	  .policy = STD,
+	  /* ENOSYS where the kernel has no such table; never ok. */
+	  .probe = "tiocsti-int80 tiocsti-x32",
+	  .want = "EPERM|ENOSYS|n/a EPERM|ENOSYS|n/a" },
 	{ .name = "TIOCLINUX, also with high bits",
 	  .kind = 5,
 	  .flags = ESC_PTY,

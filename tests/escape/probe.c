@@ -495,6 +495,39 @@ static void op_uring_open(const char *path, int flags)
 	close(fd);
 }
 
+#if defined(__x86_64__)
+/* ioctl(0, TIOCSTI) through the i386 system call table (int $0x80,
+ * ioctl = 54), which a filter written for x86_64 numbers alone would not
+ * see. The byte must have a 32-bit address. */
+static long op_tiocsti_int80(void)
+{
+	char *c = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		       -1, 0);
+	long r;
+
+	if (c == MAP_FAILED)
+		return -1;
+	c[0] = '#';
+	__asm__ volatile("int $0x80"
+			 : "=a"(r)
+			 : "a"(54L), "b"(0L), "c"((long)TIOCSTI), "d"((long)(uintptr_t)c)
+			 : "memory");
+	munmap(c, 4096);
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+/* The same through the x32 table: ioctl is 514 there, with the x32 bit. */
+static long op_tiocsti_x32(void)
+{
+	char c = '#';
+	return syscall(0x40000000L | 514L, 0, (unsigned long)TIOCSTI, &c);
+}
+#endif
+
 static int op_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -908,6 +941,18 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "tiocsti-ptmx")) {
 			NEED(1);
 			result(op_tiocsti_ptmx((uint64_t)parse_ul(argv[++i]) << 32));
+		} else if (!strcmp(op, "tiocsti-int80")) {
+#if defined(__x86_64__)
+			result(op_tiocsti_int80());
+#else
+			out("n/a"); /* no second system call table to try */
+#endif
+		} else if (!strcmp(op, "tiocsti-x32")) {
+#if defined(__x86_64__)
+			result(op_tiocsti_x32());
+#else
+			out("n/a");
+#endif
 		} else if (!strcmp(op, "tioclinux")) {
 			NEED(1);
 			result(op_tioclinux(0, (uint64_t)parse_ul(argv[++i]) << 32));

@@ -472,6 +472,25 @@ const struct esc_case esc_cases[] = {
 	  .abi_max = "2",
 	  .out_has = { "KernelTooOld", "refuses" } },
 
+	{ .name = "doctor at ABI 1 says what is not enforceable",
+	  .kind = 4,
+	  .mode = ESC_DOCTOR,
+	  .abi_max = "1",
+	  .want_exit = 1, /* doctor: some protections are missing here */
+	  .out_has = { "NO  refer", "NO  truncate", "NO  scopes", "below ABI 3 truncation" } },
+	{ .name = "plan at ABI 5 says signals and abstract sockets are not scoped",
+	  .kind = 7,
+	  .mode = ESC_PLAN,
+	  .policy = STD_ASK,
+	  .abi_max = "5",
+	  .out_has = { "scoped: none", "abstract UNIX sockets and signals are not scoped" } },
+	{ .name = "plan at ABI 1 says rename and link across directories are refused",
+	  .kind = 3,
+	  .mode = ESC_PLAN,
+	  .policy = STD_ASK,
+	  .abi_max = "1",
+	  .out_has = { "renaming or linking a file into another directory is always refused" } },
+
 	/* 5. Terminal injection ------------------------------------------- */
 	{ .name = "TIOCSTI on the controlling terminal",
 	  .kind = 5,

@@ -7,7 +7,8 @@
  *   check_over_true         their ratio
  *   bash_decisions_per_sec  lf_decide_bash in-process on a 200-rule policy
  * The policy: 100 file rules (two globs each, one in ten unanchored) and
- * 100 bash rules (two command rules each: prefix, exact or glob).
+ * 100 bash rules (two command rules each: prefix, exact or glob, over 25
+ * real program names).
  * The tool is $LANDFENCE_BIN, else the landfence beside the build's bench/.
  */
 #include <errno.h>
@@ -41,6 +42,13 @@ static char *policy_json(void)
 {
 	static const char *const caps[] = { "read", "write", "delete" };
 	static const char *const effects[] = { "allow", "ask", "deny" };
+	static const char *const progs[] = {
+		"git",	  "npm",   "cargo",	"docker", "kubectl", "make",  "python3",
+		"pip",	  "go",	   "node",	"yarn",	  "pnpm",    "rm",    "curl",
+		"wget",	  "ssh",   "terraform", "helm",	  "gcc",     "clang", "cmake",
+		"pytest", "rsync", "tar",	"chmod",
+	};
+	static const char *const subs[] = { "push", "run", "install", "build" };
 	size_t cap = 1 << 16, n = 0;
 	char *s = malloc(cap);
 
@@ -55,13 +63,16 @@ static char *policy_json(void)
 				      "[\"dir%d/**\",\"%sd%d/*.x%d\"]},\n",
 				      effects[i % 3], caps[i % 3], i, i % 10 ? "src/" : "**/", i,
 				      i);
+	/* command rules over real program names: several share a program
+	 * (git push, git run, ...), as policies do */
 	for (int i = 0; i < NRULES / 2; i++)
 		n += (size_t)snprintf(s + n, cap - n,
 				      "{\"effect\":\"allow\",\"capability\":\"bash\",\"commands\":["
-				      "{\"effect\":\"%s\",\"prefix\":\"tool%d sub%d\"},"
-				      "{\"effect\":\"%s\",\"%s\":\"cmd%d %s\"}]}%s\n",
-				      effects[i % 3], i, i, effects[(i + 1) % 3],
-				      i % 2 ? "glob" : "exact", i, i % 2 ? "run *" : "--version",
+				      "{\"effect\":\"%s\",\"prefix\":\"%s %s\"},"
+				      "{\"effect\":\"%s\",\"%s\":\"%s %s%d%s\"}]}%s\n",
+				      effects[i % 3], progs[i % 25], subs[i / 25],
+				      effects[(i + 1) % 3], i % 2 ? "glob" : "exact",
+				      progs[(i + 7) % 25], subs[i / 25], i, i % 2 ? " *" : "",
 				      i + 1 < NRULES / 2 ? "," : "");
 	snprintf(s + n, cap - n, "]}\n");
 	return s;
@@ -73,7 +84,7 @@ static const char *const lines[] = {
 	"ls -la src | grep main",
 	"cat src/main.c",
 	"sh -c 'make test'",
-	"tool7 sub7 --flag x && cmd3 run all",
+	"git push origin main && docker build -t x .",
 	"find . -name '*.o' | xargs rm -f",
 	"cd sub && FOO=1 timeout 30 make -j8 check",
 };

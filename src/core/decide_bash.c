@@ -202,7 +202,7 @@ struct bash_ctx {
 	/* the bash rules, in order: parts are matched against these only */
 	const struct lf_rule **bash;
 	size_t nbash;
-	const struct lf_rule *bash_inline[64];
+	const struct lf_rule *bash_inline[256];
 	char *join;
 	size_t joincap;
 	bool have;
@@ -224,16 +224,16 @@ static void verdict_rule(struct lf_verdict *v, enum lf_effect eff, enum lf_layer
 	v->source = src;
 }
 
-/* No command rule matched: the bash rules' own effect, else the fallback. */
-static void verdict_unmatched(const struct lf_effective *e, struct lf_verdict *v)
+/* No command rule matched: the bash rules' own effect (the strictest, the
+ * earliest on a tie), else the fallback. */
+static void verdict_unmatched(const struct lf_effective *e, const struct lf_rule *const *bash,
+			      size_t nbash, struct lf_verdict *v)
 {
 	const struct lf_rule *best = NULL;
 
-	for (size_t i = 0; i < e->nrules; i++) {
-		const struct lf_rule *r = e->rules[i];
-		if (r->cap == LF_CAP_BASH && (!best || r->effect > best->effect))
-			best = r;
-	}
+	for (size_t i = 0; i < nbash; i++)
+		if (!best || bash[i]->effect > best->effect)
+			best = bash[i];
 	if (best) {
 		verdict_rule(v, best->effect, best->layer, best->source);
 	} else {
@@ -373,7 +373,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 	if (!best) {
 		if (!bc->have_unmatched) {
 			memset(&bc->unmatched, 0, sizeof(bc->unmatched));
-			verdict_unmatched(bc->e, &bc->unmatched);
+			verdict_unmatched(bc->e, bc->bash, bc->nbash, &bc->unmatched);
 			bc->have_unmatched = true;
 		}
 		*v = bc->unmatched;
@@ -703,10 +703,9 @@ int lf_bash_decide(const struct lf_effective *e, const char *project_root, const
 	bc->has_globs = false;
 	bc->have_unmatched = false;
 	bc->args_lo = bc->args_hi = NULL;
-	size_t nbash = 0;
-	for (size_t i = 0; i < e->nrules; i++)
-		nbash += e->rules[i]->cap == LF_CAP_BASH;
-	bc->bash = nbash <= 64 ? bc->bash_inline : malloc(nbash * sizeof(*bc->bash));
+	bc->bash = e->nrules <= sizeof(bc->bash_inline) / sizeof(bc->bash_inline[0])
+			   ? bc->bash_inline
+			   : malloc(e->nrules * sizeof(*bc->bash));
 	if (!bc->bash) {
 		free(bc);
 		return -ENOMEM;
@@ -729,7 +728,7 @@ int lf_bash_decide(const struct lf_effective *e, const char *project_root, const
 			 * command no rule names */
 			struct lf_verdict v;
 			memset(&v, 0, sizeof(v));
-			verdict_unmatched(e, &v);
+			verdict_unmatched(e, bc->bash, bc->nbash, &v);
 			bc->best = v;
 		}
 		*out = bc->best;

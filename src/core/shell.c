@@ -888,12 +888,42 @@ static bool is_fd_word(const struct lf_shell_word *w)
 	return k == w->len && w->len > 0;
 }
 
+/* Whether b (a program's basename) is one the analyser treats specially:
+ * a wrapper, a shell, eval, trap or let. Most commands are not; this
+ * spares them the comparisons below. */
+static bool special_name(const char *b)
+{
+	static const struct {
+		const char *name;
+		size_t len;
+	} names[] = {
+		{ "sh", 2 },	  { "env", 3 },	    { "zsh", 3 },     { "ksh", 3 },
+		{ "ash", 3 },	  { "git", 3 },	    { "let", 3 },     { "nice", 4 },
+		{ "time", 4 },	  { "exec", 4 },    { "sudo", 4 },    { "doas", 4 },
+		{ "bash", 4 },	  { "dash", 4 },    { "mksh", 4 },    { "yash", 4 },
+		{ "posh", 4 },	  { "find", 4 },    { "eval", 4 },    { "trap", 4 },
+		{ "nohup", 5 },	  { "xargs", 5 },   { "rbash", 5 },   { "setsid", 6 },
+		{ "stdbuf", 6 },  { "coproc", 6 },  { "toybox", 6 },  { "timeout", 7 },
+		{ "builtin", 7 }, { "command", 7 }, { "busybox", 7 },
+	};
+	size_t n = strlen(b);
+
+	if (n < 2 || n > 7)
+		return false;
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (names[k].len == n && names[k].name[0] == b[0] && !memcmp(names[k].name, b, n))
+			return true;
+	return false;
+}
+
 /* Why a command is not analysable because of its own words. */
 static const char *command_reason(const struct lf_shell_word *argv, size_t argc)
 {
 	if (argv[0].flags & LF_WORD_NOT_LITERAL)
 		return "the command name is not a literal word";
 	const char *b = base_name(argv[0].text);
+	if (!special_name(b))
+		return NULL;
 	if (!strcmp(b, "eval"))
 		return "eval runs a command built at run time";
 	if (!strcmp(b, "trap"))
@@ -1065,6 +1095,8 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 	if (w0->flags & LF_WORD_NOT_LITERAL)
 		return 0;
 	const char *b = base_name(w0->text);
+	if (!special_name(b))
+		return 0;
 
 	if (!strcmp(b, "env")) {
 		i = 1;
@@ -1481,7 +1513,7 @@ static bool is_reserved_skip(const struct lf_shell_word *w)
 {
 	static const char *const skip[] = { "!",  "{",	"}",	"if",	 "then",  "else",   "elif",
 					    "fi", "do", "done", "while", "until", "coproc", NULL };
-	if (w->flags)
+	if (w->flags || w->len > 6 || !strchr("!{}itefdwuc", w->text[0]))
 		return false;
 	for (size_t k = 0; skip[k]; k++)
 		if (!strcmp(w->text, skip[k]))

@@ -2,7 +2,9 @@
 /*
  * The advisory guard's cost (a benchmark, never a test):
  *   check_process_ms        wall time of one `landfence check bash -- LINE`
- *                           process, the latency an agent pays per tool call
+ *                           process with SPEC §4's example policy, the
+ *                           latency an agent pays per tool call
+ *   check_process_200_rules_ms  the same with the 200-rule policy
  *   true_process_ms         /bin/true spawned the same way
  *   check_over_true         their ratio
  *   bash_decisions_per_sec  lf_decide_bash in-process on a 200-rule policy
@@ -78,6 +80,18 @@ static char *policy_json(void)
 	return s;
 }
 
+/* The policy of SPEC §4's example: what a project typically writes. */
+static const char small_policy[] =
+	"{\"version\":1,\"fallback\":\"ask\",\"rules\":["
+	"{\"effect\":\"allow\",\"capability\":\"read\",\"paths\":[\"**\"]},"
+	"{\"effect\":\"allow\",\"capability\":\"write\",\"paths\":[\"src/**\",\"tests/**\"]},"
+	"{\"effect\":\"deny\",\"capability\":\"write\",\"paths\":[\".git/hooks/**\"]},"
+	"{\"effect\":\"deny\",\"capability\":\"delete\",\"paths\":[\".git/**\"]},"
+	"{\"effect\":\"allow\",\"capability\":\"bash\",\"commands\":["
+	"{\"effect\":\"deny\",\"prefix\":\"git push\"},"
+	"{\"effect\":\"ask\",\"glob\":\"npm run *\"},"
+	"{\"effect\":\"allow\",\"exact\":\"make test\"}]}]}\n";
+
 static const char *const lines[] = {
 	"git status && git diff --stat",
 	"npm run build > build.log 2>&1",
@@ -113,7 +127,7 @@ static double spawn_ms(char *const argv[], int runs)
 
 int main(int argc, char **argv)
 {
-	char bin[PATH_MAX], dir[] = "/tmp/lf-bench-check-XXXXXX", pol[PATH_MAX];
+	char bin[PATH_MAX], dir[] = "/tmp/lf-bench-check-XXXXXX", pol[PATH_MAX], small[PATH_MAX];
 	const char *env = getenv("LANDFENCE_BIN");
 
 	if (argc > 1)
@@ -162,22 +176,31 @@ int main(int argc, char **argv)
 	FILE *f = fopen(pol, "we");
 	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
 		return 1;
-	char *check_argv[] = { bin,  "check",	       "-C", dir, "-p", pol, "bash",
+	snprintf(small, sizeof(small), "%s/small.json", dir);
+	f = fopen(small, "we");
+	if (!f || fputs(small_policy, f) < 0 || fclose(f) != 0)
+		return 1;
+	char *check_argv[] = { bin,  "check",	       "-C", dir, "-p", small, "bash",
 			       "--", (char *)lines[0], NULL };
+	char *check200_argv[] = { bin,	"check",	  "-C", dir, "-p", pol, "bash",
+				  "--", (char *)lines[0], NULL };
 	char *true_argv[] = { "/bin/true", NULL };
 	int runs = 300;
 	spawn_ms(check_argv, 10); /* warm the page cache */
 	double check_ms = spawn_ms(check_argv, runs);
+	double check200_ms = spawn_ms(check200_argv, runs);
 	double true_ms = spawn_ms(true_argv, runs);
+	unlink(small);
 	unlink(pol);
 	rmdir(dir);
-	if (check_ms < 0 || true_ms < 0) {
+	if (check_ms < 0 || check200_ms < 0 || true_ms < 0) {
 		fprintf(stderr, "bench-check: cannot run %s\n", bin);
 		return 1;
 	}
 	printf("check_process_ms: %.3f\n", check_ms);
 	printf("true_process_ms: %.3f\n", true_ms);
 	printf("check_over_true: %.2f\n", check_ms / true_ms);
+	printf("check_process_200_rules_ms: %.3f\n", check200_ms);
 	printf("bash_decisions_per_sec: %.0f\n", per_sec);
 	printf("bash_policy_rules: %d\n", NRULES);
 	lf_effective_free(eff);

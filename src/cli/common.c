@@ -101,6 +101,45 @@ static int load_layer(struct lf_cli_state *st, const char *path, enum lf_layer l
 	return 0;
 }
 
+/* A root found by walking up that lies inside a project whose policy the
+ * user trusted, and has no trusted policy of its own, is refused: a
+ * sandboxed program that can write the project can make a .git or a
+ * .landfence/ in any writable directory, and the next run started there
+ * would be rooted there, under the embedded default instead of the
+ * trusted policy (doc/trust.md). */
+static int check_nested_root(const char *root)
+{
+	char cur[PATH_MAX], pol[PATH_MAX + 32];
+
+	if (snprintf(pol, sizeof(pol), "%s/.landfence/policy.json", root) >= (int)sizeof(pol) ||
+	    lf_trust_known(pol))
+		return 0;
+	if (strlen(root) >= sizeof(cur))
+		return 0;
+	strcpy(cur, root);
+	while (strcmp(cur, "/") != 0) {
+		char *slash = strrchr(cur, '/');
+		if (!slash)
+			break;
+		if (slash == cur)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		snprintf(pol, sizeof(pol), "%s/.landfence/policy.json",
+			 strcmp(cur, "/") == 0 ? "" : cur);
+		if (lf_trust_known(pol)) {
+			fprintf(stderr,
+				"landfence: %s was taken as the project root (it holds .git or "
+				".landfence/), but it lies inside the trusted project %s and has no "
+				"trusted policy of its own; nothing ran.\n"
+				"landfence: run from %s, or name the root with -C\n",
+				root, cur, cur);
+			return LF_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size)
 {
 	char buf[PATH_MAX], canon[PATH_MAX];
@@ -118,6 +157,9 @@ int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size)
 				strerror(r < 0 ? -r : errno));
 			return LF_EXIT_OWN;
 		}
+		r = check_nested_root(canon);
+		if (r)
+			return r;
 	}
 	if (strlen(canon) >= size) {
 		fprintf(stderr, "landfence: project root too long\n");

@@ -165,6 +165,29 @@ static void refused_gone(struct esc *e, const struct esc_result *r)
 	next_run_refused_with(e, "is gone");
 }
 
+static void keys_setup(struct esc *e)
+{
+	esc_mkdir(e, "proj/src/sub/keys");
+	esc_put(e, "proj/src/sub/keys/k", "K");
+}
+
+/* The user runs landfence from the subdirectory in which the sandbox made
+ * a .git: the nearest root would be that subdirectory, with no policy. */
+static void nested_root_refused(struct esc *e, const struct esc_result *r)
+{
+	static const char *const run[] = { "run", "--", "@E", "read", "@P/src/sub/keys/k", NULL };
+	struct esc_result again;
+
+	(void)r;
+	if (snprintf(e->cwd, sizeof(e->cwd), "%s/src/sub", e->proj) >= (int)sizeof(e->cwd))
+		fail_msg("path too long");
+	esc_landfence(e, run, &again);
+	e->cwd[0] = '\0';
+	if (again.exit != 2 || !strstr(again.err, "inside the trusted project"))
+		fail_msg("a root planted below the trusted project was used: exit %d\n%s%s",
+			 again.exit, again.out, again.err);
+}
+
 static void trust_store_untouched(struct esc *e, const struct esc_result *r)
 {
 	next_run_refused(e, r);
@@ -860,6 +883,19 @@ const struct esc_case esc_cases[] = {
 	  .probe = "unlink @P/.landfence/policy.json",
 	  .want = "ok",
 	  .after = refused_gone },
+	{ .name = "the sandbox plants a .git below the project to move the next run's root",
+	  .kind = 11,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'write','paths':['src/**']},"
+		    "{'effect':'allow','capability':'read','paths':['docs/**']},"
+		    "{'effect':'deny','capability':'read','paths':['src/sub/keys/**']}]}",
+	  .setup = keys_setup,
+	  /* src is writable, not readable; a run rooted at src/sub would get
+	   * the embedded default there: src/sub/keys readable. */
+	  .probe = "read @P/src/sub/keys/k mkdir @P/src/sub/.git mkdir @P/src/sub/.landfence",
+	  .want = "EACCES ok ok",
+	  .after = nested_root_refused },
 	{ .name = "the trust store, the user policy and the keys are out of reach",
 	  .kind = 11,
 	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,

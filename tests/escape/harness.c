@@ -414,7 +414,7 @@ static void run_argv(struct esc *e, char **argv, bool pty, bool inherit, struct 
 				close(fd);
 		}
 		child_env(e);
-		if (chdir(e->proj) != 0)
+		if (chdir(e->cwd[0] ? e->cwd : e->proj) != 0)
 			_exit(124);
 		execv(argv[0], argv);
 		_exit(127);

@@ -22,8 +22,9 @@ struct esc {
 	char home[PATH_MAX / 4]; /* HOME of the user */
 	char link[PATH_MAX / 4]; /* @R: a symlink to the project root */
 	char policy[PATH_MAX / 4];
-	char name[64]; /* @N: a name unique to the case */
-	pid_t helper;  /* @X: an unsandboxed process, or 0 */
+	char name[64];		/* @N: a name unique to the case */
+	pid_t helper;		/* @X: an unsandboxed process, or 0 */
+	char cwd[PATH_MAX / 4]; /* working directory of esc_landfence, "" = @P */
 	const struct esc_case *c;
 };
 

@@ -209,13 +209,49 @@ static void test_policy_path(void **state)
 	free(text);
 }
 
+/* A root found below a trusted project, without a trusted policy of its
+ * own, is refused unless named with -C. */
+static void test_nested_root(void **state)
+{
+	char cmd[PATH_MAX], root[PATH_MAX], cwd[PATH_MAX];
+	struct lf_cli_opts o = { 0 };
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' '%s' '%s'", P("outer/.landfence"),
+		 P("outer/inner/.git"), P("plain/sub/.git"));
+	assert_int_equal(system(cmd), 0);
+	put("outer/.landfence/policy.json", "{}");
+	assert_int_equal(lf_trust_record(P("outer/.landfence/policy.json"), "{}", 2), 0);
+
+	assert_int_equal(chdir(P("outer/inner")), 0);
+	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), LF_EXIT_USAGE);
+	/* Named with -C: the user chose it. */
+	o.project_dir = ".";
+	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), 0);
+	assert_string_equal(root, P("outer/inner"));
+	o.project_dir = NULL;
+	/* A nested project with its own trusted policy is a project. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", P("outer/inner/.landfence"));
+	assert_int_equal(system(cmd), 0);
+	put("outer/inner/.landfence/policy.json", "{ }");
+	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), LF_EXIT_USAGE);
+	assert_int_equal(lf_trust_record(P("outer/inner/.landfence/policy.json"), "{ }", 3), 0);
+	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), 0);
+	assert_string_equal(root, P("outer/inner"));
+	/* No trusted project above: the nearest root, as before. */
+	assert_int_equal(chdir(P("plain/sub")), 0);
+	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), 0);
+	assert_string_equal(root, P("plain/sub"));
+	assert_int_equal(chdir(cwd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_store_path),
-		cmocka_unit_test(test_check_table),
-		cmocka_unit_test(test_store_lines),
-		cmocka_unit_test(test_policy_path),
+		cmocka_unit_test(test_store_path),  cmocka_unit_test(test_check_table),
+		cmocka_unit_test(test_store_lines), cmocka_unit_test(test_policy_path),
+		cmocka_unit_test(test_nested_root),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,6 +11,7 @@
  * The policy: 100 file rules (two globs each, one in ten unanchored) and
  * 100 bash rules (two command rules each: prefix, exact or glob, over 25
  * real program names).
+ * Process times are medians of interleaved runs.
  * The tool is $LANDFENCE_BIN, else the landfence beside the build's bench/.
  */
 #include <errno.h>
@@ -103,26 +104,49 @@ static const char *const lines[] = {
 	"cd sub && FOO=1 timeout 30 make -j8 check",
 };
 
-static double spawn_ms(char *const argv[], int runs)
+/* One spawn and wait, in milliseconds; < 0 on failure. */
+static double spawn_once(char *const argv[])
 {
 	posix_spawn_file_actions_t fa;
-	double total = 0;
+	pid_t pid;
+	int st, r;
 
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	for (int i = 0; i < runs; i++) {
-		pid_t pid;
-		int st;
-		double t = now();
-		if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0)
-			return -1;
-		if (waitpid(pid, &st, 0) != pid)
-			return -1;
-		total += now() - t;
-	}
+	double t = now();
+	r = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	return total * 1000.0 / runs;
+	if (r != 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return (now() - t) * 1000.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+#define RUNS 301
+
+/* The median of RUNS spawns of each command, interleaved so that a
+ * change in machine load hits them alike. */
+static int spawn_medians(char *const *const argvs[], size_t n, double *out)
+{
+	static double t[4][RUNS];
+
+	if (n > 4)
+		return -1;
+	for (int i = 0; i < RUNS; i++)
+		for (size_t k = 0; k < n; k++)
+			if ((t[k][i] = spawn_once(argvs[k])) < 0)
+				return -1;
+	for (size_t k = 0; k < n; k++) {
+		qsort(t[k], RUNS, sizeof(double), cmp_double);
+		out[k] = t[k][RUNS / 2];
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -185,15 +209,16 @@ int main(int argc, char **argv)
 	char *check200_argv[] = { bin,	"check",	  "-C", dir, "-p", pol, "bash",
 				  "--", (char *)lines[0], NULL };
 	char *true_argv[] = { "/bin/true", NULL };
-	int runs = 300;
-	spawn_ms(check_argv, 10); /* warm the page cache */
-	double check_ms = spawn_ms(check_argv, runs);
-	double check200_ms = spawn_ms(check200_argv, runs);
-	double true_ms = spawn_ms(true_argv, runs);
+	char *const *const argvs[] = { check_argv, check200_argv, true_argv };
+	double ms[3];
+	for (int i = 0; i < 10; i++) /* warm the page cache */
+		spawn_once(check_argv);
+	int failed = spawn_medians(argvs, 3, ms);
+	double check_ms = ms[0], check200_ms = ms[1], true_ms = ms[2];
 	unlink(small);
 	unlink(pol);
 	rmdir(dir);
-	if (check_ms < 0 || check200_ms < 0 || true_ms < 0) {
+	if (failed) {
 		fprintf(stderr, "bench-check: cannot run %s\n", bin);
 		return 1;
 	}

@@ -108,10 +108,11 @@ static int check_before_run(const struct lf_cli_state *st, const struct lf_plan 
 	r = lf_cli_persistence(st->project_root, sb, &f);
 	if (r == 0 && f.n)
 		fprintf(stderr,
-			"landfence: note: %zu place%s where code can be planted to run later "
+			"landfence: note: %zu path%s where code can be planted to run later "
 			"outside "
-			"the sandbox stay%s writable, e.g. %s (see `landfence plan`)\n",
-			f.n, f.n == 1 ? "" : "s", f.n == 1 ? "s" : "", f.lines[0]);
+			"the sandbox stay%s writable (`landfence plan` lists them; -q hides "
+			"this)\n",
+			f.n, f.n == 1 ? "" : "s", f.n == 1 ? "s" : "");
 	lf_cli_findings_fini(&f);
 	return 0;
 }

@@ -777,6 +777,37 @@ int lf_persistence_check(const char *project_root, const char *home,
 	return 0;
 }
 
+int lf_persistence_add_files(struct lf_persist_report *rep, const char *const *files, size_t nfiles,
+			     const struct lf_path_access *rules, size_t nrules)
+{
+	char canon[PATH_MAX];
+	size_t cap = rep ? rep->nhits : 0;
+
+	if (!rep || (nfiles && !files) || (nrules && !rules))
+		return -EINVAL;
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *f = files[i];
+		if (!f)
+			continue;
+		if (realpath(f, canon))
+			f = canon;
+		if (f[0] != '/')
+			continue;
+		for (size_t j = 0; j < nrules; j++) {
+			if (!(rules[j].access & LF_ACCESS_RW) || !rules[j].path ||
+			    !path_below(f, rules[j].path))
+				continue;
+			int r = persist_add(rep, &cap, f, rules[j].path,
+					    "a policy file of this run: the next run started "
+					    "the same way would use what the program wrote");
+			if (r < 0)
+				return r;
+			break;
+		}
+	}
+	return 0;
+}
+
 void lf_persist_report_fini(struct lf_persist_report *r)
 {
 	if (!r)

@@ -143,6 +143,14 @@ int lf_persistence_check(const char *project_root, const char *home,
 			 struct lf_persist_report *out);
 void lf_persist_report_fini(struct lf_persist_report *r);
 
+/* Adds to rep the given policy files (the -p files and the user policy of
+ * this run; not the project policy, which trust covers) that a rule with
+ * LF_ACCESS_RW covers: the program could rewrite the policy of the next
+ * run started the same way. Paths are resolved with realpath when they
+ * exist. Returns 0, -EINVAL, -ENOMEM (rep keeps what it had). */
+int lf_persistence_add_files(struct lf_persist_report *rep, const char *const *files, size_t nfiles,
+			     const struct lf_path_access *rules, size_t nrules);
+
 /* Writes "PATH stays writable (rule RULE): WHY" into buf. */
 int lf_persist_hit_format(const struct lf_persist_hit *h, char *buf, size_t size);
 

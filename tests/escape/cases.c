@@ -896,6 +896,16 @@ const struct esc_case esc_cases[] = {
 	  .probe = "read @P/src/sub/keys/k mkdir @P/src/sub/.git mkdir @P/src/sub/.landfence",
 	  .want = "EACCES ok ok",
 	  .after = nested_root_refused },
+	{ .name = "a -p policy file in a writable place: plan says the next run is at stake",
+	  .kind = 11,
+	  .mode = ESC_PLAN,
+	  .flags = ESC_POLICY_IN_SRC,
+	  .policy = STD,
+	  .out_has = { "@P/src/agent-policy.json stays writable" },
+	  .hole = "src/cli/checks.c: pass the policy files of the run (-p and the user "
+		  "policy, st->layer_files) to lf_persistence_add_files() "
+		  "(src/landlock/hardlink.h) so that plan lists them and run notes them: the "
+		  "program can rewrite the policy of the next run started the same way" },
 	{ .name = "the trust store, the user policy and the keys are out of reach",
 	  .kind = 11,
 	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,

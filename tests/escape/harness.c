@@ -618,6 +618,11 @@ static void run_case(void **state)
 					fail_msg("landfence trust failed");
 				}
 			}
+		} else if (c->policy && (c->flags & ESC_POLICY_IN_SRC)) {
+			write_policy(&e, "proj/src/agent-policy.json");
+			join(e.policy, sizeof(e.policy), e.proj, "/src/agent-policy.json");
+			av[n++] = (char *)"-p";
+			av[n++] = e.policy;
 		} else if (c->policy && !(c->flags & ESC_NO_POLICY)) {
 			write_policy(&e, "policy.json");
 			av[n++] = (char *)"-p";

@@ -48,6 +48,7 @@ enum {
 	ESC_VIA_LINK = 1u << 4,	      /* -C names the project through @R */
 	ESC_INHERIT_FDS = 1u << 5,    /* the caller leaves fds 3, 7, 200 open on @O/secret */
 	ESC_NO_POLICY = 1u << 6,      /* no -p: the embedded default (or project policy) */
+	ESC_POLICY_IN_SRC = 1u << 7,  /* -p @P/src/agent-policy.json (a writable place) */
 };
 
 struct esc_case {

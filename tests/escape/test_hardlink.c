@@ -472,6 +472,38 @@ static void test_persist_gitdir_file(void **state)
 	assert_int_equal(lf_persistence_check("rel", NULL, rules, 1, &rep), -EINVAL);
 }
 
+/* Policy files of the run below a writable rule. */
+static void test_persist_files(void **state)
+{
+	struct lf_persist_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(rm_tree(base), 0);
+	assert_int_equal(mkdir(base, 0755), 0);
+	tree();
+	put("proj/src/agent.json", "{}");
+	put("proj/other/ro.json", "{}");
+	assert_int_equal(symlink(P("proj/src/agent.json"), P("outside/link.json")), 0);
+	struct lf_path_access rules[] = { { P("proj/src"), LF_ACCESS_RW | LF_ACCESS_RO },
+					  { P("proj/other"), LF_ACCESS_RO } };
+	const char *files[] = { P("proj/src/agent.json"), P("proj/other/ro.json"),
+				P("outside/link.json"), "relative-missing.json", NULL };
+	assert_int_equal(lf_persistence_add_files(&rep, files, 5, rules, 2), 0);
+	assert_int_equal(rep.nhits, 1); /* the link resolves to the same file */
+	assert_string_equal(rep.hits[0].path, P("proj/src/agent.json"));
+	assert_string_equal(rep.hits[0].rule, P("proj/src"));
+	assert_non_null(strstr(rep.hits[0].why, "policy file"));
+	lf_persist_report_fini(&rep);
+	/* Appends to a report that has hits already. */
+	struct lf_persist_report r2;
+	assert_int_equal(lf_persistence_check(P("proj"), NULL, rules, 2, &r2), 0);
+	size_t before = r2.nhits;
+	assert_int_equal(lf_persistence_add_files(&r2, files, 1, rules, 2), 0);
+	assert_int_equal(r2.nhits, before + 1);
+	lf_persist_report_fini(&r2);
+	assert_int_equal(lf_persistence_add_files(NULL, files, 1, rules, 2), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_devnode_scan),
 		cmocka_unit_test(test_persist_table),
 		cmocka_unit_test(test_persist_gitdir_file),
+		cmocka_unit_test(test_persist_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -209,9 +209,8 @@ struct bash_ctx {
 	struct lf_verdict best;
 	bool have_unmatched; /* the verdict for a command no rule names */
 	struct lf_verdict unmatched;
-	/* the words whose arguments were checked last: a wrapped command is
-	 * a suffix of its wrapper's words, already checked */
-	const struct lf_shell_word *args_lo, *args_hi;
+	/* the last word of the command whose arguments were checked last */
+	const char *args_tail;
 	char path[CWD_MAX * 2 + 2];
 };
 
@@ -487,6 +486,68 @@ static int decide_redirect(struct bash_ctx *bc, const struct lf_shell_part *part
 	return 0;
 }
 
+/* A glob made only of stars and slashes matches every path: it says
+ * nothing about the word being a file. */
+static bool glob_matches_all(const struct lf_glob *g)
+{
+	for (const char *p = g->pattern; *p; p++)
+		if (*p != '*' && *p != '/')
+			return false;
+	return true;
+}
+
+/*
+ * The strictest deny or ask file rule of cap naming the word t (a literal
+ * path, relative to each directory the line may be in). Rules whose globs
+ * match every path are left out: under "ask read **" every word would
+ * otherwise look like a file. *known: some rule matched.
+ */
+static int argument_rules(struct bash_ctx *bc, enum lf_capability cap, const char *t, size_t len,
+			  struct lf_verdict *v, bool *known)
+{
+	const struct lf_effective *e = bc->e;
+	const struct lf_rule *best = NULL;
+	char rel[CWD_MAX * 2 + 2];
+
+	*known = false;
+	for (size_t k = 0; k < (t[0] == '/' ? 1 : bc->ncwd); k++) {
+		const char *abs = t;
+		if (t[0] != '/') {
+			size_t cl = strlen(bc->cwds[k]);
+			if (cl + 1 + len + 1 > sizeof(bc->path))
+				continue;
+			memcpy(bc->path, bc->cwds[k], cl);
+			bc->path[cl] = '/';
+			memcpy(bc->path + cl + 1, t, len + 1);
+			abs = bc->path;
+		}
+		int r = lf_path_relative(bc->root, abs, rel, sizeof(rel));
+		if (r == -ENAMETOOLONG || r == 1)
+			continue; /* outside the project: no rule names it */
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < e->nrules; i++) {
+			const struct lf_rule *rule = e->rules[i];
+			if (rule->cap != cap || rule->effect == LF_ALLOW ||
+			    (best && rule->effect <= best->effect))
+				continue;
+			for (size_t g = 0; g < rule->nglobs; g++) {
+				if (!glob_matches_all(&rule->globs[g]) &&
+				    lf_glob_match(&rule->globs[g], rel)) {
+					best = rule;
+					break;
+				}
+			}
+		}
+	}
+	if (best) {
+		memset(v, 0, sizeof(*v));
+		verdict_rule(v, best->effect, best->layer, best->source);
+		*known = true;
+	}
+	return 0;
+}
+
 static bool prog_in(const char *b, const char *const *names)
 {
 	for (size_t k = 0; names[k]; k++)
@@ -516,14 +577,16 @@ static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part
 	bool del = prog_in(b, deleters);
 	size_t last = 0;
 	struct lf_verdict one;
-	bool known;
+	bool known = false;
 	int r;
 
-	if (part->argv >= bc->args_lo && part->argv + part->argc <= bc->args_hi && !w_all &&
-	    !w_last && !del)
+	/* a wrapped command's words are a subset of its wrapper's, the
+	 * same words (the parser reuses its argv array, so compare words,
+	 * not arrays) */
+	const char *tail = part->argv[part->argc - 1].text;
+	if (tail == bc->args_tail && !w_all && !w_last && !del)
 		return 0;
-	bc->args_lo = part->argv;
-	bc->args_hi = part->argv + part->argc;
+	bc->args_tail = tail;
 	for (size_t i = 1; i < part->argc; i++) {
 		const struct lf_shell_word *w = &part->argv[i];
 		if (w->len && w->text[0] != '-' && !(w->flags & LF_WORD_NOT_LITERAL))
@@ -542,10 +605,9 @@ static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part
 		for (size_t k = 0; k < 2; k++) {
 			if (k == 1 && caps[1] == LF_CAP_READ)
 				break;
-			if ((r = decide_path(bc, caps[k], w->text, w->len, &one, &known)) < 0)
+			if ((r = argument_rules(bc, caps[k], w->text, w->len, &one, &known)) < 0)
 				return r;
-			if (!known || one.from_fallback || one.effect == LF_ALLOW ||
-			    one.effect <= v->effect)
+			if (!known || one.effect <= v->effect)
 				continue;
 			one.part[0] = '\0';
 			set_text(one.reason, sizeof(one.reason),
@@ -702,7 +764,7 @@ int lf_bash_decide(const struct lf_effective *e, const char *project_root, const
 	}
 	bc->has_globs = false;
 	bc->have_unmatched = false;
-	bc->args_lo = bc->args_hi = NULL;
+	bc->args_tail = NULL;
 	bc->bash = e->nrules <= sizeof(bc->bash_inline) / sizeof(bc->bash_inline[0])
 			   ? bc->bash_inline
 			   : malloc(e->nrules * sizeof(*bc->bash));

@@ -191,6 +191,8 @@ static const struct {
 	/* arguments that name denied files */
 	{ "cat .env", D, 6, "cat .env" },
 	{ "ls && cat ./.env", D, 6, NULL },
+	{ "ls x && cat .env", D, 6, NULL },
+	{ "cat a; cat .env", D, 6, NULL },
 	{ "awk 1 secrets/key", D, 6, NULL },
 	{ "echo x | tee .git/config", D, 8, NULL },
 	{ "cat src/a.c", A, 18, NULL },
@@ -386,6 +388,48 @@ static void test_fallback_and_layers(void **state)
 	lf_policy_free(l);
 }
 
+/* Arguments are checked against deny and ask rules that name files; a
+ * rule matching every path ("ask read **") does not make every word a
+ * file. */
+static void test_argument_rules(void **state)
+{
+	static const char text[] =
+		"{\"version\":1,\"fallback\":\"allow\",\"rules\":["
+		"{\"effect\":\"ask\",\"capability\":\"read\",\"paths\":[\"**\"]},"
+		"{\"effect\":\"deny\",\"capability\":\"read\",\"paths\":[\"**/.env\"]},"
+		"{\"effect\":\"deny\",\"capability\":\"delete\",\"paths\":[\"keep/**\"]},"
+		"{\"effect\":\"allow\",\"capability\":\"bash\",\"commands\":["
+		"{\"effect\":\"allow\",\"prefix\":\"git\"},{\"effect\":\"allow\",\"prefix\":"
+		"\"cat\"},"
+		"{\"effect\":\"allow\",\"prefix\":\"rm\"}]}]}";
+	static const struct {
+		const char *line;
+		enum lf_effect effect;
+	} t[] = {
+		{ "git status", LF_ALLOW },	 { "cat README", LF_ALLOW },
+		{ "cat sub/.env", LF_DENY },	 { "cat .env", LF_DENY },
+		{ "rm keep/a", LF_DENY },	 { "rm other", LF_ALLOW },
+		{ "cat /etc/passwd", LF_ALLOW }, { "cd sub && cat .env", LF_DENY },
+	};
+	struct lf_policy *p = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_diag d;
+	struct lf_verdict v;
+
+	assert_int_equal(lf_policy_parse(text, strlen(text), "args.json", LF_LAYER_PROJECT, &p, &d),
+			 0);
+	const struct lf_policy *one[] = { p };
+	assert_int_equal(lf_resolve(one, 1, &e), 0);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_int_equal(lf_decide_bash(e, ROOT, t[i].line, &v), 0);
+		if (v.effect != t[i].effect)
+			fail_msg("[%s]: %s, expected %s (reason %s)", t[i].line,
+				 lf_effect_name(v.effect), lf_effect_name(t[i].effect), v.reason);
+	}
+	lf_effective_free(e);
+	lf_policy_free(p);
+}
+
 /* A small deterministic generator: the same lines on every run. */
 static uint32_t rnd_state = 0x2545f491u;
 static uint32_t rnd(uint32_t n)
@@ -483,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_cwd),
 		cmocka_unit_test(test_fallback_and_layers),
 		cmocka_unit_test(test_random_chains),
+		cmocka_unit_test(test_argument_rules),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

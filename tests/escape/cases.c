@@ -165,6 +165,12 @@ static void refused_gone(struct esc *e, const struct esc_result *r)
 	next_run_refused_with(e, "is gone");
 }
 
+static void claude_home(struct esc *e)
+{
+	esc_mkdir(e, "home/.claude");
+	esc_put(e, "home/.claude/settings.json", "{}");
+}
+
 static void keys_setup(struct esc *e)
 {
 	esc_mkdir(e, "proj/src/sub/keys");
@@ -906,6 +912,13 @@ const struct esc_case esc_cases[] = {
 		  "policy, st->layer_files) to lf_persistence_add_files() "
 		  "(src/landlock/hardlink.h) so that plan lists them and run notes them: the "
 		  "program can rewrite the policy of the next run started the same way" },
+	{ .name = "plan warns that an agent profile leaves the agent's hooks writable",
+	  .kind = 11,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .setup = claude_home,
+	  .args = "--profile claude",
+	  .out_has = { "@H/.claude/settings.json stays writable" } },
 	{ .name = "the trust store, the user policy and the keys are out of reach",
 	  .kind = 11,
 	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,

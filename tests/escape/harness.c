@@ -631,6 +631,14 @@ static void run_case(void **state)
 		av[n++] = (char *)"-C";
 		av[n++] = (c->flags & ESC_VIA_LINK) ? e.link : e.proj;
 	}
+	static char extra[1024];
+	if (c->args) {
+		esc_subst(&e, c->args, extra, sizeof(extra));
+		char *more[16];
+		size_t k = split(extra, more, 16);
+		for (size_t i = 0; i < k; i++)
+			av[n++] = more[i];
+	}
 	if (c->mode == ESC_RUN) {
 		av[n++] = (char *)"--";
 		av[n++] = (char *)probe_path;

@@ -61,6 +61,7 @@ struct esc_case {
 	const char *want;   /* the probe's tokens, space separated; NULL: not checked */
 	int want_exit;
 	const char *abi_max;	/* LANDFENCE_ABI_MAX, or NULL */
+	const char *args;	/* more landfence options, space separated, or NULL */
 	int min_abi;		/* skip when the kernel's ABI is lower */
 	const char *out_has[4]; /* substrings of stdout or stderr (plan, doctor) */
 	const char *err_has[4]; /* substrings of stderr */

@@ -653,6 +653,15 @@ const struct esc_case esc_cases[] = {
 	  .probe = "parent-path fd/0 parent-path fd/2 parent-path ns/mnt parent-path ns/user "
 		   "read /proc/self/ns/mnt",
 	  .want = "EACCES EACCES EACCES EACCES ok|EINVAL|ENXIO" },
+	{ .name = "descriptors and memory of outside processes: pidfd_getfd, process_vm_readv",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  /* pidfd_open itself is allowed; taking a descriptor or reading
+	   * memory needs ptrace-attach rights, which Landlock refuses. */
+	  .probe = "pidfd-getfd @X 0 vm-read @X pidfd-getfd 1 0",
+	  .want = "ok EPERM EPERM ok EPERM",
+	  .after = helper_alive },
 	{ .name = "POSIX message queue of an outside process",
 	  .kind = 7,
 	  .flags = ESC_HELPER,
@@ -713,6 +722,20 @@ const struct esc_case esc_cases[] = {
 	  .probe = "newmount @P/src newbind @O @P/src/sub unshare user+mnt newmount @P/src newbind "
 		   "@O @P/src/sub newbind @P/src @P/src/sub read @O/secret",
 	  .want = "EPERM EPERM ok EPERM EPERM EPERM EACCES" },
+	{ .name = "kernel modules and kexec as root",
+	  .kind = 8,
+	  .policy = STD,
+	  /* ENOSYS on a kernel built without modules or kexec. */
+	  .probe = "init-module kexec",
+	  .want = "EPERM|ENOSYS EPERM|ENOSYS" },
+	{ .name = "/proc/sys and cgroup files are read-only",
+	  .kind = 8,
+	  .policy = STD,
+	  /* The written byte is invalid for both files: nothing changes even
+	   * where a write were allowed. */
+	  .probe = "write /proc/sys/vm/drop_caches write /sys/fs/cgroup/cgroup.procs read "
+		   "/proc/sys/kernel/ostype",
+	  .want = "EACCES EACCES|ENOENT ok" },
 	{ .name = "umount in a new user and mount namespace",
 	  .kind = 8,
 	  .policy = STD,

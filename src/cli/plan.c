@@ -115,54 +115,80 @@ struct plan_view {
 	struct lf_abi_probe probe;
 };
 
+/* Orders paths component by component ('/' before every other byte), so
+ * that a directory's descendants follow it directly. */
 static int cmp_rule(const void *a, const void *b)
 {
-	const struct lf_final_rule *x = *(const struct lf_final_rule *const *)a;
-	const struct lf_final_rule *y = *(const struct lf_final_rule *const *)b;
-	return strcmp(x->path, y->path);
+	const unsigned char *x =
+		(const unsigned char *)(*(const struct lf_final_rule *const *)a)->path;
+	const unsigned char *y =
+		(const unsigned char *)(*(const struct lf_final_rule *const *)b)->path;
+
+	for (; *x && *x == *y; x++, y++)
+		;
+	unsigned cx = *x == '/' ? 1 : *x, cy = *y == '/' ? 1 : *y;
+	return (int)cx - (int)cy;
 }
 
-static bool is_ancestor(const char *a, const char *p)
+/* Splits a canonical path into its components (at most n). */
+static size_t path_split(const char *p, const char **comp, size_t *len, size_t n)
 {
-	size_t n = strlen(a);
-	if (n == 1 && a[0] == '/')
-		return p[0] == '/' && p[1];
-	return !strncmp(a, p, n) && p[n] == '/';
+	size_t k = 0;
+
+	while (*p && k < n) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		const char *e = strchrnul(p, '/');
+		comp[k] = p;
+		len[k] = (size_t)(e - p);
+		k++;
+		p = e;
+	}
+	return k;
 }
 
-/* The final rules as a tree: each rule under the nearest rule that is its
- * ancestor directory. */
+#define TREE_DEPTH 64
+
+/* The final rules as a directory tree: each component once, a rule's
+ * access and origin at its own node. */
 static void print_tree(const struct lf_sandbox *sb)
 {
 	size_t n = lf_sandbox_rule_count(sb);
 	const struct lf_final_rule **v = calloc(n ? n : 1, sizeof(*v));
-	size_t *depth = calloc(n ? n : 1, sizeof(*depth));
+	const char *prev[TREE_DEPTH], *cur[TREE_DEPTH];
+	size_t prevlen[TREE_DEPTH], curlen[TREE_DEPTH], np = 0;
 
-	if (!v || !depth) {
-		free(v);
-		free(depth);
+	if (!v)
 		return;
-	}
 	for (size_t i = 0; i < n; i++)
 		v[i] = lf_sandbox_rule(sb, i);
 	qsort(v, n, sizeof(*v), cmp_rule);
+	printf("  /\n");
 	for (size_t i = 0; i < n; i++) {
-		const char *shown = v[i]->path;
-		depth[i] = 0;
-		for (size_t j = i; j-- > 0;) {
-			if (is_ancestor(v[j]->path, v[i]->path)) {
-				depth[i] = depth[j] + 1;
-				shown = v[i]->path + strlen(v[j]->path) +
-					(strcmp(v[j]->path, "/") ? 1 : 0);
-				break;
-			}
+		size_t nc = path_split(v[i]->path, cur, curlen, TREE_DEPTH), k = 0;
+		while (k < nc && k < np && curlen[k] == prevlen[k] &&
+		       !memcmp(cur[k], prev[k], curlen[k]))
+			k++;
+		if (k == nc && nc > 0)
+			k = nc - 1; /* the same path again: print its node */
+		for (size_t j = k; j < nc; j++) {
+			printf("  %*s%.*s", (int)(2 * (j + 1)), "", (int)curlen[j], cur[j]);
+			if (j + 1 == nc)
+				printf("  [%s%s, %s]", access_str(v[i]->access),
+				       v[i]->ioctl_dev ? "+ioctl" : "",
+				       lf_origin_name(v[i]->origin));
+			else
+				printf("/");
+			printf("\n");
 		}
-		printf("  %*s%s%s  [%s%s, %s]\n", (int)(depth[i] * 2), "", depth[i] ? "└ " : "",
-		       shown, access_str(v[i]->access), v[i]->ioctl_dev ? "+ioctl" : "",
-		       lf_origin_name(v[i]->origin));
+		memcpy(prev, cur, sizeof(cur[0]) * nc);
+		memcpy(prevlen, curlen, sizeof(curlen[0]) * nc);
+		np = nc;
 	}
+	printf("  %*s%s  [read+write, run-dir]\n", 2, "", "$TMPDIR (private, one per run)");
 	free(v);
-	free(depth);
 }
 
 static void print_text(const struct plan_view *pv, bool tree)
@@ -215,8 +241,9 @@ static void print_text(const struct plan_view *pv, bool tree)
 				       fr->why ? fr->why : "");
 			}
 		}
-		printf("  %-10s %-12s %s\n", "read+write", "run-dir",
-		       "<a private TMPDIR, created for each run and removed after it>");
+		if (!tree)
+			printf("  %-10s %-12s %s\n", "read+write", "run-dir",
+			       "<a private TMPDIR, created for each run and removed after it>");
 	} else {
 		printf("\nplan grants (%zu):\n", lf_plan_grant_count(pv->plan));
 		for (size_t i = 0; i < lf_plan_grant_count(pv->plan); i++) {

@@ -73,6 +73,13 @@ int lf_cmd_init(int argc, char **argv)
 		fprintf(stderr, "landfence init: %s: %s\n", ldir, strerror(errno));
 		return LF_EXIT_OWN;
 	}
+	/* A .landfence that is a symlink would put the policy (and its
+	 * trust) somewhere else than where the commands look for it. */
+	struct stat lst;
+	if (lstat(ldir, &lst) < 0 || !S_ISDIR(lst.st_mode)) {
+		fprintf(stderr, "landfence init: %s is not a directory\n", ldir);
+		return LF_EXIT_USAGE;
+	}
 	/* O_EXCL: an existing policy (or a symlink in its place) is never
 	 * replaced. */
 	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);

@@ -584,6 +584,10 @@ static void run_case(void **state)
 	size_t n = 0;
 
 	assert_non_null(r);
+	if ((c->flags & ESC_ROOT) && geteuid() != 0) {
+		print_message("case needs root\n");
+		skip();
+	}
 	if (c->min_abi && kernel_abi < c->min_abi) {
 		print_message("kernel Landlock ABI %d < %d: case needs a newer kernel\n",
 			      kernel_abi, c->min_abi);

@@ -49,6 +49,8 @@ enum {
 	ESC_INHERIT_FDS = 1u << 5,    /* the caller leaves fds 3, 7, 200 open on @O/secret */
 	ESC_NO_POLICY = 1u << 6,      /* no -p: the embedded default (or project policy) */
 	ESC_POLICY_IN_SRC = 1u << 7,  /* -p @P/src/agent-policy.json (a writable place) */
+	ESC_ROOT = 1u << 8,	      /* needs root (mknod, chroot, capabilities): skipped
+					 otherwise; CI runs as root */
 };
 
 struct esc_case {

@@ -130,8 +130,8 @@ static int check_nested_root(const char *root)
 		if (lf_trust_known(pol)) {
 			fprintf(stderr,
 				"landfence: %s was taken as the project root (it holds .git or "
-				".landfence/), but it lies inside the trusted project %s and has no "
-				"trusted policy of its own; nothing ran.\n"
+				".landfence/), but it lies inside the trusted project %s "
+				"and has no trusted policy of its own; nothing ran.\n"
 				"landfence: run from %s, or name the root with -C\n",
 				root, cur, cur);
 			return LF_EXIT_USAGE;

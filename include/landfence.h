@@ -274,11 +274,11 @@ LF_EXPORT int lf_landlock_abi(int abi_max);
  */
 
 struct lf_spawn_opts {
-	const char *project_root;	/* canonical absolute project root */
-	const char *const *profiles;	/* agent profiles added to the policy's */
+	const char *project_root;    /* canonical absolute project root */
+	const char *const *profiles; /* agent profiles added to the policy's */
 	size_t nprofiles;
-	const char *cwd;		/* the child's working directory, NULL: ours */
-	int abi_max;			/* < 0: LANDFENCE_ABI_MAX from the environment */
+	const char *cwd; /* the child's working directory, NULL: ours */
+	int abi_max;	 /* < 0: LANDFENCE_ABI_MAX from the environment */
 };
 
 struct lf_child;
@@ -295,8 +295,8 @@ struct lf_child;
  *   -EINVAL      bad arguments, unknown profile (diag says which)
  *   -ENOMEM, or the negative errno of a failed system call (diag) */
 LF_EXPORT int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
-			   const struct lf_spawn_opts *o, char *const argv[],
-			   struct lf_child **out, struct lf_diag *diag);
+			   const struct lf_spawn_opts *o, char *const argv[], struct lf_child **out,
+			   struct lf_diag *diag);
 
 /* The status the sandbox will have: Enforced, Degraded(reason),
  * Unsupported. Owned by c. */

@@ -165,6 +165,13 @@ static void refused_gone(struct esc *e, const struct esc_result *r)
 	next_run_refused_with(e, "is gone");
 }
 
+/* ~/.gitconfig is a read-only host grant: readable, never writable (a
+ * global alias or hook path would run in every repository). */
+static void gitconfig_home(struct esc *e)
+{
+	esc_put(e, "home/.gitconfig", "[user]");
+}
+
 static void claude_home(struct esc *e)
 {
 	esc_mkdir(e, "home/.claude");
@@ -951,9 +958,11 @@ const struct esc_case esc_cases[] = {
 	  .kind = 11,
 	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
 	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
+	  .setup = gitconfig_home,
 	  .probe = "write @C/landfence/trusted create @C/landfence/policy.json read "
-		   "@H/.ssh/id_rsa create @H/.bashrc",
-	  .want = "EACCES EACCES EACCES EACCES" },
+		   "@H/.ssh/id_rsa create @H/.bashrc readeq @H/.gitconfig [user] write "
+		   "@H/.gitconfig create @H/.config/git/config",
+	  .want = "EACCES EACCES EACCES EACCES ok EACCES EACCES|ENOENT" },
 	{ .name = "planting git hooks and config under a policy that fences .git",
 	  .kind = 11,
 	  .policy = STD,

@@ -110,8 +110,55 @@ out:
 	return r;
 }
 
+/* Whether the canonical path lies at or below root. */
+static bool path_below(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return true;
+	return !strncmp(root, path, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/* The policy files this run read (user layer, -p layers; the project's
+ * own file is among the persistence paths already): one the program may
+ * rewrite decides the next run started the same way. */
+static int add_policy_files(struct lf_cli_findings *f, const char *project_root,
+			    const struct lf_sandbox *sb, const char *const *files, size_t nfiles)
+{
+	char line[PATH_MAX * 2 + 200], own[PATH_MAX + 16];
+	int r = 0;
+
+	snprintf(own, sizeof(own), "%s/.landfence", project_root);
+	for (size_t i = 0; r == 0 && i < nfiles; i++) {
+		if (!files[i] || files[i][0] == '<')
+			continue;
+		char *canon = realpath(files[i], NULL);
+		if (!canon)
+			continue;
+		if (path_below(own, canon)) {
+			free(canon);
+			continue;
+		}
+		for (size_t j = 0; j < lf_sandbox_rule_count(sb); j++) {
+			const struct lf_final_rule *fr = lf_sandbox_rule(sb, j);
+			if (!(fr->access & LF_ACCESS_RW) || !path_below(fr->path, canon))
+				continue;
+			snprintf(line, sizeof(line),
+				 "%s stays writable (rule %s): a policy file of this run; the "
+				 "program can rewrite the policy of the next run started the same "
+				 "way",
+				 canon, fr->path);
+			r = add_line(f, line);
+			break;
+		}
+		free(canon);
+	}
+	return r;
+}
+
 int lf_cli_persistence(const char *project_root, const struct lf_sandbox *sb,
-		       struct lf_cli_findings *out)
+		       const char *const *files, size_t nfiles, struct lf_cli_findings *out)
 {
 	struct lf_path_access *rules = NULL;
 	struct lf_persist_report rep = { 0 };
@@ -130,6 +177,8 @@ int lf_cli_persistence(const char *project_root, const struct lf_sandbox *sb,
 		r = add_line(&f, line);
 	}
 	lf_persist_report_fini(&rep);
+	if (r == 0)
+		r = add_policy_files(&f, project_root, sb, files, nfiles);
 	free(rules);
 	if (r < 0) {
 		lf_cli_findings_fini(&f);

@@ -29,10 +29,12 @@ void lf_cli_findings_fini(struct lf_cli_findings *f);
 int lf_cli_hardlinks(const struct lf_plan *plan, const struct lf_sandbox *sb,
 		     struct lf_cli_findings *out);
 
-/* lf_persistence_check over the sandbox's final rules, home from HOME.
- * Returns 0 and *out, or a negative errno. */
+/* lf_persistence_check over the sandbox's final rules, home from HOME,
+ * plus the policy files of the run (files[0..nfiles), "<embedded>"
+ * skipped) that a writable rule covers. Returns 0 and *out, or a negative
+ * errno. */
 int lf_cli_persistence(const char *project_root, const struct lf_sandbox *sb,
-		       struct lf_cli_findings *out);
+		       const char *const *files, size_t nfiles, struct lf_cli_findings *out);
 
 /* lf_devnode_scan below the grants of the policy, fallback, profiles and
  * host section. Returns 0 and *out, or a negative errno. */

@@ -524,7 +524,8 @@ int lf_cmd_plan(int argc, char **argv)
 	if (sb && lf_sandbox_status(sb)->kind != LF_STATUS_UNSUPPORTED) {
 		r = lf_cli_hardlinks(plan, sb, &pv.links);
 		if (r == 0)
-			r = lf_cli_persistence(st.project_root, sb, &pv.persist);
+			r = lf_cli_persistence(st.project_root, sb, st.layer_files, st.nlayers,
+					       &pv.persist);
 		if (r == 0)
 			r = lf_cli_devnodes(sb, &pv.devices);
 		if (r < 0) {

@@ -105,7 +105,7 @@ static int check_before_run(const struct lf_cli_state *st, const struct lf_plan 
 
 	if (quiet)
 		return 0;
-	r = lf_cli_persistence(st->project_root, sb, &f);
+	r = lf_cli_persistence(st->project_root, sb, st->layer_files, st->nlayers, &f);
 	if (r == 0 && f.n)
 		fprintf(stderr,
 			"landfence: note: %zu path%s where code can be planted to run later "

@@ -178,7 +178,8 @@ static int close_above(unsigned first, unsigned long max_fd)
 
 /* Capabilities a root program keeps in the sandbox: the set container
  * runtimes give by default (file ownership and modes, uid/gid changes,
- * signals, low ports, raw sockets for ping, chroot). Everything else —
+ * signals, low ports, raw sockets for ping, chroot), less CAP_SETFCAP (file
+ * capabilities would outlive the sandbox). Everything else —
  * CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_BOOT, CAP_SYS_TIME, CAP_SYS_RAWIO,
  * CAP_SYS_PTRACE, CAP_DAC_READ_SEARCH (open_by_handle_at), CAP_BPF,
  * CAP_NET_ADMIN, ... — reaches past the file system Landlock fences. */
@@ -186,8 +187,7 @@ static int close_above(unsigned first, unsigned long max_fd)
 	((1ULL << CAP_CHOWN) | (1ULL << CAP_DAC_OVERRIDE) | (1ULL << CAP_FOWNER) |                 \
 	 (1ULL << CAP_FSETID) | (1ULL << CAP_KILL) | (1ULL << CAP_SETGID) | (1ULL << CAP_SETUID) | \
 	 (1ULL << CAP_SETPCAP) | (1ULL << CAP_NET_BIND_SERVICE) | (1ULL << CAP_NET_RAW) |          \
-	 (1ULL << CAP_SYS_CHROOT) | (1ULL << CAP_MKNOD) | (1ULL << CAP_AUDIT_WRITE) |              \
-	 (1ULL << CAP_SETFCAP))
+	 (1ULL << CAP_SYS_CHROOT) | (1ULL << CAP_MKNOD) | (1ULL << CAP_AUDIT_WRITE))
 
 /* Drops every capability outside KEEP_CAPS from the bounding, ambient,
  * effective, permitted and inheritable sets. Raw system calls only. */

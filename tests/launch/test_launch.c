@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/shm.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -231,9 +234,9 @@ static void test_env_scrub(void **state)
 
 /* ---- seccomp ---- */
 
-/* Applies the filter in a forked child and tries TIOCSTI on a fresh pty,
- * with and without high bits in the request. */
-static void test_seccomp_tiocsti(void **state)
+/* Applies the filter in a forked child: TIOCSTI on a fresh pty, with and
+ * without high bits in the request; SysV IPC; set-user-ID modes. */
+static void test_seccomp_filter(void **state)
 {
 	struct sock_fprog prog = { 0 };
 	int master;
@@ -248,6 +251,11 @@ static void test_seccomp_tiocsti(void **state)
 	char *slave = ptsname(master);
 	assert_non_null(slave);
 
+	char file[PATH_MAX], created[PATH_MAX];
+	snprintf(file, sizeof(file), "%s/modes", tmp_root);
+	snprintf(created, sizeof(created), "%s/created", tmp_root);
+	int fd_file = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	assert_true(fd_file >= 0);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -274,6 +282,31 @@ static void test_seccomp_tiocsti(void **state)
 		/* Other terminal ioctls are untouched. */
 		if (ioctl(fd, TIOCGWINSZ, &ws) != 0)
 			_exit(17);
+		/* SysV IPC is refused. */
+		if (shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600) != -1 || errno != EACCES)
+			_exit(18);
+		if (msgget(IPC_PRIVATE, IPC_CREAT | 0600) != -1 || errno != EACCES)
+			_exit(19);
+		/* No set-user-ID or set-group-ID mode, by chmod or at creation;
+		 * other modes work. */
+		if (chmod(file, 04755) != -1 || errno != EPERM)
+			_exit(20);
+		if (fchmodat(AT_FDCWD, file, 02755, 0) != -1 || errno != EPERM)
+			_exit(21);
+		if (syscall(SYS_fchmod, fd_file, (unsigned long)06755 | (1UL << 40)) != -1 ||
+		    errno != EPERM)
+			_exit(22);
+		if (chmod(file, 0700) != 0)
+			_exit(23);
+		if (open(created, O_CREAT | O_WRONLY | O_CLOEXEC, 04755) != -1 || errno != EPERM)
+			_exit(24);
+		int cfd = open(created, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		if (cfd < 0)
+			_exit(25);
+		close(cfd);
+		/* openat2 looks absent, so callers use openat. */
+		if (syscall(437 /* openat2 */, AT_FDCWD, file, NULL, 0) != -1 || errno != ENOSYS)
+			_exit(26);
 		_exit(0);
 	}
 	int st;
@@ -281,6 +314,10 @@ static void test_seccomp_tiocsti(void **state)
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 	close(master);
+	close(fd_file);
+	struct stat fst;
+	assert_int_equal(stat(file, &fst), 0);
+	assert_int_equal(fst.st_mode & 07777, 0700);
 	lf_seccomp_free(&prog);
 	assert_null(prog.filter);
 }
@@ -554,10 +591,10 @@ static void test_spawn_sandbox(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_resolve),		cmocka_unit_test(test_env_scrub),
-		cmocka_unit_test(test_seccomp_tiocsti), cmocka_unit_test(test_rundir),
-		cmocka_unit_test(test_spawn_status),	cmocka_unit_test(test_spawn_hardening),
-		cmocka_unit_test(test_spawn_failures),	cmocka_unit_test(test_spawn_forward),
+		cmocka_unit_test(test_resolve),	       cmocka_unit_test(test_env_scrub),
+		cmocka_unit_test(test_seccomp_filter), cmocka_unit_test(test_rundir),
+		cmocka_unit_test(test_spawn_status),   cmocka_unit_test(test_spawn_hardening),
+		cmocka_unit_test(test_spawn_failures), cmocka_unit_test(test_spawn_forward),
 		cmocka_unit_test(test_spawn_sandbox),
 	};
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

@@ -109,6 +109,12 @@ int lf_cmd_doctor(int argc, char **argv)
 		 * socket; say so rather than let a green list suggest it. */
 		{ "unix-connect", "named UNIX sockets (connect by path) fenced by Landlock", -1,
 		  false, false },
+		{ "metadata", "chmod, chown, utimes, xattrs of paths outside the grants fenced", -1,
+		  false, false },
+		{ "sysv-ipc", "SysV shared memory, queues, semaphores refused (seccomp)", 0,
+		  have_seccomp_filter(), false },
+		{ "setuid-modes", "set-user-ID / set-group-ID modes refused (seccomp)", 0,
+		  have_seccomp_filter(), false },
 	};
 	size_t nf = sizeof(f) / sizeof(f[0]);
 	for (size_t i = 0; i < nf; i++) {
@@ -179,6 +185,10 @@ int lf_cmd_doctor(int argc, char **argv)
 	printf("Not fenced on any kernel yet: named UNIX sockets. A sandboxed program can "
 	       "connect(2) to a socket by path (ssh-agent, D-Bus, docker.sock) if it knows "
 	       "the path; the environment scrub removes the usual addresses.\n");
+	printf("Not fenced either: metadata. Landlock has no right for chmod, chown, utimes "
+	       "or xattrs, so they work on any path the program can name (its own files, "
+	       "as its user); set-user-ID and set-group-ID modes are refused by the seccomp "
+	       "filter.\n");
 	if (all)
 		printf("Everything landfence uses is enforceable on this kernel.\n");
 	else

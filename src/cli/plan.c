@@ -104,6 +104,16 @@ static void source_text(char *buf, size_t size, const struct lf_source *s)
 		snprintf(buf, size, "?");
 }
 
+/* What no Landlock ABI fences, and what the launcher does about it. */
+static const char *const limits[] = {
+	"not fenced: connect(2) to named UNIX sockets outside the grants (the environment "
+	"scrub hides the usual addresses)",
+	"not fenced: metadata changes (chmod, chown, utimes, xattrs) on any path the program "
+	"can name, as its own user",
+	"refused by the seccomp filter instead: TIOCSTI and TIOCLINUX, SysV IPC, "
+	"set-user-ID and set-group-ID modes",
+};
+
 struct plan_view {
 	struct lf_cli_findings links;	/* hard links from fences into grants */
 	struct lf_cli_findings persist; /* persistence paths left writable */
@@ -299,6 +309,9 @@ static void print_text(const struct plan_view *pv, bool tree)
 		for (size_t i = 0; i < pv->persist.n; i++)
 			printf("  %s\n", pv->persist.lines[i]);
 	}
+	printf("\nlimits (any Landlock ABI):\n");
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
+		printf("  %s\n", limits[i]);
 	if (sb && lf_sandbox_notice_count(sb)) {
 		printf("\nnotices:\n");
 		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
@@ -401,6 +414,10 @@ static int print_json(const struct plan_view *pv)
 	for (size_t i = 0; devs && i < pv->devices.n; i++)
 		json_array_append_new(devs, json_string(pv->devices.lines[i]));
 	json_object_set_new(root, "device_nodes", devs);
+	json_t *lim = json_array();
+	for (size_t i = 0; lim && i < sizeof(limits) / sizeof(limits[0]); i++)
+		json_array_append_new(lim, json_string(limits[i]));
+	json_object_set_new(root, "limits", lim);
 	json_object_set_new(root, "rules", rules);
 	json_object_set_new(root, "dropped", dropped);
 	json_object_set_new(root, "notices", notices);

@@ -72,12 +72,11 @@ static int add_sysv_rules(scmp_filter_ctx ctx)
  * name. Setting the set-user-ID or set-group-ID bit (on an existing file,
  * or on a file it creates) would leave a way up for whoever runs the file
  * later, outside the sandbox, so those modes fail with EPERM. */
-#define SUGID ((uint64_t)(S_ISUID | S_ISGID))
-
 static int add_mode_rule(scmp_filter_ctx ctx, const char *name, unsigned mode_arg, int flags_arg,
 			 uint64_t flags_mask)
 {
-	static const uint64_t modes[] = { S_ISUID, S_ISGID, S_ISUID | S_ISGID };
+	/* One bit per rule: "either bit set" in two masked comparisons. */
+	static const uint64_t modes[] = { S_ISUID, S_ISGID };
 	int nr = seccomp_syscall_resolve_name(name), r;
 
 	if (nr == __NR_SCMP_ERROR)
@@ -86,7 +85,7 @@ static int add_mode_rule(scmp_filter_ctx ctx, const char *name, unsigned mode_ar
 		struct scmp_arg_cmp mode = {
 			.arg = mode_arg,
 			.op = SCMP_CMP_MASKED_EQ,
-			.datum_a = SUGID,
+			.datum_a = modes[i],
 			.datum_b = modes[i],
 		};
 		if (flags_arg < 0) {
@@ -174,6 +173,10 @@ int lf_seccomp_build(struct sock_fprog *out)
 	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
 	if (r < 0)
 		goto out;
+	/* A binary tree over the system call numbers instead of a chain:
+	 * shorter paths, and a cheaper attach (the kernel runs the filter
+	 * for every system call number to build its cache). */
+	(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if ((r = add_rules(ctx)) < 0 || (r = add_sysv_rules(ctx)) < 0 ||
 	    (r = add_sugid_rules(ctx)) < 0)
 		goto out;

@@ -682,26 +682,22 @@ const struct esc_case esc_cases[] = {
 	  .flags = ESC_HELPER,
 	  .policy = STD,
 	  .probe = "sysv-shm @K",
-	  .want = "EACCES",
-	  .hole = "Landlock's scopes (ABI 6) cover abstract UNIX sockets and signals only, and "
-		  "SysV IPC has no path: a segment (or message queue, semaphore) made outside "
-		  "with the user's permissions is reachable. src/launch: a new IPC namespace "
-		  "for the child (CLONE_NEWIPC; in a user namespace when not root), or seccomp "
-		  "refusing shmget/msgget/semget; doctor should say so" },
+	  .want = "EACCES" },
 	{ .name = "connect to a named UNIX socket outside every grant",
 	  .kind = 7,
 	  .flags = ESC_HELPER,
 	  .policy = STD,
 	  .probe = "connect @O/helper.sock",
 	  .want = "EACCES",
-	  .hole = "Landlock (ABI <= 7) does not restrict connect(2) to a pathname UNIX socket: "
-		  "ssh-agent, D-Bus, docker.sock stay reachable by path. Needs a Landlock "
-		  "right the kernel lacks, or seccomp refusing AF_UNIX connect (src/launch/"
-		  "seccomp.c); at least doctor/plan must say so" },
-	{ .name = "doctor says named UNIX sockets are not fenced",
+	  .hole = "a kernel limit: Landlock (ABI <= 7) does not restrict connect(2) to a "
+		  "pathname UNIX socket (ssh-agent, D-Bus, docker.sock stay reachable by path); "
+		  "doctor says so. This case flips when a Landlock right for it exists and "
+		  "landfence uses it" },
+	{ .name = "doctor says metadata and named sockets are not fenced",
 	  .kind = 7,
 	  .mode = ESC_DOCTOR,
-	  .out_has = { "named UNIX sockets" } },
+	  .out_has = { "NO  unix-connect", "named UNIX sockets", "NO  metadata",
+		       "yes setuid-modes" } },
 	/* 8. Mounts and namespaces (root) ------------------------- */
 	/* The launcher drops CAP_SYS_ADMIN, so unshare(CLONE_NEWNS) alone may
 	 * fail with EPERM; a user namespace gives the capabilities back inside
@@ -942,11 +938,7 @@ const struct esc_case esc_cases[] = {
 	  .mode = ESC_PLAN,
 	  .flags = ESC_POLICY_IN_SRC,
 	  .policy = STD,
-	  .out_has = { "@P/src/agent-policy.json stays writable" },
-	  .hole = "src/cli/checks.c: pass the policy files of the run (-p and the user "
-		  "policy, st->layer_files) to lf_persistence_add_files() "
-		  "(src/landlock/hardlink.h) so that plan lists them and run notes them: the "
-		  "program can rewrite the policy of the next run started the same way" },
+	  .out_has = { "@P/src/agent-policy.json stays writable" } },
 	{ .name = "plan warns that an agent profile leaves the agent's hooks writable",
 	  .kind = 11,
 	  .mode = ESC_PLAN,
@@ -983,11 +975,18 @@ const struct esc_case esc_cases[] = {
 	   * way to root for every later user of the machine. */
 	  .probe = "chmod @O/prog 4755 chmod @O/prog 2755 setcap @O/prog chmod @P/src/a.txt 4644 "
 		   "mode @O/prog",
-	  .want = "EPERM EPERM EPERM EPERM 0755",
-	  .hole = "Landlock (ABI <= 7) has no right for metadata: chmod, chown, utimensat and "
-		  "setxattr work on every path the program can name. src/launch: drop "
-		  "CAP_SETFCAP (file capabilities) and have the seccomp filter refuse "
-		  "chmod/fchmod/fchmodat/fchmodat2 whose mode sets S_ISUID or S_ISGID (EPERM)" },
+	  .want = "EPERM EPERM EPERM EPERM 0755" },
+	{ .name = "set-user-ID files made or changed in a writable place, every way",
+	  .kind = 11,
+	  .policy = STD,
+	  /* open(O_CREAT), fchmod, fchmodat, mknod and openat2 (whose mode
+	   * seccomp cannot read, so it answers ENOSYS and libc falls back);
+	   * a plain mode still works. */
+	  .probe =
+		  "create-mode @P/src/s1 4755 create-mode @P/src/s2 2755 create-mode @P/src/x 0755 "
+		  "fchmod @P/src/x 4755 fchmodat @P/src/x 6755 chmod @P/src/x 0700 mknod-reg "
+		  "@P/src/s3 4755 openat2-create @P/src/s4 4755 mode @P/src/x",
+	  .want = "EPERM EPERM ok EPERM EPERM ok EPERM ENOSYS|EPERM 0700" },
 	{ .name = "chmod, chown, utimes and xattrs of files outside every grant",
 	  .kind = 11,
 	  .policy = STD,
@@ -995,9 +994,10 @@ const struct esc_case esc_cases[] = {
 	  .probe = "chmod @O/secret 0666 chown @O/secret 1000 utime @O/secret xattr @O/secret "
 		   "chmod @H/.ssh/id_rsa 0644 chmod @P/secret/key 0666 chmod @P/src/a.txt 0600",
 	  .want = "EACCES EACCES EACCES EACCES EACCES EACCES ok",
-	  .hole = "Landlock (ABI <= 7) cannot refuse metadata changes (no right for chmod, "
-		  "chown, utimes, xattrs); doctor and plan should say so, and doc/escape.md "
-		  "does" },
+	  .hole = "a kernel limit: Landlock (ABI <= 7) has no right for chmod, chown, utimes or "
+		  "xattrs; doctor says so (case 'doctor says metadata and named sockets are not "
+		  "fenced'). This case flips when a Landlock right for metadata exists and "
+		  "landfence uses it" },
 
 	/* 12. Inode binding --------------------------------------- */
 	{ .name = "a granted file replaced by rename while the program runs",

@@ -613,6 +613,61 @@ int main(int argc, char **argv)
 			NEED(2);
 			result(chmod(argv[i + 1], (mode_t)strtoul(argv[i + 2], NULL, 8)));
 			i += 2;
+		} else if (!strcmp(op, "create-mode")) {
+			/* create-mode PATH MODE: open(O_CREAT|O_EXCL) with that
+			 * mode (umask cleared so the bits are asked for as is) */
+			NEED(2);
+			mode_t old = umask(0);
+			int fd = open(argv[i + 1], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+				      (mode_t)strtoul(argv[i + 2], NULL, 8));
+			umask(old);
+			result(fd);
+			if (fd >= 0)
+				close(fd);
+			i += 2;
+		} else if (!strcmp(op, "fchmod")) {
+			NEED(2);
+			int fd = open(argv[i + 1], O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				out_err(errno);
+			} else {
+				result(fchmod(fd, (mode_t)strtoul(argv[i + 2], NULL, 8)));
+				close(fd);
+			}
+			i += 2;
+		} else if (!strcmp(op, "fchmodat")) {
+			NEED(2);
+			result(syscall(SYS_fchmodat, AT_FDCWD, argv[i + 1],
+				       (mode_t)strtoul(argv[i + 2], NULL, 8)));
+			i += 2;
+		} else if (!strcmp(op, "mknod-reg")) {
+			NEED(2);
+			mode_t old = umask(0);
+			result(mknod(argv[i + 1], S_IFREG | (mode_t)strtoul(argv[i + 2], NULL, 8),
+				     0));
+			umask(old);
+			i += 2;
+		} else if (!strcmp(op, "mkdir-mode")) {
+			NEED(2);
+			mode_t old = umask(0);
+			result(mkdir(argv[i + 1], (mode_t)strtoul(argv[i + 2], NULL, 8)));
+			umask(old);
+			i += 2;
+		} else if (!strcmp(op, "openat2-create")) {
+			/* openat2 carries the mode in a struct seccomp cannot
+			 * read: it must be refused (ENOSYS) or checked */
+			NEED(2);
+			struct {
+				uint64_t flags, mode, resolve;
+			} how = { O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+				  strtoul(argv[i + 2], NULL, 8), 0 };
+			mode_t old = umask(0);
+			long fd = syscall(SYS_openat2, AT_FDCWD, argv[i + 1], &how, sizeof(how));
+			umask(old);
+			result(fd);
+			if (fd >= 0)
+				close((int)fd);
+			i += 2;
 		} else if (!strcmp(op, "chown")) {
 			NEED(2);
 			result(chown(argv[i + 1], (uid_t)parse_ul(argv[i + 2]),

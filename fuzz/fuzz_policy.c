@@ -11,7 +11,10 @@
  *   policy's own patterns (SPEC §4: "decides exactly like p");
  * - the OS guard never grants what a rule denies or asks (SPEC §2
  *   invariant): no grant of a class covers a path that a deny or ask rule
- *   of that class matches.
+ *   of that class matches;
+ * - a deny is never overridden (SPEC §1 layers): pooled with a layer that
+ *   allows everything, before or after it, a rule's deny stays deny and a
+ *   rule's ask stays at least ask.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -84,6 +87,59 @@ static void decide_all(const struct lf_effective *e, char paths[][256], size_t n
 			FUZZ_ASSERT(v.effect <= LF_DENY);
 			out[i][cap] = v.effect;
 		}
+}
+
+/* A layer that allows every file request, fallback allow. */
+static struct lf_policy *allow_all(void)
+{
+	static struct lf_policy *p;
+	if (p)
+		return p;
+	FUZZ_ASSERT(lf_policy_new("allow-all.json", LF_LAYER_LOCAL, &p) == 0);
+	p->has_fallback = true;
+	p->fallback = LF_ALLOW;
+	for (int cap = LF_CAP_READ; cap <= LF_CAP_DELETE; cap++) {
+		struct lf_glob *g = calloc(1, sizeof(*g));
+		struct lf_diag d;
+		FUZZ_ASSERT(g && lf_glob_init(g, "**", 2, &d) == 0);
+		struct lf_source src = { p->file, 1, 1 };
+		FUZZ_ASSERT(lf_policy_add_file_rule(p, (enum lf_capability)cap, LF_ALLOW, g, 1, src,
+						    &d) == 0);
+	}
+	return p;
+}
+
+static void layers_check(const struct lf_policy *p, char paths[][256], size_t n)
+{
+	const struct lf_policy *alone[] = { p };
+	const struct lf_policy *orders[2][2] = { { p, allow_all() }, { allow_all(), p } };
+	struct lf_effective *e = NULL;
+	if (lf_resolve(alone, 1, &e) != 0)
+		return;
+	for (int o = 0; o < 2; o++) {
+		struct lf_effective *both = NULL;
+		if (lf_resolve(orders[o], 2, &both) != 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			for (int cap = LF_CAP_READ; cap <= LF_CAP_DELETE; cap++) {
+				struct lf_verdict v1, v2;
+				FUZZ_ASSERT(lf_decide_file(e, ROOT, (enum lf_capability)cap,
+							   paths[i], &v1) == 0);
+				FUZZ_ASSERT(lf_decide_file(both, ROOT, (enum lf_capability)cap,
+							   paths[i], &v2) == 0);
+				if (!v1.from_fallback && v2.effect < v1.effect) {
+					fprintf(stderr,
+						"%s %s: %s by a rule alone, %s with an allow-all "
+						"layer %s it\n",
+						lf_capability_name((enum lf_capability)cap),
+						paths[i], lf_effect_name(v1.effect),
+						lf_effect_name(v2.effect), o ? "before" : "after");
+					abort();
+				}
+			}
+		lf_effective_free(both);
+	}
+	lf_effective_free(e);
 }
 
 static void plan_check(const struct lf_policy *p, const struct lf_effective *e, char paths[][256],
@@ -185,6 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					abort();
 				}
 		plan_check(p, e1, paths, n);
+		layers_check(p, paths, n);
 	}
 	lf_effective_free(e1);
 	lf_effective_free(e2);

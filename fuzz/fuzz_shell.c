@@ -9,9 +9,10 @@
  * - lf_decide_bash returns 0 (or -ENOMEM) and a well-formed verdict;
  * - a line containing "$(" or a backquote is never allowed: a command
  *   substitution runs a command the analyser cannot see in full;
- * - a deny is never overridden: "git push" (denied) followed by a newline
- *   and anything at all is denied, because a shell runs the first line
- *   before it even reads the rest;
+ * - a deny is never overridden: "git push" (a denied command), or a
+ *   redirection into .git/ (a denied write), followed by a newline and
+ *   anything at all is denied, because a shell runs the first line before
+ *   it even reads the rest;
  * - the cwd-aware entry point with cwd = the project root agrees;
  * - every part the analyser reports is well formed.
  */
@@ -146,14 +147,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 
-	static char prefixed[FUZZ_MAX_INPUT + 16];
-	snprintf(prefixed, sizeof(prefixed), "git push\n%s", line);
-	r = lf_decide_bash(effective, ROOT, prefixed, &w);
-	FUZZ_ASSERT(r == 0 || r == -ENOMEM);
-	if (r == 0 && w.effect != LF_DENY) {
-		fprintf(stderr, "a denied first line is not denied: [%s] -> %s (part [%s], %s)\n",
-			prefixed, lf_effect_name(w.effect), w.part, w.reason);
-		abort();
+	static const char *const denied_first[] = { "git push\n", "echo x > .git/config\n" };
+	static char prefixed[FUZZ_MAX_INPUT + 64];
+	for (size_t i = 0; i < sizeof(denied_first) / sizeof(denied_first[0]); i++) {
+		snprintf(prefixed, sizeof(prefixed), "%s%s", denied_first[i], line);
+		r = lf_decide_bash(effective, ROOT, prefixed, &w);
+		FUZZ_ASSERT(r == 0 || r == -ENOMEM);
+		if (r == 0 && w.effect != LF_DENY) {
+			fprintf(stderr,
+				"a denied first line is not denied: [%s] -> %s (part [%s], %s)\n",
+				prefixed, lf_effect_name(w.effect), w.part, w.reason);
+			abort();
+		}
 	}
 	return 0;
 }

@@ -108,13 +108,12 @@ struct lf_policy;
  *   -EINVAL  malformed document; diag filled with file, line, column, message
  *   -ENOMEM  out of memory */
 LF_EXPORT int lf_policy_parse(const char *text, size_t len, const char *filename,
-			      enum lf_layer layer, struct lf_policy **out,
-			      struct lf_diag *diag);
+			      enum lf_layer layer, struct lf_policy **out, struct lf_diag *diag);
 
 /* Reads and parses the policy file at path. Errors as lf_policy_parse, plus
  * the negative errno of open/read (diag names the file, line 0). */
-LF_EXPORT int lf_policy_load(const char *path, enum lf_layer layer,
-			     struct lf_policy **out, struct lf_diag *diag);
+LF_EXPORT int lf_policy_load(const char *path, enum lf_layer layer, struct lf_policy **out,
+			     struct lf_diag *diag);
 
 /* The embedded default policy (SPEC §4): the project readable and writable,
  * every command allowed, fallback deny; host grants make programs run. */
@@ -159,8 +158,7 @@ struct lf_verdict {
  * access). A path outside project_root gets the fallback.
  * Returns 0, -EINVAL (bash capability, NULL argument). */
 LF_EXPORT int lf_decide_file(const struct lf_effective *e, const char *project_root,
-			     enum lf_capability cap, const char *path,
-			     struct lf_verdict *out);
+			     enum lf_capability cap, const char *path, struct lf_verdict *out);
 
 /* Decides a shell command line (SPEC §1 bash requests). The line's verdict
  * is the strictest of its parts; what cannot be analysed is at best ask.
@@ -185,11 +183,11 @@ struct lf_grant {
 
 /* An allow the compiler dropped because a fence of its class overlaps it. */
 struct lf_dropped {
-	const char *abs_root;	    /* the allow's static-prefix root */
-	unsigned access;	    /* the class it was dropped from */
-	struct lf_source allow;	    /* the allow rule */
-	const char *fence_root;	    /* the fence's static-prefix root */
-	struct lf_source fence;	    /* the deny or ask rule behind the fence */
+	const char *abs_root;	     /* the allow's static-prefix root */
+	unsigned access;	     /* the class it was dropped from */
+	struct lf_source allow;	     /* the allow rule */
+	const char *fence_root;	     /* the fence's static-prefix root */
+	struct lf_source fence;	     /* the deny or ask rule behind the fence */
 	enum lf_effect fence_effect; /* LF_DENY or LF_ASK */
 };
 
@@ -223,10 +221,10 @@ LF_EXPORT lf_posture lf_plan_default_posture(const struct lf_plan *plan);
  * adapter fences every later grant source (fallback, host, profiles, the
  * command) with these, after symlink resolution. */
 struct lf_fence {
-	const char *abs_root;	/* owned by the plan */
-	const char *rel_root;	/* project-relative; "" is the project root */
-	unsigned access;	/* LF_ACCESS_RO or LF_ACCESS_RW */
-	enum lf_effect effect;	/* LF_DENY or LF_ASK */
+	const char *abs_root;  /* owned by the plan */
+	const char *rel_root;  /* project-relative; "" is the project root */
+	unsigned access;       /* LF_ACCESS_RO or LF_ACCESS_RW */
+	enum lf_effect effect; /* LF_DENY or LF_ASK */
 	struct lf_source source;
 };
 

@@ -17,10 +17,10 @@
 /* Exit statuses (SPEC §4; doc/cli.md). */
 enum {
 	LF_EXIT_OK = 0,
-	LF_EXIT_DENY = 1,   /* check: deny */
-	LF_EXIT_USAGE = 2,  /* usage or policy error, nothing ran */
-	LF_EXIT_ASK = 3,    /* check: ask */
-	LF_EXIT_OWN = 125,  /* run: landfence's own error, nothing ran */
+	LF_EXIT_DENY = 1,  /* check: deny */
+	LF_EXIT_USAGE = 2, /* usage or policy error, nothing ran */
+	LF_EXIT_ASK = 3,   /* check: ask */
+	LF_EXIT_OWN = 125, /* run: landfence's own error, nothing ran */
 	LF_EXIT_NOEXEC = 126,
 	LF_EXIT_NOTFOUND = 127,
 };
@@ -32,11 +32,11 @@ enum {
 struct lf_cli_opts {
 	const char *policies[LF_CLI_MAX_LAYERS]; /* -p FILE, in order */
 	size_t npolicies;
-	const char *project_dir; /* -C DIR */
+	const char *project_dir;		   /* -C DIR */
 	const char *profiles[LF_CLI_MAX_PROFILES]; /* --profile NAME */
 	size_t nprofiles;
-	bool json;  /* --json */
-	bool tree;  /* --tree */
+	bool json; /* --json */
+	bool tree; /* --tree */
 };
 
 /* getopt_long entries for the shared options; a subcommand appends its own
@@ -45,12 +45,13 @@ struct lf_cli_opts {
 #define LF_OPT_JSON 0x101
 #define LF_OPT_TREE 0x102
 #define LF_CLI_COMMON_SHORT "p:C:"
-#define LF_CLI_COMMON_LONG                                                     \
-	{ "policy", required_argument, NULL, 'p' },                            \
-	{ "directory", required_argument, NULL, 'C' },                         \
-	{ "profile", required_argument, NULL, LF_OPT_PROFILE },                \
-	{ "json", no_argument, NULL, LF_OPT_JSON },                            \
-	{ "tree", no_argument, NULL, LF_OPT_TREE }
+#define LF_CLI_COMMON_LONG                                                                         \
+	{ "policy", required_argument, NULL, 'p' }, { "directory", required_argument, NULL, 'C' }, \
+		{ "profile", required_argument, NULL, LF_OPT_PROFILE },                            \
+		{ "json", no_argument, NULL, LF_OPT_JSON },                                        \
+	{                                                                                          \
+		"tree", no_argument, NULL, LF_OPT_TREE                                             \
+	}
 
 /* Handles one shared option. Returns 1 when handled, 0 when c is not a
  * shared option, -1 after printing a usage error. */

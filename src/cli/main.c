@@ -9,20 +9,31 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } commands[] = {
-	{ "run", lf_cmd_run, "run [-p POLICY]... [--profile NAME] -- CMD ARGS...   run CMD under the OS guard" },
-	{ "plan", lf_cmd_plan, "plan [--json] [--tree]                            show the compiled sandbox plan" },
-	{ "check", lf_cmd_check, "check read|write|delete PATH... | check bash -- LINE   the advisory verdict" },
-	{ "hook", lf_cmd_hook, "hook claude                                       a Claude Code PreToolUse hook" },
-	{ "import", lf_cmd_import, "import claude FILE...                             Claude Code settings to a policy" },
-	{ "export", lf_cmd_export, "export claude                                     a policy to Claude Code settings" },
-	{ "doctor", lf_cmd_doctor, "doctor                                            what this kernel can enforce" },
-	{ "init", lf_cmd_init, "init                                              write a starter policy" },
-	{ "trust", lf_cmd_trust, "trust                                             trust the project's policy file" },
+	{ "run", lf_cmd_run,
+	  "run [-p POLICY]... [--profile NAME] -- CMD ARGS...   run CMD under the OS guard" },
+	{ "plan", lf_cmd_plan,
+	  "plan [--json] [--tree]                            show the compiled sandbox plan" },
+	{ "check", lf_cmd_check,
+	  "check read|write|delete PATH... | check bash -- LINE   the advisory verdict" },
+	{ "hook", lf_cmd_hook,
+	  "hook claude                                       a Claude Code PreToolUse hook" },
+	{ "import", lf_cmd_import,
+	  "import claude FILE...                             Claude Code settings to a policy" },
+	{ "export", lf_cmd_export,
+	  "export claude                                     a policy to Claude Code settings" },
+	{ "doctor", lf_cmd_doctor,
+	  "doctor                                            what this kernel can enforce" },
+	{ "init", lf_cmd_init,
+	  "init                                              write a starter policy" },
+	{ "trust", lf_cmd_trust,
+	  "trust                                             trust the project's policy file" },
 };
 
 static void usage(FILE *f)
 {
-	fputs("usage: landfence COMMAND [-C DIR] [-p POLICY]... [--profile NAME]... ARGS...\n\ncommands:\n", f);
+	fputs("usage: landfence COMMAND [-C DIR] [-p POLICY]... [--profile NAME]... "
+	      "ARGS...\n\ncommands:\n",
+	      f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %s\n", commands[i].help);
 	fputs("\nexit status: see doc/cli.md\n", f);
@@ -45,7 +56,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "landfence: unknown command '%s', expected one of run, plan, check, hook, import, export, doctor, init, trust\n",
+	fprintf(stderr,
+		"landfence: unknown command '%s', expected one of run, plan, check, hook, import, "
+		"export, doctor, init, trust\n",
 		argv[1]);
 	return LF_EXIT_USAGE;
 }

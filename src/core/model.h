@@ -22,8 +22,8 @@ struct lf_strv {
 
 /* A validated, normalised project-relative glob. */
 struct lf_glob {
-	char *pattern;	   /* normalised: no "./" prefix, no "//", no trailing '/' */
-	size_t prefix_len; /* length of the static prefix (seed static_prefix):
+	char *pattern;	       /* normalised: no "./" prefix, no "//", no trailing '/' */
+	size_t prefix_len;     /* length of the static prefix (seed static_prefix):
 			      pattern[0..prefix_len) is the literal directory path
 			      before the first metacharacter, or the whole pattern
 			      when it has none; 0 means the project root */
@@ -33,8 +33,8 @@ struct lf_glob {
 /* One command rule of a bash rule. */
 struct lf_cmd_rule {
 	enum lf_matcher matcher;
-	char *text;	/* as written; non-empty */
-	char **tokens;	/* text split on blanks (exact, prefix) */
+	char *text;    /* as written; non-empty */
+	char **tokens; /* text split on blanks (exact, prefix) */
 	size_t ntokens;
 	enum lf_effect effect;
 	struct lf_source source;
@@ -86,9 +86,9 @@ bool lf_glob_match(const struct lf_glob *g, const char *path);
 
 /* Appends a file rule; takes ownership of globs[0..n) on success and on
  * failure alike. -EINVAL for cap == bash or n == 0. */
-int lf_policy_add_file_rule(struct lf_policy *p, enum lf_capability cap,
-			    enum lf_effect effect, struct lf_glob *globs, size_t n,
-			    struct lf_source src, struct lf_diag *diag);
+int lf_policy_add_file_rule(struct lf_policy *p, enum lf_capability cap, enum lf_effect effect,
+			    struct lf_glob *globs, size_t n, struct lf_source src,
+			    struct lf_diag *diag);
 
 /* Validates a command rule text (non-empty after trimming blanks) and
  * fills c. Takes no ownership of text. */
@@ -97,8 +97,8 @@ int lf_cmd_rule_init(struct lf_cmd_rule *c, enum lf_matcher m, const char *text,
 void lf_cmd_rule_fini(struct lf_cmd_rule *c);
 
 /* Appends a bash rule; takes ownership of cmds[0..n) (n may be 0). */
-int lf_policy_add_bash_rule(struct lf_policy *p, enum lf_effect effect,
-			    struct lf_cmd_rule *cmds, size_t n, struct lf_source src);
+int lf_policy_add_bash_rule(struct lf_policy *p, enum lf_effect effect, struct lf_cmd_rule *cmds,
+			    size_t n, struct lf_source src);
 
 int lf_strv_push(struct lf_strv *sv, const char *s);
 void lf_strv_fini(struct lf_strv *sv);

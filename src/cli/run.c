@@ -72,8 +72,17 @@ static int check_before_run(const struct lf_cli_state *st, const struct lf_plan 
 	for (size_t i = 0; i < f.n; i++)
 		fprintf(stderr, "landfence: %s: %s\n", deny ? "error" : "WARNING", f.lines[i]);
 	if (f.incomplete)
-		fprintf(stderr, "landfence: note: the hard-link scan is incomplete: %s\n",
-			f.reason);
+		fprintf(stderr, "landfence: %s: the hard-link scan is incomplete: %s\n",
+			deny ? "error" : "note", f.reason);
+	/* Fail closed: under fallback deny a scan that could not finish may
+	 * have missed a link, so nothing runs (doc/escape.md, kind 2). */
+	if (f.incomplete && deny) {
+		fprintf(stderr, "landfence: fenced files may be reachable through a grant under "
+				"another name and the scan could not rule it out; nothing was run "
+				"(narrow the fences or the grants)\n");
+		lf_cli_findings_fini(&f);
+		return LF_EXIT_OWN;
+	}
 	if (f.n && deny) {
 		fprintf(stderr,
 			"landfence: a fenced file is reachable through a grant under another "

@@ -684,6 +684,37 @@ static void test_run_hardlink(void **state)
 	assert_non_null(strstr(r->err, "Permission denied"));
 }
 
+/* A hard-link scan that cannot finish (here: a fenced tree deeper than the
+ * walk's 64-level bound) may have missed a link: under fallback deny
+ * nothing runs; under ask it is a note and the program runs. */
+static void test_run_hardlink_scan_incomplete(void **state)
+{
+	char proj[PATH_MAX], marker[PATH_MAX + 16];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "hardlink-deep-deny", HARDLINK_POLICY("deny"));
+	sh("mkdir -p %s/src && cd %s && mkdir secret && cd secret && "
+	   "for i in $(seq 70); do mkdir d && cd d || exit 1; done && echo KEY > key",
+	   proj, proj);
+	snprintf(marker, sizeof(marker), "%s/ran", proj);
+	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "touch ran");
+	expect_code(r, 125, "incomplete hard-link scan under fallback deny");
+	assert_non_null(strstr(r->err, "incomplete"));
+	assert_false(exists(marker));
+
+	project(proj, sizeof(proj), "hardlink-deep-ask", HARDLINK_POLICY("ask"));
+	sh("mkdir -p %s/src && cd %s && mkdir secret && cd secret && "
+	   "for i in $(seq 70); do mkdir d && cd d || exit 1; done && echo KEY > key",
+	   proj, proj);
+	/* Nothing is writable under this policy: the program proves it ran
+	 * by its exit status. */
+	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "exit 7");
+	expect_code(r, 7, "incomplete hard-link scan under fallback ask");
+	assert_non_null(strstr(r->err, "incomplete"));
+}
+
 /* ---- policy errors ---- */
 
 static void test_run_malformed_policy(void **state)
@@ -852,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_run_signal_forwarding),
 		cmocka_unit_test(test_run_bad_profile),
 		cmocka_unit_test(test_run_hardlink),
+		cmocka_unit_test(test_run_hardlink_scan_incomplete),
 		cmocka_unit_test(test_run_malformed_policy),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_doctor),

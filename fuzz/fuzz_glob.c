@@ -13,7 +13,12 @@
  *   segment, over tokens — no backtracking shortcut shared with the
  *   implementation;
  * - what a pattern matches lies at or below its static prefix: fences are
- *   built from static prefixes, so a match outside would be a leak.
+ *   built from static prefixes, so a match outside would be a leak;
+ * - lf_path_relative, which turns a request's path into the form globs
+ *   match, agrees with a reference lexical normalisation (POSIX: "/.." is
+ *   "/"; a relative path starts at the project root): a path that lands in
+ *   the project must get its project-relative form, or a deny rule would
+ *   be answered with the fallback.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -226,6 +231,64 @@ static void path_normalise(const char *in, size_t len, char *out)
 	out[n] = '\0';
 }
 
+#define PATH_ROOT "/p"
+
+/* Reference: joins path onto PATH_ROOT when relative, resolves "", ".",
+ * ".." (at "/" a ".." stays at "/"), then strips PATH_ROOT. Returns 0 with
+ * rel, or 1 when the path lies outside. */
+static int ref_relative(const char *path, char *rel, size_t size)
+{
+	static char abs[2 * FUZZ_MAX_INPUT + 8];
+	static const char *segs[FUZZ_MAX_INPUT + 8];
+	static size_t lens[FUZZ_MAX_INPUT + 8];
+	size_t n = 0;
+	snprintf(abs, sizeof(abs), "%s%s", path[0] == '/' ? "" : PATH_ROOT "/", path);
+	for (const char *s = abs; *s;) {
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		const char *e = strchrnul(s, '/');
+		size_t len = (size_t)(e - s);
+		if (len == 1 && s[0] == '.') {
+			/* nothing */
+		} else if (len == 2 && s[0] == '.' && s[1] == '.') {
+			if (n)
+				n--;
+		} else {
+			segs[n] = s;
+			lens[n++] = len;
+		}
+		s = e;
+	}
+	if (n == 0 || lens[0] != 1 || segs[0][0] != 'p')
+		return 1;
+	size_t o = 0;
+	for (size_t i = 1; i < n; i++) {
+		FUZZ_ASSERT(o + lens[i] + 2 <= size);
+		if (o)
+			rel[o++] = '/';
+		memcpy(rel + o, segs[i], lens[i]);
+		o += lens[i];
+	}
+	rel[o] = '\0';
+	return 0;
+}
+
+static void check_relative(const char *path)
+{
+	static char got[2 * FUZZ_MAX_INPUT + 8], want[2 * FUZZ_MAX_INPUT + 8];
+	int r = lf_path_relative(PATH_ROOT, path, got, sizeof(got));
+	FUZZ_ASSERT(r == 0 || r == 1);
+	int w = ref_relative(path, want, sizeof(want));
+	if (r != w || (r == 0 && strcmp(got, want) != 0)) {
+		fprintf(stderr,
+			"lf_path_relative(\"%s\", \"%s\"): %d \"%s\", reference %d \"%s\"\n",
+			PATH_ROOT, path, r, r == 0 ? got : "", w, w == 0 ? want : "");
+		abort();
+	}
+}
+
 static void check_normalised(const struct lf_glob *g)
 {
 	const char *p = g->pattern;
@@ -259,6 +322,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *nl = memchr(in, '\n', size);
 	size_t plen = nl ? (size_t)(nl - in) : size;
 
+	/* The raw path, up to a NUL byte, as a request would give it. */
+	char path[FUZZ_MAX_INPUT + 1];
+	size_t rl = nl ? size - plen - 1 : 0;
+	if (nl) {
+		memcpy(path, nl + 1, rl);
+		path[rl] = '\0';
+		check_relative(path);
+	}
+
 	struct lf_glob g;
 	struct lf_diag diag;
 	memset(&diag, 0, sizeof(diag));
@@ -271,9 +343,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_normalised(&g);
 
-	char path[FUZZ_MAX_INPUT + 1];
 	if (nl)
-		path_normalise(nl + 1, size - plen - 1, path);
+		path_normalise(nl + 1, rl, path);
 	else
 		path[0] = '\0';
 

@@ -13,6 +13,8 @@
  *   redirection into .git/ (a denied write), followed by a newline and
  *   anything at all is denied, because a shell runs the first line before
  *   it even reads the rest;
+ * - wrapping never turns a refusal into an allow: when the line is not
+ *   allowed, neither is `sh -c 'LINE'` (the payload quoted exactly);
  * - the cwd-aware entry point with cwd = the project root agrees;
  * - every part the analyser reports is well formed.
  */
@@ -144,6 +146,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r == 0 && w.effect != v.effect) {
 		fprintf(stderr, "cwd = project root changes the verdict of [%s]: %s vs %s\n", line,
 			lf_effect_name(v.effect), lf_effect_name(w.effect));
+		abort();
+	}
+
+	/* sh -c with the line single-quoted: the payload is the line itself. */
+	static char wrapped[4 * FUZZ_MAX_INPUT + 16];
+	size_t o = 0;
+	memcpy(wrapped, "sh -c '", 7);
+	o = 7;
+	for (const char *c = line; *c; c++) {
+		if (*c == '\'') {
+			memcpy(wrapped + o, "'\\''", 4);
+			o += 4;
+		} else {
+			wrapped[o++] = *c;
+		}
+	}
+	wrapped[o++] = '\'';
+	wrapped[o] = '\0';
+	r = lf_decide_bash(effective, ROOT, wrapped, &w);
+	FUZZ_ASSERT(r == 0 || r == -ENOMEM);
+	if (r == 0 && v.effect != LF_ALLOW && w.effect == LF_ALLOW) {
+		fprintf(stderr, "[%s] is %s but [%s] is allowed\n", line, lf_effect_name(v.effect),
+			wrapped);
 		abort();
 	}
 

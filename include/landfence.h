@@ -119,7 +119,8 @@ LF_EXPORT int lf_policy_load(const char *path, enum lf_layer layer, struct lf_po
  * every command allowed, fallback deny; host grants make programs run. */
 LF_EXPORT int lf_policy_default(struct lf_policy **out);
 
-/* Writes p as canonical JSON (sorted, two-space indent, trailing newline)
+/* Writes p as canonical JSON (keys in the order of SPEC §4, two-space
+ * indent, trailing newline; doc/policy.md)
  * into a malloc'ed string *out that the caller frees. Loading the result
  * gives a policy that decides exactly like p.
  * Returns 0, or -ENOMEM. */
@@ -138,6 +139,8 @@ struct lf_effective;
 LF_EXPORT int lf_resolve(const struct lf_policy *const *layers, size_t n,
 			 struct lf_effective **out);
 LF_EXPORT void lf_effective_free(struct lf_effective *e);
+/* The resolved fallback: the strictest any layer states, ask when none
+ * states one (doc/model.md); LF_DENY for e == NULL. */
 LF_EXPORT lf_posture lf_effective_fallback(const struct lf_effective *e);
 
 /* A decision: the verdict and the rule that decided it. When no rule
@@ -153,10 +156,14 @@ struct lf_verdict {
 	char reason[256];
 };
 
-/* Decides a file request (cap is read, write or delete). path is absolute
- * or relative to project_root; it is normalised lexically (no file system
- * access). A path outside project_root gets the fallback.
- * Returns 0, -EINVAL (bash capability, NULL argument). */
+/* Decides a file request (cap is read, write or delete; SPEC §1). path is
+ * absolute or relative to project_root; it is normalised lexically (no
+ * file system access). A path outside project_root gets the fallback.
+ * Any matching deny wins, else any ask, else any allow, else the fallback;
+ * the deciding rule is the first matching rule of the winning effect in
+ * layer order (doc/model.md).
+ * Returns 0, -EINVAL (bash capability, NULL argument), -ENOMEM (only for
+ * paths longer than 4 KiB, which need a heap buffer). */
 LF_EXPORT int lf_decide_file(const struct lf_effective *e, const char *project_root,
 			     enum lf_capability cap, const char *path, struct lf_verdict *out);
 
@@ -252,6 +259,33 @@ enum lf_sandbox_kind {
 	LF_SANDBOX_LANDLOCK = 0,
 	LF_SANDBOX_UNSUPPORTED = 1,
 };
+
+/* The enforcer port (the seed's SandboxEnforcer): applies a plan to the
+ * calling process. One-shot and irreversible, meant for a child after fork
+ * and before exec; it only ever removes access, and a no-op adapter is a
+ * valid enforcer. It allocates: a multithreaded caller should prefer
+ * lf_child_new/lf_spawn below, which prepare everything before fork. */
+struct lf_enforcer {
+	enum lf_sandbox_kind kind;
+	/* Applies plan (compiled against project_root, canonical absolute):
+	 * its grants, the host grants that let programs run, all fenced by
+	 * the plan's fences (doc/landlock.md); no-new-privs first.
+	 * Returns 0 with *status (Enforced, Degraded; Unsupported for the
+	 * no-op adapter or a kernel without Landlock under a non-deny
+	 * posture), or:
+	 *   -EOPNOTSUPP  KernelTooOld: fallback deny that this kernel cannot
+	 *                fully enforce; nothing was changed
+	 *   -EINVAL      plan or project_root missing or not absolute
+	 *   another negative errno: building or applying the ruleset failed
+	 *                (the seed's Ruleset error); diag says where. */
+	int (*enforce)(const struct lf_enforcer *self, const struct lf_plan *plan,
+		       const char *project_root, struct lf_status *status, struct lf_diag *diag);
+};
+
+/* The Landlock enforcer, and the no-op one (kind LF_SANDBOX_UNSUPPORTED:
+ * changes nothing, reports Unsupported). Static objects: never freed. */
+LF_EXPORT const struct lf_enforcer *lf_enforcer_landlock(void);
+LF_EXPORT const struct lf_enforcer *lf_enforcer_unsupported(void);
 
 /* The Landlock ABI this process may use: the kernel's, capped by
  * LANDFENCE_ABI_MAX (read with secure_getenv) or by abi_max >= 0.

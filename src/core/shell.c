@@ -532,6 +532,47 @@ static int lex_procsubst(struct lexer *lx, char **op)
 	return 0;
 }
 
+/* What an unquoted literal character at lx->i says about its word: a glob
+ * character marks it a pattern, a leading '~' a tilde word. A bracket is a
+ * pattern only with its ']' ("[" and "[[" are commands), a brace only with
+ * a ',' or a ".." after it. */
+static void mark_literal(struct lexer *lx, bool first, bool *bracket, bool *brace)
+{
+	size_t i = lx->i;
+	char c = lx->s[i];
+
+	switch (c) {
+	case '*':
+	case '?':
+		lx->word_flags |= LF_WORD_GLOB;
+		break;
+	case '[':
+		*bracket = true;
+		break;
+	case ']':
+		if (*bracket)
+			lx->word_flags |= LF_WORD_GLOB;
+		break;
+	case '{':
+		*brace = true;
+		break;
+	case ',':
+		if (*brace)
+			lx->word_flags |= LF_WORD_GLOB;
+		break;
+	case '.':
+		if (*brace && i + 1 < lx->len && lx->s[i + 1] == '.')
+			lx->word_flags |= LF_WORD_GLOB;
+		break;
+	case '~':
+		if (first)
+			lx->word_flags |= LF_WORD_TILDE;
+		break;
+	default:
+		break;
+	}
+}
+
 static int lex_word(struct lexer *lx, struct token *t)
 {
 	const char *s = lx->s;
@@ -617,49 +658,8 @@ static int lex_word(struct lexer *lx, struct token *t)
 			if ((r = lex_backquote(lx, &o)) < 0)
 				return r;
 			break;
-		case '*':
-		case '?':
-			lx->word_flags |= LF_WORD_GLOB;
-			*o++ = c;
-			lx->i++;
-			break;
-		case '[':
-			/* a bracket is a pattern only with its ']': "[" and "[["
-			 * are commands */
-			bracket = true;
-			*o++ = c;
-			lx->i++;
-			break;
-		case ']':
-			if (bracket)
-				lx->word_flags |= LF_WORD_GLOB;
-			*o++ = c;
-			lx->i++;
-			break;
-		case '{':
-			brace = true;
-			*o++ = c;
-			lx->i++;
-			break;
-		case ',':
-			if (brace)
-				lx->word_flags |= LF_WORD_GLOB;
-			*o++ = c;
-			lx->i++;
-			break;
-		case '.':
-			if (brace && i + 1 < len && s[i + 1] == '.')
-				lx->word_flags |= LF_WORD_GLOB;
-			*o++ = c;
-			lx->i++;
-			break;
-		case '~':
-			if (o == buf)
-				lx->word_flags |= LF_WORD_TILDE;
-			*o++ = c;
-			lx->i++;
-			break;
 		default:
+			mark_literal(lx, o == buf, &bracket, &brace);
 			*o++ = c;
 			lx->i++;
 			break;

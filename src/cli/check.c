@@ -447,32 +447,16 @@ static int parse_cap(const char *s, enum lf_capability *cap)
 
 int lf_cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		LF_CLI_COMMON_LONG,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lf_cli_opts o = { 0 };
 	struct lf_cli_state st;
 	struct lf_advisor adv;
 	enum lf_capability cap;
-	int c, r;
+	int r;
 	bool dashdash = false;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, LF_CLI_COMMON_SHORT "h", longopts, NULL)) != -1) {
-		r = lf_cli_common_opt(&o, c, optarg);
-		if (r == 1)
-			continue;
-		if (r < 0)
-			return LF_EXIT_USAGE;
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return LF_EXIT_OK;
-		}
-		fputs(usage_text, stderr);
-		return LF_EXIT_USAGE;
-	}
+	r = lf_cli_opts_parse(argc, argv, usage_text, &o);
+	if (r >= 0)
+		return r;
 	/* getopt moved "--" before the operands; was it there? */
 	for (int i = 1; i < optind; i++)
 		if (!strcmp(argv[i], "--"))

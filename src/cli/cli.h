@@ -57,6 +57,13 @@ struct lf_cli_opts {
  * shared option, -1 after printing a usage error. */
 int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg);
 
+/* Parses the shared options and -h/--help for a subcommand that has none
+ * of its own, into *o (zeroed by the caller). Prints usage to stdout for
+ * -h and to stderr for an unknown option. Returns -1 when the operands
+ * start at optind, else the exit status to return (LF_EXIT_OK after -h,
+ * LF_EXIT_USAGE). */
+int lf_cli_opts_parse(int argc, char **argv, const char *usage, struct lf_cli_opts *o);
+
 /* The loaded policy of one invocation. */
 struct lf_cli_state {
 	char project_root[PATH_MAX]; /* canonical absolute project root */

@@ -42,6 +42,32 @@ int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg)
 	}
 }
 
+int lf_cli_opts_parse(int argc, char **argv, const char *usage, struct lf_cli_opts *o)
+{
+	static const struct option longopts[] = {
+		LF_CLI_COMMON_LONG,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, LF_CLI_COMMON_SHORT "h", longopts, NULL)) != -1) {
+		r = lf_cli_common_opt(o, c, optarg);
+		if (r == 1)
+			continue;
+		if (r < 0)
+			return LF_EXIT_USAGE;
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return LF_EXIT_OK;
+		}
+		fputs(usage, stderr);
+		return LF_EXIT_USAGE;
+	}
+	return -1;
+}
+
 static bool is_dir_at(const char *dir, const char *name)
 {
 	char p[PATH_MAX];

@@ -245,28 +245,12 @@ static int judge(json_t *root, const struct lf_cli_opts *opts)
 
 int lf_cmd_hook(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		LF_CLI_COMMON_LONG,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lf_cli_opts o = { 0 };
-	int c, r;
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, LF_CLI_COMMON_SHORT "h", longopts, NULL)) != -1) {
-		r = lf_cli_common_opt(&o, c, optarg);
-		if (r == 1)
-			continue;
-		if (r < 0)
-			return LF_EXIT_USAGE;
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return LF_EXIT_OK;
-		}
-		fputs(usage_text, stderr);
-		return LF_EXIT_USAGE;
-	}
+	r = lf_cli_opts_parse(argc, argv, usage_text, &o);
+	if (r >= 0)
+		return r;
 	if (optind + 1 != argc || strcmp(argv[optind], "claude") != 0) {
 		if (optind < argc && strcmp(argv[optind], "claude") != 0)
 			fprintf(stderr, "landfence hook: unknown agent '%s' (known: claude)\n",

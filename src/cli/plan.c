@@ -439,13 +439,11 @@ oom:
 	return -ENOMEM;
 }
 
+static const char usage_text[] =
+	"usage: landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... [--json] [--tree]\n";
+
 int lf_cmd_plan(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		LF_CLI_COMMON_LONG,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lf_cli_opts o = { 0 };
 	struct lf_cli_state st;
 	struct lf_plan *plan = NULL;
@@ -454,25 +452,11 @@ int lf_cmd_plan(int argc, char **argv)
 	struct plan_view pv = { 0 };
 	const char **profiles = NULL;
 	size_t nprofiles = 0;
-	int c, r, code = LF_EXIT_OK;
+	int r, code = LF_EXIT_OK;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, LF_CLI_COMMON_SHORT "h", longopts, NULL)) != -1) {
-		r = lf_cli_common_opt(&o, c, optarg);
-		if (r == 1)
-			continue;
-		if (r < 0)
-			return LF_EXIT_USAGE;
-		if (c == 'h') {
-			puts("usage: landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... "
-			     "[--json] [--tree]");
-			return LF_EXIT_OK;
-		}
-		fputs("usage: landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... [--json] "
-		      "[--tree]\n",
-		      stderr);
-		return LF_EXIT_USAGE;
-	}
+	r = lf_cli_opts_parse(argc, argv, usage_text, &o);
+	if (r >= 0)
+		return r;
 	if (optind < argc) {
 		fprintf(stderr, "landfence plan: unexpected argument '%s'\n", argv[optind]);
 		return LF_EXIT_USAGE;

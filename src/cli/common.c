@@ -110,21 +110,29 @@ static int exists_file(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* Loads one layer; prints the diagnostic on failure. */
-static int load_layer(struct lf_cli_state *st, const char *path, enum lf_layer layer)
+/* Appends the layer p that loading path gave, or, when that failed with r,
+ * prints its diagnostic and returns the exit status. */
+static int layer_push(struct lf_cli_state *st, const char *path, int r, struct lf_policy *p,
+		      const struct lf_diag *diag)
 {
-	struct lf_diag diag = { 0 };
-	struct lf_policy *p = NULL;
-	int r = lf_policy_load(path, layer, &p, &diag);
 	if (r < 0) {
 		char msg[1200];
-		lf_diag_format(&diag, msg, sizeof(msg));
+		lf_diag_format(diag, msg, sizeof(msg));
 		fprintf(stderr, "%s\n", msg);
 		return r == -ENOMEM ? LF_EXIT_OWN : LF_EXIT_USAGE;
 	}
 	st->layer_files[st->nlayers] = path;
 	st->layers[st->nlayers++] = p;
 	return 0;
+}
+
+/* Loads one layer; prints the diagnostic on failure. */
+static int load_layer(struct lf_cli_state *st, const char *path, enum lf_layer layer)
+{
+	struct lf_diag diag = { 0 };
+	struct lf_policy *p = NULL;
+	int r = lf_policy_load(path, layer, &p, &diag);
+	return layer_push(st, path, r, p, &diag);
 }
 
 /* A root found by walking up that lies inside a project whose policy the
@@ -166,6 +174,34 @@ static int check_nested_root(const char *root)
 	return 0;
 }
 
+/* A root found above the working directory that is the home directory or
+ * one of its ancestors (a dotfiles repository in ~) is refused unless
+ * named with -C: a sandboxed program can rename its project's .git away,
+ * and the next run started from the same place would then be rooted at
+ * that ancestor, with the whole home directory read-write under the
+ * embedded default (doc/escape.md, "Red team, round 2"). */
+static int check_home_root(const char *root)
+{
+	char cwd[PATH_MAX], home[PATH_MAX];
+	const char *h = secure_getenv("HOME");
+	size_t n = strlen(root);
+
+	if (!h || !*h || !realpath(h, home) || !getcwd(cwd, sizeof(cwd)))
+		return 0;
+	if (strcmp(root, cwd) == 0)
+		return 0;
+	/* root == home, or root is an ancestor of home */
+	if (strcmp(root, home) != 0 &&
+	    !(strcmp(root, "/") == 0 || (strncmp(home, root, n) == 0 && home[n] == '/')))
+		return 0;
+	fprintf(stderr,
+		"landfence: %s was taken as the project root (the nearest .git or .landfence/ "
+		"above %s), but it holds your home directory %s; nothing ran.\n"
+		"landfence: name the root with -C (a project below it needs its own .git)\n",
+		root, cwd, home);
+	return LF_EXIT_USAGE;
+}
+
 int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size)
 {
 	char buf[PATH_MAX], canon[PATH_MAX];
@@ -184,6 +220,8 @@ int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size)
 			return LF_EXIT_OWN;
 		}
 		r = check_nested_root(canon);
+		if (!r)
+			r = check_home_root(canon);
 		if (r)
 			return r;
 	}
@@ -229,15 +267,7 @@ static int load_project_layer(struct lf_cli_state *st, const char *path)
 	struct lf_policy *p = NULL;
 	r = lf_policy_parse(text, len, path, LF_LAYER_PROJECT, &p, &diag);
 	free(text);
-	if (r < 0) {
-		char msg[1200];
-		lf_diag_format(&diag, msg, sizeof(msg));
-		fprintf(stderr, "%s\n", msg);
-		return r == -ENOMEM ? LF_EXIT_OWN : LF_EXIT_USAGE;
-	}
-	st->layer_files[st->nlayers] = path;
-	st->layers[st->nlayers++] = p;
-	return 0;
+	return layer_push(st, path, r, p, &diag);
 }
 
 int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)

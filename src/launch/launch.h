@@ -69,8 +69,9 @@ int lf_env_lists(const struct lf_effective *e, const char ***unset, size_t *nuns
  * ioctl(fd, TIOCLINUX) fail with EPERM, comparing only the low 32 bits of
  * the request (the kernel truncates it to an unsigned int) so that high
  * bits cannot smuggle it through. Native arch plus the 32-bit ABIs of this
- * machine. out->filter is malloc'ed: free with lf_seccomp_free().
- * Returns 0, -ENOMEM, or the negative errno libseccomp reports. */
+ * machine. The program was compiled at build time (seccomp-gen.c); this
+ * copies it. out->filter is malloc'ed: free with lf_seccomp_free().
+ * Returns 0, -ENOMEM. */
 int lf_seccomp_build(struct sock_fprog *out);
 void lf_seccomp_free(struct sock_fprog *prog);
 

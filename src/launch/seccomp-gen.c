@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Build-time generator of the seccomp filter (src/launch/seccomp.c loads
+ * what this prints). Compiling the filter with libseccomp at every launch
+ * cost about a fifth of landfence's own launch time, and linking
+ * libseccomp cost the dynamic loader as much again; the rules never depend
+ * on the running kernel, so they are compiled once, here, and the launcher
+ * only hands the BPF program to the kernel.
+ *   lf-seccomp-gen CPU_FAMILY OUTPUT.h
+ * CPU_FAMILY is meson's host_machine.cpu_family(): the filter is built for
+ * that machine's system call tables (and its 32-bit ABIs), which may differ
+ * from the machine running this generator in a cross build.
+ *
+ * The filter refuses terminal injection: TIOCSTI pushes bytes into a
+ * terminal's input queue (the shell that started the agent then runs
+ * them, outside the sandbox), TIOCLINUX can do the same on a virtual
+ * console through selection pasting. Landlock's ioctl-dev right cannot
+ * tell one terminal ioctl from another, so seccomp refuses these two.
+ * The same filter refuses what Landlock has no right for and that leaves
+ * the sandbox: SysV IPC, and set-user-ID / set-group-ID modes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <seccomp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef TIOCLINUX
+#define TIOCLINUX 0x541C
+#endif
+
+/* The request argument of ioctl is an unsigned int to the kernel; a
+ * filter comparing all 64 bits could be bypassed by setting high bits
+ * the kernel then drops. Compare the low 32 bits only. */
+#define REQ_MASK 0xffffffffULL
+
+static int add_rules(scmp_filter_ctx ctx)
+{
+	static const unsigned long reqs[] = { TIOCSTI, TIOCLINUX };
+	int r;
+
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, REQ_MASK, (uint64_t)reqs[i]));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* SysV IPC has no path and no Landlock scope: a segment, queue or
+ * semaphore set made outside with the user's permissions would be
+ * reachable by its id. Programs use POSIX IPC (/dev/shm, files) today. */
+static int add_sysv_rules(scmp_filter_ctx ctx)
+{
+	static const char *const names[] = {
+		"shmget", "shmat",  "shmctl", "shmdt",	    "msgget", "msgsnd", "msgrcv",
+		"msgctl", "semget", "semop",  "semtimedop", "semctl", "ipc",
+	};
+	int r;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		/* EACCES: what these calls return for a segment, queue or
+		 * set the caller may not use. */
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The kernel key rings have no path and no Landlock scope either: the
+ * user key ring (@u) is shared by every process of the user, so a key an
+ * outside process keeps there (a Kerberos ticket, a file system key, a
+ * token) could be read with keyctl(KEYCTL_READ), and keys could be left
+ * there for later. ENOSYS: what a kernel built without key rings answers,
+ * which programs already handle. */
+static int add_keyring_rules(scmp_filter_ctx ctx)
+{
+	static const char *const names[] = { "add_key", "request_key", "keyctl" };
+	int r;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Landlock has no right for metadata: a program may chmod any path it can
+ * name. Setting the set-user-ID or set-group-ID bit (on an existing file,
+ * or on a file it creates) would leave a way up for whoever runs the file
+ * later, outside the sandbox, so those modes fail with EPERM. */
+static int add_mode_rule(scmp_filter_ctx ctx, const char *name, unsigned mode_arg, int flags_arg,
+			 uint64_t flags_mask)
+{
+	/* One bit per rule: "either bit set" in two masked comparisons. */
+	static const uint64_t modes[] = { S_ISUID, S_ISGID };
+	int nr = seccomp_syscall_resolve_name(name), r;
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct scmp_arg_cmp mode = {
+			.arg = mode_arg,
+			.op = SCMP_CMP_MASKED_EQ,
+			.datum_a = modes[i],
+			.datum_b = modes[i],
+		};
+		if (flags_arg < 0) {
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, mode);
+		} else {
+			/* open's mode means something only when it creates. */
+			struct scmp_arg_cmp flags = {
+				.arg = (unsigned)flags_arg,
+				.op = SCMP_CMP_MASKED_EQ,
+				.datum_a = flags_mask,
+				.datum_b = flags_mask,
+			};
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2, flags, mode);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int add_sugid_rules(scmp_filter_ctx ctx)
+{
+	int r = 0;
+
+	if (!r)
+		r = add_mode_rule(ctx, "chmod", 1, -1, 0);
+	if (!r)
+		r = add_mode_rule(ctx, "fchmod", 1, -1, 0);
+	if (!r)
+		r = add_mode_rule(ctx, "fchmodat", 2, -1, 0);
+	if (!r)
+		r = add_mode_rule(ctx, "fchmodat2", 2, -1, 0);
+	if (!r)
+		r = add_mode_rule(ctx, "creat", 1, -1, 0);
+	if (!r)
+		r = add_mode_rule(ctx, "mknod", 1, -1, 0);
+	if (!r)
+		r = add_mode_rule(ctx, "mknodat", 2, -1, 0);
+	if (!r)
+		r = add_mode_rule(ctx, "open", 2, 1, O_CREAT);
+	if (!r)
+		r = add_mode_rule(ctx, "open", 2, 1, __O_TMPFILE);
+	if (!r)
+		r = add_mode_rule(ctx, "openat", 3, 2, O_CREAT);
+	if (!r)
+		r = add_mode_rule(ctx, "openat", 3, 2, __O_TMPFILE);
+	if (r)
+		return r;
+	/* openat2 passes its mode in a structure a filter cannot read: say
+	 * it does not exist, and callers fall back to openat (as they do on
+	 * kernels before 5.6). */
+	int nr = seccomp_syscall_resolve_name("openat2");
+	if (nr != __NR_SCMP_ERROR)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+	return r;
+}
+
+/* The system call tables of a meson cpu family: the native one first,
+ * then the 32-bit ABIs the kernel also accepts, so that a 32-bit program
+ * is filtered rather than killed by the bad-arch action. */
+struct family {
+	const char *name;
+	uint32_t arch[3];
+};
+
+static const struct family families[] = {
+	{ "x86_64", { SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32 } },
+	{ "x86", { SCMP_ARCH_X86 } },
+	{ "aarch64", { SCMP_ARCH_AARCH64, SCMP_ARCH_ARM } },
+	{ "arm", { SCMP_ARCH_ARM } },
+#ifdef SCMP_ARCH_RISCV64
+	{ "riscv64", { SCMP_ARCH_RISCV64 } },
+#endif
+	{ "s390x", { SCMP_ARCH_S390X } },
+};
+
+static int set_arches(scmp_filter_ctx ctx, const char *family)
+{
+	const struct family *f = NULL;
+	int r;
+
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strcmp(families[i].name, family))
+			f = &families[i];
+	if (!f)
+		return -EAFNOSUPPORT;
+	/* seccomp_init holds the generator's own arch; the filter is for
+	 * the host machine's. */
+	r = seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < 3 && f->arch[i]; i++) {
+		r = seccomp_arch_add(ctx, f->arch[i]);
+		if (r < 0 && r != -EEXIST)
+			return r;
+	}
+	return 0;
+}
+
+static int build(const char *family, int fd)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int r;
+
+	if (!ctx)
+		return -ENOMEM;
+	if ((r = set_arches(ctx, family)) < 0)
+		goto out;
+	/* The launcher sets no-new-privs itself, before the filter. */
+	if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0)) < 0)
+		goto out;
+	/* A binary tree over the system call numbers instead of a chain:
+	 * shorter paths, and a cheaper attach (the kernel runs the filter
+	 * for every system call number to build its cache). */
+	(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if ((r = add_rules(ctx)) < 0 || (r = add_sysv_rules(ctx)) < 0 ||
+	    (r = add_keyring_rules(ctx)) < 0 || (r = add_sugid_rules(ctx)) < 0)
+		goto out;
+	r = seccomp_export_bpf(ctx, fd);
+out:
+	seccomp_release(ctx);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct sock_filter insn;
+	FILE *out;
+	size_t n = 0;
+	int fd, r;
+
+	if (argc != 3) {
+		fputs("usage: lf-seccomp-gen CPU_FAMILY OUTPUT.h\n", stderr);
+		return 2;
+	}
+	fd = (int)syscall(SYS_memfd_create, "landfence-seccomp", 1U /* MFD_CLOEXEC */);
+	if (fd < 0) {
+		perror("memfd_create");
+		return 1;
+	}
+	if ((r = build(argv[1], fd)) < 0) {
+		fprintf(stderr, "lf-seccomp-gen: %s: %s\n", argv[1], strerror(-r));
+		return 1;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0 || !(out = fopen(argv[2], "we"))) {
+		perror(argv[2]);
+		return 1;
+	}
+	fprintf(out,
+		"/* SPDX-License-Identifier: MIT */\n"
+		"/* Generated by lf-seccomp-gen %s (src/launch/seccomp-gen.c): the\n"
+		" * seccomp filter of the launcher, for this machine. Do not edit. */\n"
+		"static const struct sock_filter lf_seccomp_program[] = {\n",
+		argv[1]);
+	for (;;) {
+		ssize_t got = read(fd, &insn, sizeof(insn));
+		if (got == 0)
+			break;
+		if (got != (ssize_t)sizeof(insn)) {
+			fprintf(stderr, "lf-seccomp-gen: short read of the BPF program\n");
+			return 1;
+		}
+		fprintf(out, "\t{ 0x%04x, %u, %u, 0x%08xU },\n", insn.code, insn.jt, insn.jf,
+			insn.k);
+		n++;
+	}
+	fprintf(out, "};\n");
+	if (n == 0 || n > 0xffff) {
+		fprintf(stderr, "lf-seccomp-gen: a program of %zu instructions\n", n);
+		return 1;
+	}
+	if (fclose(out) != 0) {
+		perror(argv[2]);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}

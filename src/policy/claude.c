@@ -792,7 +792,6 @@ int lf_claude_export(const struct lf_effective *eff, char **out, struct lf_strv 
 	json_t *root = NULL, *perm = NULL;
 	enum lf_effect bash = LF_ALLOW;
 	bool any_bash = false, bash_lets_through = false;
-	char *text;
 	int r = -ENOMEM;
 
 	if (!eff || !out)
@@ -879,19 +878,7 @@ int lf_claude_export(const struct lf_effective *eff, char **out, struct lf_strv 
 		goto out;
 	if (json_object_set(root, "permissions", perm) < 0)
 		goto out;
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (!text)
-		goto out;
-	size_t n = strlen(text);
-	char *t = realloc(text, n + 2);
-	if (!t) {
-		free(text);
-		goto out;
-	}
-	t[n] = '\n';
-	t[n + 1] = '\0';
-	*out = t;
-	r = 0;
+	r = lf_json_dump(root, out);
 out:
 	json_decref(perm);
 	json_decref(root);

@@ -25,6 +25,13 @@ bool lf_env_name_valid(const char *s);
  * errno of open/read (-EISDIR for a directory). */
 int lf_file_read(const char *path, size_t max, char **text, size_t *len);
 
+/* The JSON text landfence writes (two-space indent, keys in insertion
+ * order, a trailing newline) of root, malloc'ed into *out: the policy
+ * files and the exported Claude Code settings look alike. Returns 0 or
+ * -ENOMEM. */
+struct json_t;
+int lf_json_dump(const struct json_t *root, char **out);
+
 /* The embedded default policy's JSON text and the file name its rules
  * carry ("<embedded>"), so `landfence plan` can show where they come from. */
 extern const char lf_policy_default_text[];

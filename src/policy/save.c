@@ -82,10 +82,26 @@ fail_o:
 	return NULL;
 }
 
+int lf_json_dump(const struct json_t *root, char **out)
+{
+	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!text)
+		return -ENOMEM;
+	size_t n = strlen(text);
+	char *t = realloc(text, n + 2);
+	if (!t) {
+		free(text);
+		return -ENOMEM;
+	}
+	t[n] = '\n';
+	t[n + 1] = '\0';
+	*out = t;
+	return 0;
+}
+
 int lf_policy_save(const struct lf_policy *p, char **out)
 {
 	json_t *root = NULL, *rules = NULL, *sub = NULL;
-	char *text = NULL;
 	int r = -ENOMEM;
 
 	if (!p || !out)
@@ -138,19 +154,7 @@ int lf_policy_save(const struct lf_policy *p, char **out)
 			goto out;
 		r = -ENOMEM;
 	}
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (!text)
-		goto out;
-	size_t n = strlen(text);
-	char *t = realloc(text, n + 2);
-	if (!t) {
-		free(text);
-		goto out;
-	}
-	t[n] = '\n';
-	t[n + 1] = '\0';
-	*out = t;
-	r = 0;
+	r = lf_json_dump(root, out);
 out:
 	json_decref(rules);
 	json_decref(sub);

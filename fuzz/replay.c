@@ -17,63 +17,19 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "policy/policy.h"
 
 /* Harnesses that need one-time setup define LLVMFuzzerInitialize. */
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-/* Reads the whole file at path (relative to dirfd) into a malloc'ed buffer. */
-static int file_read(int dirfd, const char *path, uint8_t **out, size_t *out_len)
-{
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
-	size_t cap = st.st_size > 0 ? (size_t)st.st_size : 1, len = 0;
-	uint8_t *buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		if (len == cap) {
-			uint8_t *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = -errno;
-			free(buf);
-			close(fd);
-			return e;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
+/* Far above any input a harness takes (libFuzzer keeps inputs of a few KiB). */
+#define REPLAY_MAX_INPUT (64u << 20)
 
 static int replay_one(int dirfd, const char *path, const char *shown)
 {
-	uint8_t *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
-	int r = file_read(dirfd, path, &buf, &len);
+	int r = lf_file_read_at(dirfd, path, 0, REPLAY_MAX_INPUT, &buf, &len);
 	if (r < 0) {
 		fprintf(stderr, "replay: %s: %s\n", shown, strerror(-r));
 		return r;

@@ -22,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/sha256.h"
+#include "policy/policy.h"
 
 /* A policy larger than this is not a policy anyone reviewed. */
 #define LF_TRUST_MAX_POLICY (4u << 20)
@@ -42,61 +43,12 @@ int lf_trust_store_path(char *out, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* Reads a whole file (NUL terminated) into *out. */
+/* Reads a whole regular file (NUL terminated) of fewer than max bytes
+ * into *out. A policy or a store that is a symbolic link is refused
+ * (ELOOP), see lf_trust_policy_path(). */
 static int read_all(const char *path, size_t max, char **out, size_t *len)
 {
-	/* O_NOFOLLOW: a policy or a store that is a symbolic link is refused
-	 * (ELOOP), see lf_trust_policy_path(). */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
-	struct stat st;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISREG(st.st_mode) ? errno : EINVAL;
-		close(fd);
-		return -e;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		if (n == cap) {
-			if (cap >= max) {
-				free(buf);
-				close(fd);
-				return -EFBIG;
-			}
-			char *nb = realloc(buf, cap * 2 + 1);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			free(buf);
-			close(fd);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
+	return lf_file_read_at(AT_FDCWD, path, LF_FILE_STRICT, max - 1, out, len);
 }
 
 static int store_find(const char *store, const char *path, char hex[LF_SHA256_HEX_LEN + 1]);

@@ -552,18 +552,25 @@ out:
 	return r;
 }
 
-int lf_file_read(const char *path, size_t max, char **text, size_t *len)
+int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, char **text,
+		    size_t *len)
 {
+	bool strict = flags & LF_FILE_STRICT;
 	struct stat st;
 	char *buf = NULL;
 	size_t n = 0, cap;
 	int fd, r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = openat(dirfd, path,
+		    O_RDONLY | O_CLOEXEC | O_NOCTTY | (strict ? O_NOFOLLOW | O_NONBLOCK : 0));
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
+		goto fail;
+	}
+	if (strict && !S_ISREG(st.st_mode)) {
+		r = -EINVAL;
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -617,6 +624,11 @@ fail:
 	free(buf);
 	close(fd);
 	return r;
+}
+
+int lf_file_read(const char *path, size_t max, char **text, size_t *len)
+{
+	return lf_file_read_at(AT_FDCWD, path, 0, max, text, len);
 }
 
 int lf_policy_load(const char *path, enum lf_layer layer, struct lf_policy **out,

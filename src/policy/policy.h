@@ -25,6 +25,15 @@ bool lf_env_name_valid(const char *s);
  * errno of open/read (-EISDIR for a directory). */
 int lf_file_read(const char *path, size_t max, char **text, size_t *len);
 
+/* The same for path relative to dirfd (AT_FDCWD: the working directory).
+ * With LF_FILE_STRICT, only a regular file reached without following a
+ * symbolic link is read: a link is -ELOOP, anything else (a directory, a
+ * FIFO, which does not block the open) -EINVAL. max must be below
+ * SIZE_MAX - 1. */
+#define LF_FILE_STRICT 1u
+int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, char **text,
+		    size_t *len);
+
 /* The JSON text landfence writes (two-space indent, keys in insertion
  * order, a trailing newline) of root, malloc'ed into *out: the policy
  * files and the exported Claude Code settings look alike. Returns 0 or

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Red team, round 2 (doc/escape.md): the attacks of the second round that
+ * got through, as cases of the escape harness, run by their own attacker
+ * (lf-redteam-probe, redteam_probe.c). The tree and the placeholders are
+ * those of cases.c; @E is lf-redteam-probe here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+
+#define STD_RULES                                                                        \
+	"{'effect':'allow','capability':'read','paths':['src/**','docs/**','.git/**']}," \
+	"{'effect':'allow','capability':'write','paths':['src/**']},"                    \
+	"{'effect':'allow','capability':'delete','paths':['src/**']},"                   \
+	"{'effect':'deny','capability':'read','paths':['secret/**']},"                   \
+	"{'effect':'deny','capability':'write','paths':['.git/**','secret/**','docs/**']}"
+#define STD "{'version':1,'fallback':'deny','rules':[" STD_RULES "]}"
+
+/* ------------------------------------------------------------------------
+ * Key rings: a key an outside process keeps in the user key ring.
+ */
+
+static void key_plant(struct esc *e)
+{
+	long id = syscall(SYS_add_key, "user", e->name, "TOKEN", 5, KEY_SPEC_USER_KEYRING);
+	assert_true(id >= 0);
+}
+
+static void key_gone(struct esc *e, const struct esc_result *r)
+{
+	char planted[96];
+	long id;
+
+	(void)r;
+	id = syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, "user", e->name, 0);
+	if (id >= 0)
+		(void)syscall(SYS_keyctl, KEYCTL_UNLINK, id, KEY_SPEC_USER_KEYRING);
+	snprintf(planted, sizeof(planted), "%s-planted", e->name);
+	id = syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, "user", planted, 0);
+	if (id >= 0)
+		(void)syscall(SYS_keyctl, KEYCTL_UNLINK, id, KEY_SPEC_USER_KEYRING);
+	assert_true(id < 0);
+}
+
+/* ------------------------------------------------------------------------
+ * Another terminal: an outside session's pseudo-terminal with a line typed
+ * into it and not yet read.
+ */
+
+static int pty_master = -1;
+
+static void pty_typed(struct esc *e)
+{
+	char *name;
+
+	pty_master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(pty_master >= 0);
+	assert_int_equal(grantpt(pty_master), 0);
+	assert_int_equal(unlockpt(pty_master), 0);
+	name = ptsname(pty_master);
+	assert_non_null(name);
+	esc_put(e, "proj/src/ptyname", name);
+	assert_int_equal(write(pty_master, "sudo-password\n", 14), 14);
+}
+
+static void pty_close(struct esc *e, const struct esc_result *r)
+{
+	(void)e;
+	(void)r;
+	close(pty_master);
+	pty_master = -1;
+}
+
+/* ------------------------------------------------------------------------
+ * The next run's root: a .git above the home directory (a dotfiles
+ * repository), and the program hides the project's own .git.
+ */
+
+static void git_above_home(struct esc *e)
+{
+	esc_mkdir(e, ".git");
+}
+
+static void next_run_not_home(struct esc *e, const struct esc_result *r)
+{
+	static const char *const run[] = {
+		"run", "-q", "--", "@E", "read", "@H/.ssh/id_rsa", NULL
+	};
+	struct esc_result again;
+
+	(void)r;
+	assert_true(esc_exists(e, "proj/.git-moved"));
+	esc_landfence(e, run, &again);
+	if (again.exit != 2 || !strstr(again.err, "home directory")) {
+		fprintf(stderr, "next run: exit %d\n%s%s", again.exit, again.out, again.err);
+		fail_msg("the next run was rooted above the home directory");
+	}
+}
+
+const struct esc_case esc_cases[] = {
+	{ .name = "key ring: a key the user keeps is not readable, none can be left",
+	  .kind = 7,
+	  .policy = STD,
+	  .probe = "keyread @N keyadd @N-planted",
+	  .want = "ENOSYS ENOSYS",
+	  .setup = key_plant,
+	  .after = key_gone },
+	{ .name = "terminal: what is typed into another session's terminal cannot be read",
+	  .kind = 5,
+	  .policy = STD,
+	  .probe = "ptyread @P/src/ptyname",
+	  .want = "EACCES",
+	  .hole = "src/landlock/sandbox.c (dev_tty): /dev/pts is granted whole, so every "
+		  "terminal of the user opens; grant the program's own terminal only, which "
+		  "needs a way for ptys made in the sandbox (TIOCGPTPEER) to stay usable",
+	  .setup = pty_typed,
+	  .after = pty_close },
+	{ .name = "root: /etc/shadow is not readable through the /etc host grant",
+	  .kind = 10,
+	  .flags = ESC_ROOT,
+	  .policy = STD,
+	  .probe = "read /etc/shadow",
+	  .want = "EACCES",
+	  .hole = "src/landlock/sandbox.c (host_ro): /etc is granted whole; as root that "
+		  "includes /etc/shadow, /etc/gshadow, /etc/ssh/ssh_host_*_key and "
+		  "/etc/ssl/private; grant the entries of /etc minus those" },
+	{ .name = "root move: hiding .git does not root the next run above the home directory",
+	  .kind = 11,
+	  .flags = ESC_NO_POLICY,
+	  .probe = "rename @P/.git @P/.git-moved",
+	  .want = "ok",
+	  .setup = git_above_home,
+	  .after = next_run_not_home },
+};
+
+const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

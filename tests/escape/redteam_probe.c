@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The red team's attacker (doc/escape.md, "Red team, round 2"): the
+ * operations lf-probe lacks, with the same output, one token per
+ * operation: ok, or the errno name.
+ *
+ *   read PATH          open and read PATH
+ *   keyread NAME       find a "user" key NAME in the user key ring, read it
+ *   keyadd NAME        leave a "user" key NAME in the user key ring
+ *   ptyread FILE       open the terminal named in FILE and read from it
+ *   rename FROM TO     rename(2)
+ *   abi                the kernel's Landlock ABI (for the harness)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <linux/landlock.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static void result(long r)
+{
+	if (r >= 0) {
+		puts("ok");
+	} else {
+		const char *n = strerrorname_np(errno);
+		if (n)
+			puts(n);
+		else
+			printf("E%d\n", errno);
+	}
+	fflush(stdout);
+}
+
+static long op_read(const char *p)
+{
+	char buf[64];
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n < 0 ? -1 : 0;
+}
+
+static long op_keyread(const char *name)
+{
+	char buf[128];
+	long id = syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, "user", name, 0);
+	if (id < 0)
+		return -1;
+	return syscall(SYS_keyctl, KEYCTL_READ, id, buf, sizeof(buf));
+}
+
+static long op_keyadd(const char *name)
+{
+	return syscall(SYS_add_key, "user", name, "planted", 7, KEY_SPEC_USER_KEYRING);
+}
+
+/* Reads what someone typed into another terminal: the input queue of
+ * that terminal gives its bytes to whoever reads first. */
+static long op_ptyread(const char *file)
+{
+	char name[256], buf[64];
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0) {
+		errno = EIO;
+		return -1;
+	}
+	name[n] = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	fd = open(name, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	if (poll(&p, 1, 2000) != 1) {
+		close(fd);
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n < 0 ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "abi")) {
+		long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+				   LANDLOCK_CREATE_RULESET_VERSION);
+		printf("%ld\n", abi < 0 ? 0 : abi);
+		return 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *op = argv[i];
+		int need = !strcmp(op, "rename") ? 2 : 1;
+
+		if (i + need >= argc) {
+			fprintf(stderr, "lf-redteam-probe: %s needs %d arguments\n", op, need);
+			return 2;
+		}
+		if (!strcmp(op, "read"))
+			result(op_read(argv[i + 1]));
+		else if (!strcmp(op, "keyread"))
+			result(op_keyread(argv[i + 1]));
+		else if (!strcmp(op, "keyadd"))
+			result(op_keyadd(argv[i + 1]));
+		else if (!strcmp(op, "ptyread"))
+			result(op_ptyread(argv[i + 1]));
+		else if (!strcmp(op, "rename"))
+			result(rename(argv[i + 1], argv[i + 2]));
+		else {
+			fprintf(stderr, "lf-redteam-probe: unknown operation %s\n", op);
+			return 2;
+		}
+		i += need;
+	}
+	return 0;
+}

@@ -130,6 +130,21 @@ static inline void write_file(const char *dir, const char *name, const char *tex
 	assert_int_equal(fclose(f), 0);
 }
 
+static inline void make_dir(const char *dir, const char *name)
+{
+	char p[4096];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	mkdir(p, 0755);
+}
+
+/* Removes the temporary project dir; 0 or -1, as cmocka's teardowns. */
+static inline int tree_remove(const char *dir)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 static inline bool must_enforce(void)
 {
 	const char *m = getenv("LANDFENCE_TESTS_MUST_ENFORCE");

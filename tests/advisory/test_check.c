@@ -37,13 +37,9 @@ static int setup(void **state)
 	snprintf(proj, sizeof(proj), "/tmp/lf-check-XXXXXX");
 	if (!mkdtemp(proj))
 		return -1;
-	char p[512];
-	snprintf(p, sizeof(p), "%s/src", proj);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/docs", proj);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/.git", proj);
-	mkdir(p, 0755);
+	make_dir(proj, "src");
+	make_dir(proj, "docs");
+	make_dir(proj, ".git");
 	write_file(proj, ".env", "SECRET=1\n");
 	write_file(proj, "src/a.c", "int x;\n");
 	write_file(proj, "docs/readme", "hello\n");
@@ -56,9 +52,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proj);
-	return system(cmd) == 0 ? 0 : -1;
+	return tree_remove(proj);
 }
 
 static bool landlock_here(void)

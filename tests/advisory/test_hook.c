@@ -32,17 +32,12 @@ static const char policy_text[] =
 
 static int setup(void **state)
 {
-	char p[512];
-
 	snprintf(proj, sizeof(proj), "/tmp/lf-hook-XXXXXX");
 	if (!mkdtemp(proj))
 		return -1;
-	snprintf(p, sizeof(p), "%s/src", proj);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/src/lib", proj);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/.git", proj);
-	mkdir(p, 0755);
+	make_dir(proj, "src");
+	make_dir(proj, "src/lib");
+	make_dir(proj, ".git");
 	write_file(proj, ".env", "SECRET=1\n");
 	write_file(proj, "notes.txt", "hello\n");
 	snprintf(pol, sizeof(pol), "%s/.git/p.json", proj);
@@ -54,9 +49,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proj);
-	return system(cmd) == 0 ? 0 : -1;
+	return tree_remove(proj);
 }
 
 /* A recorded payload with the project root moved to the temp project. */

@@ -24,6 +24,8 @@
 
 #include <cmocka.h>
 
+#include "../enforce.h"
+
 struct run {
 	int status; /* exit status, or 128 + signal */
 	char out[65536];
@@ -143,12 +145,6 @@ static inline int tree_remove(const char *dir)
 	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
-}
-
-static inline bool must_enforce(void)
-{
-	const char *m = getenv("LANDFENCE_TESTS_MUST_ENFORCE");
-	return m && !strcmp(m, "1");
 }
 
 #endif /* LF_TESTS_ADVISORY_RUN_H */

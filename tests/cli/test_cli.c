@@ -25,26 +25,11 @@
 #include <cmocka.h>
 
 #include "landfence.h"
+#include "../enforce.h"
 
 static char tmp_root[256];
 static char home[300];
 static const char *bin;
-
-static bool must_enforce(void)
-{
-	const char *m = getenv("LANDFENCE_TESTS_MUST_ENFORCE");
-	return m && !strcmp(m, "1");
-}
-
-#define NEED_LANDLOCK()                                                     \
-	do {                                                                \
-		if (lf_landlock_abi(-1) <= 0) {                             \
-			if (must_enforce())                                 \
-				fail_msg("Landlock is not available and "   \
-					 "LANDFENCE_TESTS_MUST_ENFORCE=1"); \
-			skip();                                             \
-		}                                                           \
-	} while (0)
 
 static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void sh(const char *fmt, ...)

@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "landfence.h"
+#include "../enforce.h"
 #include "launch/launch.h"
 
 extern char **environ;
@@ -55,24 +56,6 @@ static void probe_path(char *out, size_t size)
 	snprintf(out, size, "%s/tests/launch/launch-probe", b);
 	assert_int_equal(access(out, X_OK), 0);
 }
-
-static bool must_enforce(void)
-{
-	const char *m = getenv("LANDFENCE_TESTS_MUST_ENFORCE");
-	return m && !strcmp(m, "1");
-}
-
-/* Skips the calling test when the kernel lacks Landlock, unless CI demands
- * enforcement; then it fails. */
-#define NEED_LANDLOCK()                                                     \
-	do {                                                                \
-		if (lf_landlock_abi(-1) <= 0) {                             \
-			if (must_enforce())                                 \
-				fail_msg("Landlock is not available and "   \
-					 "LANDFENCE_TESTS_MUST_ENFORCE=1"); \
-			skip();                                             \
-		}                                                           \
-	} while (0)
 
 static int setup_tmp(void **state)
 {

@@ -108,15 +108,6 @@ static void kernel_prepare(struct lf_advisor *a)
 	}
 }
 
-static bool covers(const char *anc, const char *p)
-{
-	size_t n = strlen(anc);
-
-	if (n == 1 && anc[0] == '/')
-		return p[0] == '/';
-	return !strncmp(anc, p, n) && (p[n] == '\0' || p[n] == '/');
-}
-
 /* Lexical normalisation of an absolute path: "", "." and ".." components. */
 static void path_clean(const char *in, char *out, size_t size)
 {
@@ -190,7 +181,7 @@ static void kernel_why_not(struct lf_advisor *a, unsigned cls, const char *clean
 	for (size_t i = 0; i < lf_plan_dropped_count(a->plan); i++) {
 		const struct lf_dropped *d = lf_plan_dropped(a->plan, i);
 		if (!(d->access & cls) ||
-		    !(covers(d->abs_root, clean) || covers(d->abs_root, target)))
+		    !(lf_path_covers(d->abs_root, clean) || lf_path_covers(d->abs_root, target)))
 			continue;
 		if (!best || (!pv->from_fallback && same_source(&d->allow, &pv->source)))
 			best = d;
@@ -207,7 +198,7 @@ static void kernel_why_not(struct lf_advisor *a, unsigned cls, const char *clean
 	}
 	for (size_t i = 0; i < lf_sandbox_dropped_count(a->sb); i++) {
 		const struct lf_final_dropped *d = lf_sandbox_dropped(a->sb, i);
-		if (!d->fence || !(d->access & cls) || !covers(d->path, target))
+		if (!d->fence || !(d->access & cls) || !lf_path_covers(d->path, target))
 			continue;
 		source_text(&d->fence_source, s2, sizeof(s2));
 		lf_text(out->kernel, sizeof(out->kernel),
@@ -269,7 +260,7 @@ static void kernel_check(struct lf_advisor *a, enum lf_capability cap, const cha
 	}
 	for (size_t i = 0; i < lf_sandbox_rule_count(a->sb); i++) {
 		const struct lf_final_rule *r = lf_sandbox_rule(a->sb, i);
-		if ((r->access & cls) && covers(r->path, target)) {
+		if ((r->access & cls) && lf_path_covers(r->path, target)) {
 			out->kernel_grants = true;
 			lf_text(out->kernel, sizeof(out->kernel), "grants %s: final rule %s (%s)",
 				cls == LF_ACCESS_RO ? "read" : "write", r->path,

@@ -124,4 +124,9 @@ int lf_path_relative(const char *project_root, const char *path, char *out, size
  * equal, or one a strict ancestor of the other. */
 bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen);
 
+/* Whether the absolute canonical path p is root or lies below it,
+ * component-wise: "/a" covers "/a/b" but not "/ab"; "/" covers every
+ * absolute path. */
+bool lf_path_covers(const char *root, const char *p);
+
 #endif /* LF_CORE_MODEL_H */

@@ -109,3 +109,12 @@ bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen)
 		return false;
 	return alen == blen || b[alen] == '/';
 }
+
+bool lf_path_covers(const char *root, const char *p)
+{
+	size_t n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return p[0] == '/';
+	return strncmp(root, p, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/model.h"
 #include "landlock/hardlink.h"
 
 struct candidate {
@@ -91,19 +92,10 @@ static bool scan_tick(struct scan *s)
 	return true;
 }
 
-static bool path_below(const char *path, const char *root)
-{
-	size_t n = strlen(root);
-
-	if (n == 1 && root[0] == '/')
-		return path[0] == '/';
-	return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 static bool below_fence(const struct scan *s, const char *path, unsigned access)
 {
 	for (size_t i = 0; i < s->nfences; i++)
-		if ((s->fences[i].access & access) && path_below(path, s->fences[i].path))
+		if ((s->fences[i].access & access) && lf_path_covers(s->fences[i].path, path))
 			return true;
 	return false;
 }
@@ -656,7 +648,7 @@ static const struct persist_name home_names[] = {
 
 static bool overlaps(const char *a, const char *b)
 {
-	return path_below(a, b) || path_below(b, a);
+	return lf_path_covers(b, a) || lf_path_covers(a, b);
 }
 
 static int persist_add(struct lf_persist_report *rep, size_t *cap, const char *path,
@@ -795,7 +787,7 @@ int lf_persistence_add_files(struct lf_persist_report *rep, const char *const *f
 			continue;
 		for (size_t j = 0; j < nrules; j++) {
 			if (!(rules[j].access & LF_ACCESS_RW) || !rules[j].path ||
-			    !path_below(f, rules[j].path))
+			    !lf_path_covers(rules[j].path, f))
 				continue;
 			int r = persist_add(rep, &cap, f, rules[j].path,
 					    "a policy file of this run: the next run started "

@@ -130,18 +130,9 @@ __attribute__((format(printf, 2, 3))) static int notice_add(struct lf_sandbox *s
 
 /* Component-aware: a equals b, or one is a directory ancestor of the
  * other. Both absolute and canonical (no trailing '/' except "/"). */
-static bool path_is_ancestor_or_equal(const char *anc, const char *p)
-{
-	size_t n = strlen(anc);
-
-	if (n == 1 && anc[0] == '/')
-		return p[0] == '/';
-	return strncmp(anc, p, n) == 0 && (p[n] == '\0' || p[n] == '/');
-}
-
 static bool path_overlap(const char *a, const char *b)
 {
-	return path_is_ancestor_or_equal(a, b) || path_is_ancestor_or_equal(b, a);
+	return lf_path_covers(a, b) || lf_path_covers(b, a);
 }
 
 /* realpath of a path that may not exist: the longest existing ancestor is
@@ -284,7 +275,7 @@ static int cand_add(struct build *b, const char *path, unsigned access, enum lf_
 	 * symlink in /dev says. */
 	c->ioctl_dev =
 		ioctl_dev && (strcmp(real, "/dev/tty") == 0 || strcmp(real, "/dev/ptmx") == 0 ||
-			      path_is_ancestor_or_equal("/dev/pts", real));
+			      lf_path_covers("/dev/pts", real));
 	c->origin = origin;
 	c->why = strdup(why);
 	if (!c->why) {
@@ -665,7 +656,7 @@ static int rules_fold_host(struct lf_sandbox *sb)
 
 			fold[i] = j != i && a->origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
 				  strcmp(a->path, fr->path) != 0 &&
-				  path_is_ancestor_or_equal(a->path, fr->path) &&
+				  lf_path_covers(a->path, fr->path) &&
 				  (a->access & fr->access) == fr->access;
 		}
 	}
@@ -689,7 +680,7 @@ static bool rules_cover(const struct lf_sandbox *sb, const char *path, unsigned 
 {
 	for (size_t i = 0; i < sb->nrules; i++)
 		if ((sb->rules[i].access & access) == access &&
-		    path_is_ancestor_or_equal(sb->rules[i].path, path))
+		    lf_path_covers(sb->rules[i].path, path))
 			return true;
 	return false;
 }
@@ -1060,7 +1051,7 @@ static bool rule_redundant(const struct lf_sandbox *sb, size_t i)
 		const struct lf_final_rule *a = &sb->rules[j];
 
 		if (j == i || !sb->rule_dir[j] || strcmp(a->path, fr->path) == 0 ||
-		    !path_is_ancestor_or_equal(a->path, fr->path))
+		    !lf_path_covers(a->path, fr->path))
 			continue;
 		if ((a->landlock & fr->landlock) == fr->landlock)
 			return true;

@@ -7,11 +7,15 @@
  * cannot be executed; 127 CMD not found; 2 usage or policy error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/checks.h"
 #include "cli/cli.h"
@@ -126,6 +130,51 @@ static int check_before_run(const struct lf_cli_state *st, const struct lf_plan 
 	return 0;
 }
 
+/* Ends every process of the sandbox still alive once the program has
+ * exited. landfence is their subreaper, so orphans are its children and
+ * /proc lists them. A leftover in the terminal's session could ignore
+ * SIGTTOU, make itself the terminal's foreground process group with
+ * tcsetpgrp() and read what the user types into the shell next (doc/
+ * escape.md, "Red team, round 2"); it would also outlive the private
+ * TMPDIR. Only our own children are signalled: their pids cannot be
+ * reused before we reap them. */
+static void survivors_kill(void)
+{
+	char path[64], buf[4096];
+	int idle = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	for (;;) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = -1;
+		bool any = false;
+
+		if (fd >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+		}
+		if (n > 0) {
+			buf[n] = '\0';
+			for (char *q = buf, *end;; q = end) {
+				long pid = strtol(q, &end, 10);
+				if (end == q)
+					break;
+				if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+					any = true;
+			}
+		}
+		pid_t w = waitpid(-1, NULL, any ? 0 : WNOHANG);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break; /* ECHILD: none left */
+		/* A child /proc did not list (no CONFIG_PROC_CHILDREN, or one
+		 * being reparented): try again a bounded number of times. */
+		if (w == 0 && !any && (fd < 0 || ++idle > 1000))
+			break;
+	}
+}
+
 int lf_cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -238,6 +287,8 @@ int lf_cmd_run(int argc, char **argv)
 			goto out;
 	}
 
+	/* Orphans of the sandbox become our children (survivors_kill). */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	r = lf_child_start(child, &diag);
 	if (r < 0) {
 		const struct lf_launch_failure *f = lf_child_failure(child);
@@ -255,6 +306,7 @@ int lf_cmd_run(int argc, char **argv)
 		goto out;
 	}
 	code = lf_launch_exit_code(status);
+	survivors_kill();
 out:
 	/* Removes the private TMPDIR. */
 	lf_child_free(child);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/keyctl.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +113,28 @@ static void next_run_not_home(struct esc *e, const struct esc_result *r)
 	}
 }
 
+/* ------------------------------------------------------------------------
+ * A process left behind by the program.
+ */
+
+static void no_survivor(struct esc *e, const struct esc_result *r)
+{
+	char buf[32] = "";
+	FILE *f = fopen(esc_path(e, "proj/src/survivor"), "re");
+
+	(void)r;
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	pid_t pid = (pid_t)atoi(buf);
+	assert_true(pid > 1);
+	if (kill(pid, 0) == 0) {
+		kill(pid, SIGKILL);
+		fail_msg("a process of the sandbox (%d) outlived landfence run", (int)pid);
+	}
+	assert_int_equal(errno, ESRCH);
+}
+
 const struct esc_case esc_cases[] = {
 	{ .name = "key ring: a key the user keeps is not readable, none can be left",
 	  .kind = 7,
@@ -146,6 +169,12 @@ const struct esc_case esc_cases[] = {
 	  .want = "ok",
 	  .setup = git_above_home,
 	  .after = next_run_not_home },
+	{ .name = "leftover: no process of the sandbox outlives landfence run",
+	  .kind = 5,
+	  .policy = STD,
+	  .probe = "survive @P/src/survivor",
+	  .want = "ok",
+	  .after = no_survivor },
 };
 
 const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

@@ -9,6 +9,8 @@
  *   keyadd NAME        leave a "user" key NAME in the user key ring
  *   ptyread FILE       open the terminal named in FILE and read from it
  *   rename FROM TO     rename(2)
+ *   survive FILE       leave a process behind that writes its pid to FILE and
+ *                      waits, as one that steals the terminal later would
  *   abi                the kernel's Landlock ABI (for the harness)
  */
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <linux/keyctl.h>
 #include <linux/landlock.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +98,41 @@ static long op_ptyread(const char *file)
 	return n < 0 ? -1 : 0;
 }
 
+/* A process that outlives the program: once landfence has exited it
+ * could take the terminal (tcsetpgrp with SIGTTOU ignored) and read what
+ * the user types into the shell next. */
+static long op_survive(const char *file)
+{
+	int p[2];
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char buf[32];
+		int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int len = snprintf(buf, sizeof(buf), "%d", (int)getpid());
+
+		signal(SIGTTOU, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		if (fd < 0 || write(fd, buf, (size_t)len) != len)
+			_exit(1);
+		close(fd);
+		close(p[0]);
+		close(p[1]); /* tells the parent the pid is written */
+		for (int i = 0; i < 60; i++)
+			sleep(1);
+		_exit(0);
+	}
+	close(p[1]);
+	ssize_t n = read(p[0], &c, 1);
+	close(p[0]);
+	return n < 0 ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "abi")) {
@@ -119,6 +157,8 @@ int main(int argc, char **argv)
 			result(op_keyadd(argv[i + 1]));
 		else if (!strcmp(op, "ptyread"))
 			result(op_ptyread(argv[i + 1]));
+		else if (!strcmp(op, "survive"))
+			result(op_survive(argv[i + 1]));
 		else if (!strcmp(op, "rename"))
 			result(rename(argv[i + 1], argv[i + 2]));
 		else {

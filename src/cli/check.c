@@ -214,12 +214,13 @@ static void kernel_why_not(struct lf_advisor *a, unsigned cls, const char *clean
 		strcmp(target, clean) ? ")" : "");
 }
 
-/* What the kernel does with cap on the absolute path clean. */
+/* What the kernel does with cap on the absolute path clean, whose
+ * path_canon() form is canon. */
 static void kernel_check(struct lf_advisor *a, enum lf_capability cap, const char *clean,
-			 const struct lf_verdict *pv, struct lf_advice *out)
+			 const char *canon, const struct lf_verdict *pv, struct lf_advice *out)
 {
 	unsigned cls = cap == LF_CAP_READ ? LF_ACCESS_RO : LF_ACCESS_RW;
-	char canon[PATH_MAX], target[PATH_MAX];
+	char target[PATH_MAX];
 	struct stat stbuf;
 
 	kernel_prepare(a);
@@ -249,7 +250,6 @@ static void kernel_check(struct lf_advisor *a, enum lf_capability cap, const cha
 
 	/* Landlock checks a new file's creation and any removal on the
 	 * directory that holds it. */
-	path_canon(clean, canon, sizeof(canon));
 	lf_text(target, sizeof(target), "%s", canon);
 	if (cap == LF_CAP_DELETE || (cap == LF_CAP_WRITE && stat(canon, &stbuf) != 0)) {
 		char *slash = strrchr(target, '/');
@@ -305,7 +305,7 @@ int lf_advise_file(struct lf_advisor *a, enum lf_capability cap, const char *pat
 	}
 	ad.effect = ad.policy.effect;
 
-	kernel_check(a, cap, clean, &ad.policy, &ad);
+	kernel_check(a, cap, clean, canon, &ad.policy, &ad);
 	if (ad.effect == LF_ALLOW && !ad.kernel_checked) {
 		/* the kernel's answer is unknown: do not promise */
 		ad.effect = LF_ASK;

@@ -24,8 +24,6 @@
 #include "cli/sha256.h"
 #include "policy/policy.h"
 
-/* A policy larger than this is not a policy anyone reviewed. */
-#define LF_TRUST_MAX_POLICY (4u << 20)
 #define LF_TRUST_MAX_STORE (16u << 20)
 
 int lf_trust_store_path(char *out, size_t size)
@@ -97,7 +95,9 @@ bool lf_trust_known(const char *path)
 
 int lf_trust_read_policy(const char *path, char **text, size_t *len)
 {
-	return read_all(path, LF_TRUST_MAX_POLICY, text, len);
+	/* The loader's limit (policy.h), so that trusting and loading
+	 * agree on which files are policies at all. */
+	return read_all(path, LF_POLICY_MAX_SIZE + 1, text, len);
 }
 
 /* Looks path up in the store text. Returns 0 and the recorded digest in
@@ -375,6 +375,13 @@ int lf_cmd_trust(int argc, char **argv)
 	char *text = NULL;
 	size_t len = 0;
 	r = lf_trust_read_policy(canon, &text, &len);
+	if (r == -EFBIG) {
+		fprintf(stderr,
+			"landfence trust: %s: larger than %s, expected a policy of at most %s; "
+			"not trusted\n",
+			canon, LF_POLICY_MAX_SIZE_TEXT, LF_POLICY_MAX_SIZE_TEXT);
+		return LF_EXIT_USAGE;
+	}
 	if (r < 0) {
 		fprintf(stderr, "landfence trust: %s: %s\n", canon, strerror(-r));
 		return LF_EXIT_USAGE;

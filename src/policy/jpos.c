@@ -93,7 +93,88 @@ struct scan {
 	bool dup_found;
 	unsigned dup_line, dup_column;
 	char dup_key[128];
+	/* The first syntax error the scanner can name better than jansson
+	 * (a trailing comma, a missing comma, single quotes, a comment...):
+	 * where the culprit is, as a byte offset too, to tell whether it
+	 * comes before the place jansson stopped. */
+	bool bad_found;
+	size_t bad_offset;
+	unsigned bad_line, bad_column;
+	char bad_msg[200];
 };
+
+static void bad_at(struct scan *sc, size_t offset, unsigned line, unsigned column, const char *fmt,
+		   ...) __attribute__((format(printf, 5, 6)));
+
+static void bad_at(struct scan *sc, size_t offset, unsigned line, unsigned column, const char *fmt,
+		   ...)
+{
+	va_list ap;
+
+	if (sc->bad_found)
+		return;
+	sc->bad_found = true;
+	sc->bad_offset = offset;
+	sc->bad_line = line;
+	sc->bad_column = column;
+	va_start(ap, fmt);
+	vsnprintf(sc->bad_msg, sizeof(sc->bad_msg), fmt, ap);
+	va_end(ap);
+}
+
+/* The token at the scanner, quoted for a message: up to a blank or a
+ * structural character, at most about 40 bytes. */
+static void token_quote(const struct scan *sc, char *buf, size_t size)
+{
+	const char *t = sc->s + sc->i;
+	size_t left = sc->len - sc->i, n = 0;
+
+	if (left && t[0] == '"') {
+		/* A string: its contents, quoted once. */
+		while (n + 1 < left && n < 40 && t[n + 1] != '"' && t[n + 1] != '\n')
+			n++;
+		lf_quote(buf, size, t + 1, n);
+		return;
+	}
+	while (n < left && n < 40 && t[n] && !strchr(" \t\r\n,:[]{}", t[n]))
+		n++;
+	if (n == 0 && left)
+		n = 1;
+	lf_quote(buf, size, t, n);
+}
+
+/* Names what stands where a value, a key or a separator was expected,
+ * when it is a mistake people make: a comment, single quotes, a bare
+ * word. expected says what belongs there. Returns whether it named one. */
+static bool name_culprit(struct scan *sc, bool key, const char *expected)
+{
+	char c = sc->i < sc->len ? sc->s[sc->i] : '\0';
+	char q[64];
+
+	if (sc->i >= sc->len)
+		return false;
+	if (c == '/' && sc->i + 1 < sc->len &&
+	    (sc->s[sc->i + 1] == '/' || sc->s[sc->i + 1] == '*')) {
+		bad_at(sc, sc->i, sc->line, sc->column,
+		       "a comment, expected %s (JSON has no comments)", expected);
+		return true;
+	}
+	if (c == '\'') {
+		token_quote(sc, q, sizeof(q));
+		bad_at(sc, sc->i, sc->line, sc->column,
+		       "a single-quoted string, expected %s in double quotes",
+		       key ? "a key" : "text");
+		return true;
+	}
+	if (key && ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_')) {
+		token_quote(sc, q, sizeof(q));
+		bad_at(sc, sc->i, sc->line, sc->column,
+		       "unquoted key %.*s, expected a key in double quotes (%s)",
+		       (int)(strlen(q) - 2), q + 1, q);
+		return true;
+	}
+	return false;
+}
 
 static void advance(struct scan *sc)
 {
@@ -127,12 +208,20 @@ static bool at(const struct scan *sc, char c)
 /* Skips a string; *start and *end delimit its raw contents. */
 static int skip_string(struct scan *sc, size_t *start, size_t *end)
 {
+	size_t open = sc->i;
+	unsigned line = sc->line, column = sc->column;
+
 	if (!at(sc, '"'))
 		return -1;
 	advance(sc);
 	*start = sc->i;
 	while (sc->i < sc->len) {
 		char c = sc->s[sc->i];
+		if (c == '\n') {
+			bad_at(sc, open, line, column,
+			       "unterminated string, expected a closing '\"' on the same line");
+			return -1;
+		}
 		if (c == '"') {
 			*end = sc->i;
 			advance(sc);
@@ -185,6 +274,40 @@ static void check_duplicate(struct scan *sc, const struct span *spans, size_t n,
 	}
 }
 
+/* After a member or an element: a ',' followed by another one, or the
+ * closing character. Leaves the scanner at the ',' or the closing
+ * character and returns 0, or names the mistake and returns -1. */
+static int after_value(struct scan *sc, char close)
+{
+	size_t end = sc->i;
+	unsigned line = sc->line, column = sc->column;
+	char expected[64], q[64];
+
+	snprintf(expected, sizeof(expected), "',' or '%c'", close);
+	skip_ws(sc);
+	if (at(sc, close))
+		return 0;
+	if (at(sc, ',')) {
+		struct scan look = *sc;
+		advance(&look);
+		skip_ws(&look);
+		if (at(&look, '}') || at(&look, ']')) {
+			bad_at(sc, sc->i, sc->line, sc->column,
+			       "trailing comma, expected another value after ','");
+			return -1;
+		}
+		return 0;
+	}
+	if (sc->i >= sc->len || name_culprit(sc, false, expected))
+		return -1;
+	/* Something else follows the value on the same or a later line:
+	 * the comma that should separate them is missing. Point where it
+	 * belongs, right after the value. */
+	token_quote(sc, q, sizeof(q));
+	bad_at(sc, end, line, column, "missing comma, expected ',' or '%c' before %s", close, q);
+	return -1;
+}
+
 static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 {
 	struct span *spans = NULL;
@@ -204,11 +327,17 @@ static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 		skip_ws(sc);
 		kl = sc->line;
 		kc = sc->column;
+		if (!at(sc, '"')) {
+			name_culprit(sc, true, "a key in double quotes");
+			goto out;
+		}
 		if (skip_string(sc, &k.a, &k.b) < 0)
 			goto out;
 		skip_ws(sc);
-		if (!at(sc, ':'))
+		if (!at(sc, ':')) {
+			name_culprit(sc, false, "':' after the key");
 			goto out;
+		}
 		advance(sc);
 		skip_ws(sc);
 		size_t oldcap = cap;
@@ -230,15 +359,14 @@ static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 		if ((r = scan_value(sc, &kid->value, depth + 1)) != 0)
 			goto out;
 		r = -1;
-		skip_ws(sc);
+		if (after_value(sc, '}') < 0)
+			goto out;
 		if (at(sc, ',')) {
 			advance(sc);
 			continue;
 		}
-		if (at(sc, '}')) {
-			advance(sc);
-			r = 0;
-		}
+		advance(sc);
+		r = 0;
 		goto out;
 	}
 out:
@@ -264,16 +392,14 @@ static int scan_array(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 		struct lf_jpos_kid *kid = &pos->kids[pos->n++];
 		if ((r = scan_value(sc, &kid->value, depth + 1)) != 0)
 			return r;
-		skip_ws(sc);
+		if (after_value(sc, ']') < 0)
+			return -1;
 		if (at(sc, ',')) {
 			advance(sc);
 			continue;
 		}
-		if (at(sc, ']')) {
-			advance(sc);
-			return 0;
-		}
-		return -1;
+		advance(sc);
+		return 0;
 	}
 }
 
@@ -293,13 +419,39 @@ static int scan_value(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 	case '"':
 		return skip_string(sc, &a, &b);
 	default:
-		if (!strchr("-0123456789tfn", sc->s[sc->i]))
-			return -1;
-		while (sc->i < sc->len && sc->s[sc->i] &&
-		       strchr("+-.0123456789eEtrufalsn", sc->s[sc->i]))
-			advance(sc);
-		return 0;
+		break;
 	}
+	char c = sc->s[sc->i];
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+		/* A word: true, false and null are the only ones JSON has. */
+		size_t n = 0;
+		char q[64];
+		while (sc->i + n < sc->len &&
+		       strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
+			      sc->s[sc->i + n]) &&
+		       sc->s[sc->i + n])
+			n++;
+		if ((n == 4 && !memcmp(sc->s + sc->i, "true", 4)) ||
+		    (n == 5 && !memcmp(sc->s + sc->i, "false", 5)) ||
+		    (n == 4 && !memcmp(sc->s + sc->i, "null", 4))) {
+			while (n--)
+				advance(sc);
+			return 0;
+		}
+		lf_quote(q, sizeof(q), sc->s + sc->i, n);
+		bad_at(sc, sc->i, sc->line, sc->column,
+		       "unquoted text %.*s, expected a string in double quotes (%s), a number, "
+		       "true, false or null",
+		       (int)(strlen(q) - 2), q + 1, q);
+		return -1;
+	}
+	if (!c || !strchr("-0123456789", c)) {
+		name_culprit(sc, false, "a value");
+		return -1;
+	}
+	while (sc->i < sc->len && sc->s[sc->i] && strchr("+-.0123456789eE", sc->s[sc->i]))
+		advance(sc);
+	return 0;
 }
 
 static void jpos_fini(struct lf_jpos *pos)
@@ -389,6 +541,30 @@ int lf_jdoc_parse(struct lf_jdoc *doc, const char *text, size_t len, const char 
 			return lf_diag_set(diag, filename, (unsigned)err.line, (unsigned)err.column,
 					   "%s, expected each key once in an object", err.text);
 		}
+		/* The scanner names the usual mistakes (a trailing or missing
+		 * comma, single quotes, a comment, an unquoted key) where they
+		 * are; jansson's own message is kept for the rest, and when
+		 * the scanner only stumbled past the place jansson stopped. */
+		skip_ws(&sc);
+		r = scan_value(&sc, &d.pos, 0);
+		jpos_fini(&d.pos);
+		if (r == -ENOMEM)
+			return -ENOMEM;
+		if (r == 0 && !sc.bad_found) {
+			skip_ws(&sc);
+			if (sc.i < sc.len) {
+				char q[64];
+				token_quote(&sc, q, sizeof(q));
+				bad_at(&sc, sc.i, sc.line, sc.column,
+				       "text after the end of the document (%s), expected the end "
+				       "of the file",
+				       q);
+			}
+		}
+		if (sc.bad_found && sc.bad_offset <= (size_t)(err.position > 0 ? err.position : 0))
+			return lf_diag_set(diag, filename, sc.bad_line, sc.bad_column,
+					   "invalid JSON: %s", sc.bad_msg);
+		sc = (struct scan){ .s = text, .len = len, .line = 1, .column = 1 };
 		syntax_position(&sc, &err);
 		return lf_diag_set(diag, filename, sc.line, sc.column, "invalid JSON: %s",
 				   err.text);

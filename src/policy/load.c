@@ -18,9 +18,6 @@
 #include "policy/jpos.h"
 #include "policy/policy.h"
 
-/* Larger policy files are refused rather than read into memory. */
-#define LF_POLICY_MAX_SIZE (64u << 20)
-
 struct ctx {
 	const char *file;
 	struct lf_policy *p;
@@ -95,6 +92,10 @@ static int get_effect(struct ctx *c, const json_t *v, const struct lf_jpos *pos,
 	int r;
 
 	snprintf(name, sizeof(name), "\"%s\"", key);
+	if (!json_is_string(v))
+		return err_at(c, AT(pos),
+			      "%s is %s, expected the string \"allow\", \"ask\" or \"deny\"", name,
+			      lf_json_type_name(v));
 	if ((r = get_string(c, v, pos, name, &s, &len)) < 0)
 		return r;
 	if (lf_effect_parse(s, out) < 0) {
@@ -314,6 +315,13 @@ static int parse_commands(struct ctx *c, const struct member *m, enum lf_effect 
 				goto fail;
 			}
 			snprintf(what, sizeof(what), "\"%s\"", matcher->key);
+			if (!json_is_string(matcher->value)) {
+				r = err_at(c, AT(&matcher->kid->value),
+					   "%s is %s, expected a command in a string, such as "
+					   "\"git status\"",
+					   what, lf_json_type_name(matcher->value));
+				goto fail;
+			}
 			if ((r = get_string(c, matcher->value, &matcher->kid->value, what, &text,
 					    &len)) < 0)
 				goto fail;
@@ -422,6 +430,11 @@ static int parse_rule(struct ctx *c, json_t *v, const struct lf_jpos *pos, size_
 		return err_at(c, AT(pos),
 			      "rule has no \"capability\", expected read, write, "
 			      "delete or bash");
+	if (!json_is_string(m[1].value))
+		return err_at(c, AT(&m[1].kid->value),
+			      "\"capability\" is %s, expected the string \"read\", \"write\", "
+			      "\"delete\" or \"bash\"",
+			      lf_json_type_name(m[1].value));
 	if ((r = get_string(c, m[1].value, &m[1].kid->value, "\"capability\"", &s, &len)) < 0)
 		return r;
 	if (lf_capability_parse(s, &cap) < 0) {
@@ -647,7 +660,9 @@ int lf_policy_load(const char *path, enum lf_layer layer, struct lf_policy **out
 	r = lf_file_read(path, LF_POLICY_MAX_SIZE, &text, &len);
 	if (r < 0) {
 		lf_diag_set(diag, path, 0, 0, "cannot read the policy: %s",
-			    r == -EFBIG ? "larger than 64 MiB" : strerror(-r));
+			    r == -EFBIG ? "larger than " LF_POLICY_MAX_SIZE_TEXT
+					  ", expected a policy of at most " LF_POLICY_MAX_SIZE_TEXT
+					: strerror(-r));
 		return r;
 	}
 	r = lf_policy_parse(text, len, path, layer, out, diag);

@@ -20,6 +20,13 @@ int lf_capability_parse(const char *s, enum lf_capability *out);
 /* Whether s is a portable environment variable name ([A-Za-z_][A-Za-z0-9_]*). */
 bool lf_env_name_valid(const char *s);
 
+/* The largest policy file landfence reads, whichever layer it is (the
+ * loader, and the trust check that reads a project policy before it is
+ * parsed): a policy nobody could review is refused before it is read
+ * into memory. LF_POLICY_MAX_SIZE_TEXT says it in messages. */
+#define LF_POLICY_MAX_SIZE (4u << 20)
+#define LF_POLICY_MAX_SIZE_TEXT "4 MiB"
+
 /* Reads a whole file (O_CLOEXEC) into a NUL-terminated malloc'ed buffer.
  * Returns 0, -EFBIG when larger than max bytes, -ENOMEM, or the negative
  * errno of open/read (-EISDIR for a directory). */

@@ -135,6 +135,36 @@ static void no_survivor(struct esc *e, const struct esc_result *r)
 	assert_int_equal(errno, ESRCH);
 }
 
+/* ------------------------------------------------------------------------
+ * The advisory verdict: a program that runs another command, allowed by
+ * a glob, must not carry a denied command past the policy.
+ */
+
+static void runners_not_allowed(struct esc *e, const struct esc_result *r)
+{
+	static const char *const lines[] = {
+		"flock /tmp/l rm -rf x", "flock /tmp/l -c 'rm -rf x'", "watch -n1 'rm -rf x'",
+		"ionice -c3 rm -rf x",	 "taskset 1 rm -rf x",
+	};
+
+	(void)r;
+	esc_put(e, "chk.json",
+		"{\"version\":1,\"fallback\":\"ask\",\"rules\":[{\"effect\":\"ask\","
+		"\"capability\":\"bash\",\"commands\":[{\"effect\":\"deny\",\"prefix\":"
+		"\"rm\"},{\"effect\":\"allow\",\"glob\":\"flock *\"},{\"effect\":"
+		"\"allow\",\"glob\":\"watch *\"},{\"effect\":\"allow\",\"glob\":"
+		"\"ionice *\"},{\"effect\":\"allow\",\"glob\":\"taskset *\"}]}]}\n");
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		const char *const argv[] = { "check", "-p",	"@B/chk.json", "bash",
+					     "--",    lines[i], NULL };
+		struct esc_result v;
+
+		esc_landfence(e, argv, &v);
+		if (v.exit == 0 || strncmp(v.out, "allow", 5) == 0)
+			fail_msg("check allows \"%s\": %s", lines[i], v.out);
+	}
+}
+
 const struct esc_case esc_cases[] = {
 	{ .name = "key ring: a key the user keeps is not readable, none can be left",
 	  .kind = 7,
@@ -175,6 +205,12 @@ const struct esc_case esc_cases[] = {
 	  .probe = "survive @P/src/survivor",
 	  .want = "ok",
 	  .after = no_survivor },
+	{ .name = "advisory: flock, watch, ionice, taskset allowed by a glob do not carry rm",
+	  .kind = 11,
+	  .policy = STD,
+	  .probe = "read @P/src/a.txt",
+	  .want = "ok",
+	  .after = runners_not_allowed },
 };
 
 const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

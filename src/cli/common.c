@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "landlock/sandbox.h"
 
 int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg)
 {
@@ -24,6 +25,13 @@ int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg)
 		o->project_dir = arg;
 		return 1;
 	case LF_OPT_PROFILE:
+		if (!lf_profile_known(arg)) {
+			fprintf(stderr,
+				"landfence: unknown profile \"%s\", expected one of claude, codex, "
+				"gemini, aider\n",
+				arg);
+			return -1;
+		}
 		if (o->nprofiles >= LF_CLI_MAX_PROFILES) {
 			fprintf(stderr, "landfence: too many --profile options (at most %d)\n",
 				LF_CLI_MAX_PROFILES);
@@ -174,31 +182,46 @@ static int check_nested_root(const char *root)
 	return 0;
 }
 
-/* A root found above the working directory that is the home directory or
- * one of its ancestors (a dotfiles repository in ~) is refused unless
- * named with -C: a sandboxed program can rename its project's .git away,
- * and the next run started from the same place would then be rooted at
- * that ancestor, with the whole home directory read-write under the
- * embedded default (doc/escape.md, "Red team, round 2"). */
-static int check_home_root(const char *root)
+/* Whether root is "/", the home directory or one of its ancestors: a
+ * sandbox rooted there can read ~/.ssh and rewrite ~/.bashrc. Writes the
+ * canonical home directory into home. */
+static bool root_holds_home(const char *root, char *home)
 {
-	char cwd[PATH_MAX], home[PATH_MAX];
 	const char *h = secure_getenv("HOME");
 	size_t n = strlen(root);
 
-	if (!h || !*h || !realpath(h, home) || !getcwd(cwd, sizeof(cwd)))
+	if (strcmp(root, "/") == 0)
+		return true;
+	if (!h || !*h || !realpath(h, home))
+		return false;
+	return strcmp(root, home) == 0 || (strncmp(home, root, n) == 0 && home[n] == '/');
+}
+
+/* A root found by discovery (no -C) that is "/", the home directory or an
+ * ancestor of it is refused: outside any project the working directory
+ * would be taken, and `cd ~ && landfence run ...` would hand the program
+ * the whole home directory read-write (keys, shell start-up files, the
+ * trust store). A dotfiles repository in ~ is refused the same way: a
+ * sandboxed program can rename its project's .git away, and the next run
+ * started there would be rooted at that ancestor (doc/escape.md, "Red
+ * team, round 2"). */
+static int check_home_root(const char *root)
+{
+	char cwd[PATH_MAX], home[PATH_MAX] = "";
+
+	if (!root_holds_home(root, home))
 		return 0;
-	if (strcmp(root, cwd) == 0)
-		return 0;
-	/* root == home, or root is an ancestor of home */
-	if (strcmp(root, home) != 0 &&
-	    !(strcmp(root, "/") == 0 || (strncmp(home, root, n) == 0 && home[n] == '/')))
-		return 0;
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), "the working directory");
 	fprintf(stderr,
-		"landfence: %s was taken as the project root (the nearest .git or .landfence/ "
-		"above %s), but it holds your home directory %s; nothing ran.\n"
-		"landfence: name the root with -C (a project below it needs its own .git)\n",
-		root, cwd, home);
+		"landfence: the project root would be %s (%s), which %s; nothing ran.\n"
+		"landfence: run inside a project (a directory holding .git or .landfence/), "
+		"or name the project root with -C DIR\n",
+		root,
+		strcmp(root, cwd) == 0
+			? "no .git or .landfence/ above the working directory"
+			: "the nearest .git or .landfence/ above the working directory",
+		strcmp(root, "/") == 0 ? "is the whole file system" : "holds your home directory");
 	return LF_EXIT_USAGE;
 }
 
@@ -212,6 +235,17 @@ int lf_cli_project_root(const struct lf_cli_opts *o, char *out, size_t size)
 			fprintf(stderr, "landfence: -C %s: %s\n", o->project_dir, strerror(errno));
 			return LF_EXIT_USAGE;
 		}
+		char home[PATH_MAX] = "";
+		/* Named on purpose: allowed, but never quietly (not hidden
+		 * by -q). */
+		if (root_holds_home(canon, home))
+			fprintf(stderr,
+				"landfence: WARNING: the project root %s %s: the program can "
+				"read and change everything below it (keys, shell start-up "
+				"files) unless the policy says otherwise\n",
+				canon,
+				strcmp(canon, "/") == 0 ? "is the whole file system"
+							: "holds your home directory");
 	} else {
 		r = find_project_root(buf, sizeof(buf));
 		if (r < 0 || !realpath(buf, canon)) {

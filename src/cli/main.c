@@ -56,6 +56,29 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
+	if (argv[1][0] == '-') {
+		/* `landfence -C . plan`: say where the options go, with the
+		 * command line rearranged when a command follows. */
+		int cmd = 0;
+
+		for (int i = 2; i < argc && !cmd; i++)
+			for (size_t j = 0; j < sizeof(commands) / sizeof(commands[0]); j++)
+				if (!strcmp(argv[i], commands[j].name))
+					cmd = i;
+		fprintf(stderr, "landfence: options go after the command: landfence COMMAND "
+				"[OPTIONS]");
+		if (cmd) {
+			fprintf(stderr, ", e.g. `landfence %s", argv[cmd]);
+			for (int i = 1; i < argc; i++)
+				if (i != cmd)
+					fprintf(stderr, " %s", argv[i]);
+			fputs("`", stderr);
+		} else {
+			fputs(", e.g. `landfence plan -C .`", stderr);
+		}
+		fputs("\n", stderr);
+		return LF_EXIT_USAGE;
+	}
 	fprintf(stderr,
 		"landfence: unknown command '%s', expected one of run, plan, check, hook, import, "
 		"export, doctor, init, trust\n",

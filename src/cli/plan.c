@@ -461,6 +461,12 @@ int lf_cmd_plan(int argc, char **argv)
 		fprintf(stderr, "landfence plan: unexpected argument '%s'\n", argv[optind]);
 		return LF_EXIT_USAGE;
 	}
+	if (o.json && o.tree) {
+		/* The tree is a text view; JSON already carries every rule. */
+		fputs("landfence plan: --json and --tree cannot be used together\n", stderr);
+		fputs(usage_text, stderr);
+		return LF_EXIT_USAGE;
+	}
 	r = lf_cli_load(&o, &st);
 	if (r)
 		return r;

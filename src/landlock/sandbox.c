@@ -4,8 +4,10 @@
  * canonicalised, then fenced as a whole, so no source can reopen a fence.
  * Design choices are in doc/landlock.md.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +32,9 @@ struct cand {
 	enum lf_origin origin;
 	char *why;
 };
+
+/* The source shown for the built-in fence (plan: "fenced by ... at ..."). */
+static const char config_fence_source[] = "landfence's own configuration (built in)";
 
 /* A fence, lexical or canonical form of a plan fence. */
 struct fence {
@@ -61,6 +66,7 @@ struct lf_sandbox {
 struct build {
 	struct lf_sandbox *sb;
 	const char *home; /* NULL: none known */
+	char *config_dir; /* landfence's configuration directory, NULL: none */
 	struct cand *cands;
 	size_t ncands;
 	size_t cands_cap;
@@ -313,7 +319,7 @@ static const char *const host_ro[] = {
 	"/lib32",
 	"/lib64",
 	"/libx32",
-	"/etc",
+	/* /etc is granted entry by entry (add_host_etc). */
 	"/opt",
 	"/proc",
 	/* Resource limits and CPU topology: runtimes (Node, the JVM, Go)
@@ -328,6 +334,87 @@ static const char *const host_home_ro[] = {
 	"~/.gitconfig",
 	"~/.config/git",
 };
+
+/* What /etc must not show the program, even run as root: password
+ * hashes, sudo rules, TLS and SSH host private keys, old passwords. A
+ * directory holding one of them is granted entry by entry (etc_split). */
+static const char *const etc_hidden[] = {
+	"/etc/shadow",	    "/etc/shadow-",	     "/etc/gshadow",
+	"/etc/gshadow-",    "/etc/sudoers",	     "/etc/sudoers.d",
+	"/etc/ssl/private", "/etc/security/opasswd", "/etc/ssh/ssh_host_*_key",
+};
+
+static const char *const etc_split[] = {
+	"/etc",
+	"/etc/ssl",
+	"/etc/ssh",
+	"/etc/security",
+};
+
+static bool etc_is_hidden(const char *path)
+{
+	for (size_t i = 0; i < sizeof(etc_hidden) / sizeof(etc_hidden[0]); i++)
+		if (fnmatch(etc_hidden[i], path, FNM_PATHNAME) == 0 ||
+		    lf_path_covers(etc_hidden[i], path))
+			return true;
+	return false;
+}
+
+/* Whether path is, or holds, a directory that must be split. */
+static bool etc_holds_hidden(const char *path)
+{
+	for (size_t i = 0; i < sizeof(etc_split) / sizeof(etc_split[0]); i++)
+		if (lf_path_covers(path, etc_split[i]))
+			return true;
+	return false;
+}
+
+/* Grants dir's entries read-only one by one, leaving out the hidden ones
+ * and going down into the directories that hold one. An entry is judged
+ * by its name and by where it leads (a symlink to /etc/shadow is
+ * /etc/shadow). Entries created after this walk are not granted. */
+static int add_host_etc(struct build *b, const char *dir, unsigned depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int r = 0;
+
+	if (!d)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	while (r == 0 && (e = readdir(d))) {
+		char *path, *real;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (!path) {
+			r = -ENOMEM;
+			break;
+		}
+		real = realpath(path, NULL);
+		if (!real) {
+			/* A dangling link grants nothing. */
+			r = errno == ENOMEM ? -ENOMEM : 0;
+			free(path);
+			continue;
+		}
+		if (etc_is_hidden(path) || etc_is_hidden(real)) {
+			/* left out */
+		} else if (etc_holds_hidden(path) || etc_holds_hidden(real)) {
+			/* Only a real directory at its own name is split; a
+			 * link to one holding secrets is left out. */
+			if (!strcmp(path, real) && depth < 2)
+				r = add_host_etc(b, path, depth + 1);
+		} else {
+			r = cand_add(b, path, RO, LF_ORIGIN_HOST, "host: system configuration",
+				     false, false);
+		}
+		free(real);
+		free(path);
+	}
+	closedir(d);
+	return r;
+}
 
 static const char *const dev_rw[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
@@ -391,7 +478,8 @@ static int add_profile(struct build *b, const char *name)
 		if (strcmp(profiles[i].name, name) == 0)
 			p = &profiles[i];
 	if (!p) {
-		diag_set(b->diag, "unknown profile \"%s\" (known: claude, codex, gemini, aider)",
+		diag_set(b->diag,
+			 "unknown profile \"%s\", expected one of claude, codex, gemini, aider",
 			 name);
 		return -EINVAL;
 	}
@@ -510,8 +598,24 @@ static int add_host_defaults(struct build *b, const struct lf_sandbox_opts *o)
 	int r;
 
 	for (size_t i = 0; i < sizeof(host_ro) / sizeof(host_ro[0]); i++) {
+		/* A default that does not exist on this machine (/libx32) is
+		 * not news: left out of the dropped list. */
+		if (access(host_ro[i], F_OK) < 0 && errno == ENOENT)
+			continue;
 		r = cand_add(b, host_ro[i], RO, LF_ORIGIN_HOST, "host: system directory", false,
 			     false);
+		if (r < 0)
+			return r;
+	}
+	r = add_host_etc(b, "/etc", 0);
+	if (r < 0)
+		return r;
+	/* landfence's own configuration (user policy, trust store): readable
+	 * so that `landfence hook` and `check` work inside the sandbox;
+	 * never writable (fence_config). */
+	if (b->config_dir && access(b->config_dir, F_OK) == 0) {
+		r = cand_add(b, b->config_dir, RO, LF_ORIGIN_HOST,
+			     "host: landfence configuration (read-only)", false, false);
 		if (r < 0)
 			return r;
 	}
@@ -523,17 +627,25 @@ static int add_host_defaults(struct build *b, const struct lf_sandbox_opts *o)
 			continue;
 		if (r < 0)
 			return r;
+		if (access(path, F_OK) < 0 && errno == ENOENT) {
+			free(path);
+			continue;
+		}
 		r = cand_add(b, path, RO, LF_ORIGIN_HOST, "host: git configuration", false, false);
 		free(path);
 		if (r < 0)
 			return r;
 	}
 	for (size_t i = 0; i < sizeof(dev_rw) / sizeof(dev_rw[0]); i++) {
+		if (access(dev_rw[i], F_OK) < 0 && errno == ENOENT)
+			continue;
 		r = cand_add(b, dev_rw[i], RO | RW, LF_ORIGIN_DEVICE, "host: device", true, false);
 		if (r < 0)
 			return r;
 	}
 	for (size_t i = 0; i < sizeof(dev_tty) / sizeof(dev_tty[0]); i++) {
+		if (access(dev_tty[i], F_OK) < 0 && errno == ENOENT)
+			continue;
 		r = cand_add(b, dev_tty[i], RO | RW, LF_ORIGIN_DEVICE, "host: terminal", true,
 			     true);
 		if (r < 0)
@@ -625,6 +737,12 @@ static int cand_fence(struct build *b, const struct cand *c)
 				continue;
 			keep &= ~cls;
 			r = dropped_add(b->sb, c->path, cls, c->origin, c->why, f, NULL);
+			if (r == 0 && f->source.file == config_fence_source)
+				r = notice_add(
+					b->sb,
+					"write access to %s (%s) dropped: it covers "
+					"landfence's configuration %s, which stays read-only",
+					c->path, c->why, f->path);
 			if (r < 0)
 				return r;
 			break;
@@ -780,6 +898,38 @@ static int fences_collect(struct build *b, const struct lf_plan *plan)
 	return 0;
 }
 
+/* landfence's configuration directory ($XDG_CONFIG_HOME/landfence, else
+ * ~/.config/landfence) holds the user policy and the trust store: a
+ * program that could write it would approve any policy for the next run.
+ * It is a write fence like a policy's, so every grant that covers it (a
+ * project rooted at $HOME, host.write ~/.config) loses write, and
+ * plan reports it. */
+static int fence_config(struct build *b)
+{
+	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
+	struct lf_source src = { .file = config_fence_source };
+	char *canon;
+	int r;
+
+	if (xdg && xdg[0] == '/')
+		b->config_dir = xasprintf("%s/landfence", xdg);
+	else if (b->home)
+		b->config_dir = xasprintf("%s/.config/landfence", b->home);
+	else
+		return 0;
+	if (!b->config_dir)
+		return -ENOMEM;
+	r = fence_add(b, b->config_dir, RW, src);
+	if (r < 0)
+		return r;
+	canon = canon_lenient(b->config_dir);
+	if (!canon)
+		return -ENOMEM;
+	r = fence_add(b, canon, RW, src);
+	free(canon);
+	return r;
+}
+
 static void status_set(struct lf_sandbox *sb, enum lf_status_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void status_set(struct lf_sandbox *sb, enum lf_status_kind kind, const char *fmt, ...)
@@ -861,6 +1011,7 @@ static void build_fini(struct build *b)
 	for (size_t i = 0; i < b->nfences; i++)
 		free(b->fences[i].path);
 	free(b->fences);
+	free(b->config_dir);
 }
 
 int lf_sandbox_build(const struct lf_effective *eff, const struct lf_plan *plan,
@@ -897,6 +1048,9 @@ int lf_sandbox_build(const struct lf_effective *eff, const struct lf_plan *plan,
 		b.home = NULL;
 
 	r = fences_collect(&b, plan);
+	if (r < 0)
+		goto fail;
+	r = fence_config(&b);
 	if (r < 0)
 		goto fail;
 

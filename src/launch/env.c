@@ -30,8 +30,19 @@ const char *const lf_env_default_scrub[] = {
 	"KITTY_LISTEN_ON",
 	"SWAYSOCK",
 	"I3SOCK",
+	/* landfence's own controls: a nested run must not inherit a weaker
+	 * ABI cap. Every other LANDFENCE_* name goes too (is_control_name). */
+	"LANDFENCE_ABI_MAX",
 	NULL,
 };
+
+/* LANDFENCE_*: settings for landfence itself, never for the program. A
+ * nested `landfence run` inside the sandbox starts from its own defaults,
+ * whatever the outer caller set; `keep` cannot lift them. */
+static bool is_control_name(const char *entry, size_t nlen)
+{
+	return nlen > 10 && !memcmp(entry, "LANDFENCE_", 10);
+}
 
 static bool name_in(const char *entry, size_t nlen, const char *const *list, size_t n)
 {
@@ -82,7 +93,7 @@ int lf_env_build(char *const *envp, const char *const *unset, size_t nunset,
 		const char *eq = strchr(envp[i], '=');
 		size_t nlen = eq ? (size_t)(eq - envp[i]) : strlen(envp[i]);
 
-		if (name_in(envp[i], nlen, unset, nunset))
+		if (name_in(envp[i], nlen, unset, nunset) || is_control_name(envp[i], nlen))
 			continue;
 		if (name_in_default(envp[i], nlen) && !name_in(envp[i], nlen, keep, nkeep))
 			continue;

@@ -5,6 +5,7 @@
  * operation: ok, or the errno name.
  *
  *   read PATH          open and read PATH
+ *   readat FILE        read the path named in FILE
  *   keyread NAME       find a "user" key NAME in the user key ring, read it
  *   keyadd NAME        leave a "user" key NAME in the user key ring
  *   ptyread FILE       open the terminal named in FILE and read from it
@@ -50,6 +51,23 @@ static long op_read(const char *p)
 	close(fd);
 	errno = e;
 	return n < 0 ? -1 : 0;
+}
+
+static long op_readat(const char *file)
+{
+	char name[256];
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0) {
+		errno = EIO;
+		return -1;
+	}
+	name[n] = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	return op_read(name);
 }
 
 static long op_keyread(const char *name)
@@ -151,6 +169,8 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(op, "read"))
 			result(op_read(argv[i + 1]));
+		else if (!strcmp(op, "readat"))
+			result(op_readat(argv[i + 1]));
 		else if (!strcmp(op, "keyread"))
 			result(op_keyread(argv[i + 1]));
 		else if (!strcmp(op, "keyadd"))

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/checks.h"
+#include "core/model.h"
 #include "landlock/hardlink.h"
 
 void lf_cli_findings_fini(struct lf_cli_findings *f)
@@ -552,6 +553,219 @@ int lf_cli_devnodes_fast(const struct lf_sandbox *sb, struct lf_cli_findings *ou
 	}
 	if (f.n > 1)
 		qsort(f.lines, f.n, sizeof(f.lines[0]), line_cmp);
+	*out = f;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * What the program changed where code runs later outside the sandbox.
+ */
+
+/* Directories whose files run as git hooks: their entries are looked at
+ * one by one, not only the directory. */
+static bool snap_lists(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, "hooks") || !strcmp(base, ".husky") || !strcmp(base, ".githooks");
+}
+
+static int snap_push(struct lf_cli_snap_item **v, size_t *n, size_t *cap, const char *path,
+		     const char *why)
+{
+	struct lf_cli_snap_item *it;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		struct lf_cli_snap_item *nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = ncap;
+	}
+	it = &(*v)[*n];
+	memset(it, 0, sizeof(*it));
+	if (!(it->path = strdup(path)))
+		return -ENOMEM;
+	it->why = why;
+	it->exists = lstat(path, &it->st) == 0;
+	(*n)++;
+	return 0;
+}
+
+/* lstat of every base, and of the files directly inside the hook
+ * directories among them (at most 512 each). */
+static int snap_take(const struct lf_cli_snapshot *s, struct lf_cli_snap_item **out, size_t *nout)
+{
+	struct lf_cli_snap_item *v = NULL;
+	size_t n = 0, cap = 0;
+	char p[PATH_MAX];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < s->nbases; i++) {
+		const struct lf_cli_snap_item *b = &s->bases[i];
+		int fd;
+		DIR *d;
+		struct dirent *e;
+		size_t seen = 0;
+
+		r = snap_push(&v, &n, &cap, b->path, b->why);
+		if (r < 0 || !snap_lists(b->path))
+			continue;
+		fd = open(b->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		d = fdopendir(fd);
+		if (!d) {
+			close(fd);
+			continue;
+		}
+		while (r == 0 && seen < 512 && (e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			seen++;
+			if (snprintf(p, sizeof(p), "%s/%s", b->path, e->d_name) >= (int)sizeof(p))
+				continue;
+			r = snap_push(&v, &n, &cap, p, b->why);
+		}
+		closedir(d);
+	}
+	if (r < 0) {
+		for (size_t i = 0; i < n; i++)
+			free(v[i].path);
+		free(v);
+		return r;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+static void snap_items_free(struct lf_cli_snap_item *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+void lf_cli_snapshot_fini(struct lf_cli_snapshot *s)
+{
+	snap_items_free(s->bases, s->nbases);
+	snap_items_free(s->items, s->nitems);
+	memset(s, 0, sizeof(*s));
+}
+
+int lf_cli_snapshot_take(const char *project_root, const struct lf_sandbox *sb,
+			 struct lf_cli_snapshot *out)
+{
+	struct lf_path_access *rules = NULL;
+	struct lf_persist_report rep = { 0 };
+	struct lf_cli_snapshot s = { 0 };
+	const char *home = secure_getenv("HOME");
+	size_t n = 0, cap = 0;
+	char p[PATH_MAX];
+	bool githooks = false;
+	int r;
+
+	if ((r = rules_of(sb, &rules, &n)) < 0)
+		return r;
+	r = lf_persistence_check(project_root, home && home[0] == '/' ? home : NULL, rules, n,
+				 &rep);
+	free(rules);
+	if (r < 0)
+		return r;
+	/* Only the places the program can write: the others cannot change. */
+	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
+		githooks = githooks || snap_lists(rep.hits[i].path);
+		r = snap_push(&s.bases, &s.nbases, &cap, rep.hits[i].path, rep.hits[i].why);
+	}
+	lf_persist_report_fini(&rep);
+	/* core.hooksPath often names .githooks; git runs what it holds. */
+	if (r == 0 && githooks &&
+	    snprintf(p, sizeof(p), "%s/.githooks", project_root) < (int)sizeof(p))
+		r = snap_push(&s.bases, &s.nbases, &cap, p,
+			      "git runs the hooks core.hooksPath names outside the sandbox");
+	if (r == 0)
+		r = snap_take(&s, &s.items, &s.nitems);
+	if (r < 0) {
+		lf_cli_snapshot_fini(&s);
+		return r;
+	}
+	*out = s;
+	return 0;
+}
+
+static bool snap_same(const struct lf_cli_snap_item *a, const struct lf_cli_snap_item *b)
+{
+	if (a->exists != b->exists)
+		return false;
+	if (!a->exists)
+		return true;
+	return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino &&
+	       a->st.st_mode == b->st.st_mode && a->st.st_size == b->st.st_size &&
+	       a->st.st_mtim.tv_sec == b->st.st_mtim.tv_sec &&
+	       a->st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec;
+}
+
+static const struct lf_cli_snap_item *snap_find(const struct lf_cli_snap_item *v, size_t n,
+						const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].path, path))
+			return &v[i];
+	return NULL;
+}
+
+int lf_cli_snapshot_compare(const struct lf_cli_snapshot *before, struct lf_cli_findings *out)
+{
+	struct lf_cli_findings f = { 0 };
+	struct lf_cli_snap_item *now = NULL;
+	const struct lf_cli_snap_item **changed = NULL;
+	size_t nnow = 0, nchanged = 0;
+	char line[PATH_MAX + 256];
+	int r;
+
+	r = snap_take(before, &now, &nnow);
+	if (r < 0)
+		return r;
+	changed = calloc(nnow + before->nitems + 1, sizeof(*changed));
+	if (!changed) {
+		snap_items_free(now, nnow);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nnow; i++) {
+		const struct lf_cli_snap_item *was =
+			snap_find(before->items, before->nitems, now[i].path);
+
+		if (was ? !snap_same(was, &now[i]) : now[i].exists)
+			changed[nchanged++] = &now[i];
+	}
+	for (size_t i = 0; i < before->nitems; i++)
+		if (before->items[i].exists && !snap_find(now, nnow, before->items[i].path))
+			changed[nchanged++] = &before->items[i];
+	for (size_t i = 0; r == 0 && i < nchanged; i++) {
+		bool parent = false;
+
+		/* A hook directory changes with each file made in it: name
+		 * the file. */
+		for (size_t j = 0; j < nchanged && !parent; j++)
+			parent = j != i && strcmp(changed[i]->path, changed[j]->path) != 0 &&
+				 lf_path_covers(changed[i]->path, changed[j]->path);
+		if (parent)
+			continue;
+		snprintf(line, sizeof(line),
+			 "the program changed %s, which runs outside the sandbox later (%s)",
+			 changed[i]->path, changed[i]->why);
+		r = add_line(&f, line);
+	}
+	free(changed);
+	snap_items_free(now, nnow);
+	if (r < 0) {
+		lf_cli_findings_fini(&f);
+		return r;
+	}
 	*out = f;
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "landlock/sandbox.h"
 
@@ -43,5 +44,34 @@ int lf_cli_devnodes(const struct lf_sandbox *sb, struct lf_cli_findings *out);
 /* The same finding as lf_cli_devnodes, for `run`: a walk that trusts the
  * directory entries' types and stats only device nodes. */
 int lf_cli_devnodes_fast(const struct lf_sandbox *sb, struct lf_cli_findings *out);
+
+/* What `run` looks at before and after the program, where code planted
+ * by the sandbox would run later outside it: the persistence paths the
+ * final rules leave writable (lf_persistence_check) and the files directly
+ * inside the git hook directories among them (.git/hooks, .husky,
+ * .githooks). lstat only: existence, type and mode, size, mtime, inode. */
+struct lf_cli_snap_item {
+	char *path;	 /* owned */
+	const char *why; /* what runs it, static text */
+	bool exists;
+	struct stat st;
+};
+
+struct lf_cli_snapshot {
+	struct lf_cli_snap_item *bases; /* the persistence paths */
+	size_t nbases;
+	struct lf_cli_snap_item *items; /* bases plus hook files, as taken */
+	size_t nitems;
+};
+
+/* Takes the snapshot before launch. Returns 0 and *out, or a negative
+ * errno. */
+int lf_cli_snapshot_take(const char *project_root, const struct lf_sandbox *sb,
+			 struct lf_cli_snapshot *out);
+/* Looks again and lists each path created, removed or changed since, one
+ * line each ("the program changed PATH, which runs outside the sandbox
+ * later (WHY)"); a directory is not named when a file in it is. */
+int lf_cli_snapshot_compare(const struct lf_cli_snapshot *before, struct lf_cli_findings *out);
+void lf_cli_snapshot_fini(struct lf_cli_snapshot *s);
 
 #endif /* LF_CLI_CHECKS_H */

@@ -115,19 +115,57 @@ static int check_before_run(const struct lf_cli_state *st, const struct lf_plan 
 		return LF_EXIT_OWN;
 	}
 	lf_cli_findings_fini(&f);
-
-	if (quiet)
-		return 0;
-	r = lf_cli_persistence(st->project_root, sb, st->layer_files, st->nlayers, &f);
-	if (r == 0 && f.n)
-		fprintf(stderr,
-			"landfence: note: %zu path%s where code can be planted to run later "
-			"outside "
-			"the sandbox stay%s writable (`landfence plan` lists them; -q hides "
-			"this)\n",
-			f.n, f.n == 1 ? "" : "s", f.n == 1 ? "s" : "");
-	lf_cli_findings_fini(&f);
+	(void)quiet;
 	return 0;
+}
+
+/* After the program: a change where code runs later outside the sandbox
+ * (a git hook planted, agent settings rewritten) is a WARNING, never
+ * hidden by -q. Landlock cannot carve these out of a writable project
+ * without losing the grant, so the user is told when it happened. */
+static void persistence_report(const struct lf_cli_snapshot *snap)
+{
+	struct lf_cli_findings f = { 0 };
+	int r = lf_cli_snapshot_compare(snap, &f);
+
+	if (r < 0) {
+		fprintf(stderr,
+			"landfence: WARNING: cannot tell whether the program changed git hooks "
+			"or other places that run outside the sandbox: %s\n",
+			strerror(-r));
+		return;
+	}
+	for (size_t i = 0; i < f.n; i++)
+		fprintf(stderr, "landfence: WARNING: %s\n", f.lines[i]);
+	lf_cli_findings_fini(&f);
+}
+
+/* The agent profiles `run -- NAME` adds by itself. */
+static const char *const agent_names[] = { "claude", "codex", "gemini", "aider" };
+
+/* When the command is a known agent (by its basename) and its profile is
+ * not asked for yet, adds it, so `landfence run -- claude` just works. */
+static void profile_auto(struct lf_cli_opts *o, const char *cmd, bool quiet)
+{
+	const char *base = strrchr(cmd, '/');
+
+	base = base ? base + 1 : cmd;
+	for (size_t i = 0; i < sizeof(agent_names) / sizeof(agent_names[0]); i++) {
+		if (strcmp(base, agent_names[i]) != 0)
+			continue;
+		for (size_t j = 0; j < o->nprofiles; j++)
+			if (!strcmp(o->profiles[j], agent_names[i]))
+				return;
+		if (o->nprofiles >= LF_CLI_MAX_PROFILES)
+			return;
+		o->profiles[o->nprofiles++] = agent_names[i];
+		if (!quiet)
+			fprintf(stderr,
+				"landfence: note: %s is a known agent: added --profile %s (its "
+				"configuration and caches below the home directory)\n",
+				base, agent_names[i]);
+		return;
+	}
 }
 
 /* Ends every process of the sandbox still alive once the program has
@@ -185,6 +223,7 @@ int lf_cmd_run(int argc, char **argv)
 	};
 	struct lf_cli_opts o = { 0 };
 	struct lf_cli_state st;
+	struct lf_cli_snapshot snap = { 0 };
 	struct lf_plan *plan = NULL;
 	struct lf_child *child = NULL;
 	struct lf_diag diag = { 0 };
@@ -221,6 +260,7 @@ int lf_cmd_run(int argc, char **argv)
 		fputs("landfence run: --json and --tree belong to plan\n", stderr);
 		return LF_EXIT_USAGE;
 	}
+	profile_auto(&o, argv[optind], quiet);
 
 	/* Whoever started us may ignore SIGCHLD, which would reap the
 	 * program behind our back and lose its status. */
@@ -287,6 +327,15 @@ int lf_cmd_run(int argc, char **argv)
 			goto out;
 	}
 
+	/* Where code planted now would run later outside the sandbox. */
+	r = lf_cli_snapshot_take(st.project_root, sb, &snap);
+	if (r < 0) {
+		fprintf(stderr, "landfence: cannot look at the persistence paths: %s\n",
+			strerror(-r));
+		code = LF_EXIT_OWN;
+		goto out;
+	}
+
 	/* Orphans of the sandbox become our children (survivors_kill). */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	r = lf_child_start(child, &diag);
@@ -307,7 +356,9 @@ int lf_cmd_run(int argc, char **argv)
 	}
 	code = lf_launch_exit_code(status);
 	survivors_kill();
+	persistence_report(&snap);
 out:
+	lf_cli_snapshot_fini(&snap);
 	/* Removes the private TMPDIR. */
 	lf_child_free(child);
 	lf_plan_free(plan);

@@ -845,6 +845,15 @@ static int add_command(struct build *b, const char *command)
 	if (!paths[0])
 		return errno == ENOMEM ? -ENOMEM : 0;
 	paths[1] = script_interpreter(paths[0]);
+	if (paths[1]) {
+		/* "#!/bin/sh" is /usr/bin/dash where /bin is folded into /usr. */
+		char *real = realpath(paths[1], NULL);
+
+		if (real) {
+			free(paths[1]);
+			paths[1] = real;
+		}
+	}
 	for (int i = 0; i < 2 && r == 0; i++) {
 		size_t before;
 

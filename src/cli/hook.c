@@ -21,7 +21,9 @@
 
 #include "cli/advice.h"
 #include "cli/cli.h"
+#include "policy/policy.h"
 
+/* A payload of this size or more is refused (EFBIG). */
 #define PAYLOAD_MAX (16u << 20)
 
 static const char usage_text[] =
@@ -61,45 +63,6 @@ static int deny_malformed(const char *pre, const char *arg, const char *post)
 		"landfence: the hook payload cannot be judged (%s%.600s%s); denied to be safe", pre,
 		arg ? arg : "", post);
 	return answer(LF_DENY, reason);
-}
-
-/* Reads all of standard input, up to PAYLOAD_MAX. */
-static int read_stdin(char **out, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (n == cap) {
-			if (cap >= PAYLOAD_MAX) {
-				free(buf);
-				return -EFBIG;
-			}
-			char *b = realloc(buf, cap * 2);
-			if (!b) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = b;
-			cap *= 2;
-		}
-		ssize_t r = read(STDIN_FILENO, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			free(buf);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
 }
 
 enum tool_kind {
@@ -142,8 +105,10 @@ static void reason_text(const struct lf_advice *ad, const char *what, char *buf,
 	lf_advice_rule(&ad->policy, rule, sizeof(rule));
 	if (ad->downgraded)
 		lf_text(buf, size,
-			"landfence: %s %s: the policy allows it (%s) but the kernel sandbox %s",
-			lf_effect_name(ad->effect), what, rule, ad->kernel);
+			"landfence: %s %s: the policy %s it (%s) but the kernel sandbox %s",
+			lf_effect_name(ad->effect), what,
+			ad->policy.effect == LF_ALLOW ? "allows" : "would ask about", rule,
+			ad->kernel);
 	else if (ad->policy.part[0])
 		lf_text(buf, size, "landfence: %s by %s (part: %s)", lf_effect_name(ad->effect),
 			rule, ad->policy.part);
@@ -261,7 +226,7 @@ int lf_cmd_hook(int argc, char **argv)
 
 	char *buf = NULL;
 	size_t len = 0;
-	r = read_stdin(&buf, &len);
+	r = lf_fd_read(STDIN_FILENO, 65536, PAYLOAD_MAX - 1, &buf, &len);
 	if (r < 0)
 		return deny_malformed("cannot read standard input: ", strerror(-r), "");
 	json_error_t err;

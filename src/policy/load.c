@@ -565,50 +565,27 @@ out:
 	return r;
 }
 
-int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, char **text,
-		    size_t *len)
+int lf_fd_read(int fd, size_t hint, size_t max, char **text, size_t *len)
 {
-	bool strict = flags & LF_FILE_STRICT;
-	struct stat st;
-	char *buf = NULL;
-	size_t n = 0, cap;
-	int fd, r;
+	size_t n = 0, cap = hint ? hint : 4096;
+	char *buf;
 
-	fd = openat(dirfd, path,
-		    O_RDONLY | O_CLOEXEC | O_NOCTTY | (strict ? O_NOFOLLOW | O_NONBLOCK : 0));
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		goto fail;
-	}
-	if (strict && !S_ISREG(st.st_mode)) {
-		r = -EINVAL;
-		goto fail;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		r = -EISDIR;
-		goto fail;
-	}
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
 	if (cap > max + 1)
 		cap = max + 1;
 	buf = malloc(cap + 1);
-	if (!buf) {
-		r = -ENOMEM;
-		goto fail;
-	}
+	if (!buf)
+		return -ENOMEM;
 	for (;;) {
 		if (n == cap) {
 			if (cap > max) {
-				r = -EFBIG;
-				goto fail;
+				free(buf);
+				return -EFBIG;
 			}
 			size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
 			char *nb = realloc(buf, ncap + 1);
 			if (!nb) {
-				r = -ENOMEM;
-				goto fail;
+				free(buf);
+				return -ENOMEM;
 			}
 			buf = nb;
 			cap = ncap;
@@ -617,24 +594,45 @@ int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, cha
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
-			r = -errno;
-			goto fail;
+			int e = errno;
+			free(buf);
+			return -e;
 		}
 		if (got == 0)
 			break;
 		n += (size_t)got;
 	}
 	if (n > max) {
-		r = -EFBIG;
-		goto fail;
+		free(buf);
+		return -EFBIG;
 	}
-	close(fd);
 	buf[n] = '\0';
 	*text = buf;
 	*len = n;
 	return 0;
-fail:
-	free(buf);
+}
+
+int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, char **text,
+		    size_t *len)
+{
+	bool strict = flags & LF_FILE_STRICT;
+	struct stat st;
+	int fd, r;
+
+	fd = openat(dirfd, path,
+		    O_RDONLY | O_CLOEXEC | O_NOCTTY | (strict ? O_NOFOLLOW | O_NONBLOCK : 0));
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (strict && !S_ISREG(st.st_mode))
+		r = -EINVAL;
+	else if (S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	else
+		r = lf_fd_read(fd,
+			       S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 0,
+			       max, text, len);
 	close(fd);
 	return r;
 }

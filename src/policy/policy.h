@@ -41,6 +41,10 @@ int lf_file_read(const char *path, size_t max, char **text, size_t *len);
 int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, char **text,
 		    size_t *len);
 
+/* The same for what is left to read on fd (left open), e.g. standard
+ * input; hint is a first guess of the size (0: none). */
+int lf_fd_read(int fd, size_t hint, size_t max, char **text, size_t *len);
+
 /* The JSON text landfence writes (two-space indent, keys in insertion
  * order, a trailing newline) of root, malloc'ed into *out: the policy
  * files and the exported Claude Code settings look alike. Returns 0 or
@@ -87,5 +91,13 @@ int lf_claude_import(const struct lf_claude_file *files, size_t n, const struct 
  * What Claude cannot express is described in notes.
  * Returns 0, -EINVAL (e NULL), -ENOMEM. */
 int lf_claude_export(const struct lf_effective *e, char **out, struct lf_strv *notes);
+
+/* The same, against the sandbox plan compiled from e: an allow the plan
+ * drops (a deny or ask of its class inside it; Landlock cannot carve a
+ * hole) is exported as an ask, with a note naming the allow and the fence,
+ * so that Claude Code never says yes where the kernel refuses. plan NULL:
+ * as lf_claude_export. */
+int lf_claude_export_plan(const struct lf_effective *e, const struct lf_plan *plan, char **out,
+			  struct lf_strv *notes);
 
 #endif /* LF_POLICY_POLICY_H */

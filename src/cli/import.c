@@ -232,7 +232,14 @@ int lf_cmd_export(int argc, char **argv)
 	}
 	if ((status = lf_cli_load(&o, &st)) != 0)
 		return status;
-	r = lf_claude_export(st.eff, &out, &notes);
+	/* Against the plan the kernel would enforce: an allow it drops must
+	 * not be exported as an allow. */
+	struct lf_context ctx = { st.project_root, st.project_root };
+	struct lf_plan *plan = NULL;
+	r = lf_plan_compile(st.eff, &ctx, &plan);
+	if (r == 0)
+		r = lf_claude_export_plan(st.eff, plan, &out, &notes);
+	lf_plan_free(plan);
 	if (r < 0) {
 		fprintf(stderr, "landfence: export: %s\n", strerror(-r));
 		status = LF_EXIT_OWN;

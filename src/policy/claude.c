@@ -72,6 +72,109 @@ static int note_add(struct lf_strv *notes, const char *fmt, ...)
 }
 
 /*
+ * Allows the kernel drops. Landlock grants whole trees and cannot carve a
+ * hole in one: the plan drops an allow whose tree overlaps a deny or ask
+ * of its class (doc/model.md). Both directions must say so: an import
+ * whose "Read" allow meets a "Read(.env)" deny, and an export that would
+ * otherwise promise Claude Code what the kernel refuses.
+ */
+
+static bool source_eq(const struct lf_source *a, const struct lf_source *b)
+{
+	if (a->line != b->line || a->column != b->column)
+		return false;
+	if (!a->file || !b->file)
+		return a->file == b->file;
+	return strcmp(a->file, b->file) == 0;
+}
+
+/* The access class of a file capability (0 for bash). */
+static unsigned cap_class(enum lf_capability cap)
+{
+	return cap == LF_CAP_READ ? LF_ACCESS_RO : cap == LF_CAP_BASH ? 0 : LF_ACCESS_RW;
+}
+
+/* For every glob of every rule of eff, in pool order (rule i's globs from
+ * the sum of the earlier rules' nglobs), the plan's record of its drop, or
+ * NULL when the kernel keeps it. The plan records drops in that same order,
+ * so one pass pairs them; the source, class and root confirm each pair.
+ * *out is malloc'ed (NULL when eff has no glob). Returns 0 or -ENOMEM. */
+static int plan_drops(const struct lf_effective *eff, const struct lf_plan *plan,
+		      const struct lf_dropped ***out)
+{
+	const struct lf_dropped **v;
+	size_t total = 0, at = 0, k = 0, nd = lf_plan_dropped_count(plan);
+
+	*out = NULL;
+	for (size_t i = 0; i < eff->nrules; i++)
+		total += eff->rules[i]->nglobs;
+	if (!total)
+		return 0;
+	v = calloc(total, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < eff->nrules; i++) {
+		const struct lf_rule *r = eff->rules[i];
+		unsigned cls = cap_class(r->cap);
+		for (size_t j = 0; j < r->nglobs; j++, at++) {
+			const struct lf_dropped *d = k < nd ? lf_plan_dropped(plan, k) : NULL;
+			const struct lf_glob *g = &r->globs[j];
+			if (!cls || r->effect != LF_ALLOW || !d || d->access != cls ||
+			    !source_eq(&d->allow, &r->source))
+				continue;
+			size_t al = strlen(d->abs_root);
+			if (g->prefix_len && (al < g->prefix_len + 1 ||
+					      memcmp(d->abs_root + al - g->prefix_len, g->pattern,
+						     g->prefix_len) != 0 ||
+					      d->abs_root[al - g->prefix_len - 1] != '/'))
+				continue;
+			v[at] = d;
+			k++;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
+/* Whether glob j of rule i is dropped, per plan_drops' array. */
+static bool dropped_at(const struct lf_effective *eff, const struct lf_dropped *const *drops,
+		       size_t i, size_t j)
+{
+	size_t at = 0;
+
+	if (!drops)
+		return false;
+	for (size_t k = 0; k < i; k++)
+		at += eff->rules[k]->nglobs;
+	return drops[at + j] != NULL;
+}
+
+/* The pattern behind a drop's fence, as the policy wrote it: the first
+ * glob of the fencing rule whose static prefix is the fence's root. */
+static const char *fence_name(const struct lf_effective *eff, const struct lf_plan *plan,
+			      const struct lf_dropped *d)
+{
+	for (size_t i = 0; i < lf_plan_fence_count(plan); i++) {
+		const struct lf_fence *f = lf_plan_fence(plan, i);
+		if (strcmp(f->abs_root, d->fence_root) != 0)
+			continue;
+		size_t rl = strlen(f->rel_root);
+		for (size_t k = 0; k < eff->nrules; k++) {
+			const struct lf_rule *r = eff->rules[k];
+			if (r->effect != d->fence_effect || cap_class(r->cap) != d->access ||
+			    !source_eq(&r->source, &d->fence))
+				continue;
+			for (size_t j = 0; j < r->nglobs; j++)
+				if (r->globs[j].prefix_len == rl &&
+				    memcmp(r->globs[j].pattern, f->rel_root, rl) == 0)
+					return r->globs[j].pattern;
+		}
+		return f->rel_root[0] ? f->rel_root : "**";
+	}
+	return d->fence_root;
+}
+
+/*
  * Import.
  */
 
@@ -203,12 +306,108 @@ static int claude_path(const struct imp *c, const struct lf_claude_file *f, cons
 		return 0;
 	}
 	int r = abs_to_rel(root, abs, out, size);
-	if (r == 1)
+	if (r == 1) {
 		snprintf(why, whysz,
 			 "%s lies outside the project %s; landfence decides paths outside the "
 			 "project by the fallback (%s)",
 			 abs, root, lf_effect_name(mode_posture(c->mode)));
+		/* The caller's note says what the sandbox does there. */
+		snprintf(out, size, "%s", abs);
+	}
 	return r;
+}
+
+/*
+ * The default host grants of the sandbox (src/landlock/sandbox.c, host_ro
+ * and host_home_ro; doc/landlock.md): read-only, outside every project.
+ * A Claude deny on a path outside the project is not imported, and the
+ * user must learn whether the sandbox lets the program read it anyway.
+ */
+static const char *const default_host_ro[] = {
+	"/usr",		"/bin",		  "/sbin",
+	"/lib",		"/lib32",	  "/lib64",
+	"/libx32",	"/etc",		  "/opt",
+	"/proc",	"/sys/fs/cgroup", "/sys/devices/system/cpu",
+	"~/.gitconfig", "~/.config/git",  NULL,
+};
+
+/* The literal directory part of an absolute pattern: up to the last '/'
+ * before its first metacharacter, or all of it when it has none. */
+static void abs_static_prefix(const char *abs, char *out, size_t size)
+{
+	size_t n = strcspn(abs, "*?[\\");
+
+	if (abs[n]) {
+		while (n > 0 && abs[n - 1] != '/')
+			n--;
+	}
+	while (n > 1 && abs[n - 1] == '/')
+		n--;
+	snprintf(out, size, "%.*s", (int)n, abs);
+}
+
+/* Whether path is root or lies below it. */
+static bool path_under(const char *path, const char *root)
+{
+	size_t rl = strlen(root);
+
+	if (rl == 1 && root[0] == '/')
+		return true;
+	return strncmp(path, root, rl) == 0 && (path[rl] == '\0' || path[rl] == '/');
+}
+
+/* What the sandbox does, by default, with the absolute pattern abs that a
+ * deny or ask outside the project names: a sentence for the note. */
+static void outside_consequence(const struct imp *c, bool read, const char *abs, char *buf,
+				size_t size)
+{
+	char prefix[4096], grant[4096], below[512] = "";
+	size_t nbelow = 0;
+
+	abs_static_prefix(abs, prefix, sizeof(prefix));
+	for (size_t i = 0; default_host_ro[i]; i++) {
+		const char *g = default_host_ro[i];
+		if (g[0] == '~') {
+			if (!c->o->home)
+				continue;
+			snprintf(grant, sizeof(grant), "%s%s", c->o->home, g + 1);
+		} else {
+			snprintf(grant, sizeof(grant), "%s", g);
+		}
+		if (path_under(prefix, grant)) {
+			if (read)
+				snprintf(buf, size,
+					 "the sandbox's default host grant %s makes %s readable: "
+					 "the sandboxed program can read it (file permissions "
+					 "permitting)",
+					 grant, abs);
+			else
+				snprintf(buf, size,
+					 "the sandbox's default host grant %s is read-only: the "
+					 "kernel refuses writes to %s anyway",
+					 grant, abs);
+			return;
+		}
+		size_t l = strlen(below), gl = strlen(grant);
+		if (path_under(grant, prefix) && nbelow < 4 && l + gl + 3 < sizeof(below)) {
+			if (nbelow)
+				memcpy(below + l, ", ", 2), l += 2;
+			memcpy(below + l, grant, gl + 1);
+			nbelow++;
+		}
+	}
+	if (nbelow && read)
+		snprintf(buf, size,
+			 "it covers default host grants (%s...), which stay readable in the "
+			 "sandbox; elsewhere no default grant reaches, so the kernel refuses it "
+			 "unless a \"host\" entry or an agent profile of the policy grants it",
+			 below);
+	else
+		snprintf(buf, size,
+			 "no default host grant covers %s, so the kernel refuses it anyway, "
+			 "unless a \"host\" entry or an agent profile of the policy (such as "
+			 "claude's ~/.claude) grants it",
+			 abs);
 }
 
 enum bash_kind {
@@ -337,9 +536,22 @@ static int import_rule(struct imp *c, const struct lf_claude_file *f, const stru
 		break;
 	}
 
+	pat[0] = '\0';
 	r = claude_path(c, f, spec, pat, sizeof(pat), why, sizeof(why));
 	if (r < 0)
 		return r;
+	if (r == 1 && effect != LF_ALLOW && pat[0] == '/') {
+		/* A deny or ask the import drops: the user must not believe it
+		 * still holds. Say what the sandbox does there instead. */
+		char what[4600];
+		outside_consequence(c, tool_kind(tool) == TOOL_READ, pat, what, sizeof(what));
+		return note_add(c->notes,
+				WHERE_FMT "not imported: %s lies outside the project %s, and "
+					  "landfence's rules reach only the project; this %s is "
+					  "not enforced by landfence: %s",
+				WHERE_ARGS(w), pat, c->o->project_root, lf_effect_name(effect),
+				what);
+	}
 	if (r == 1)
 		return note_add(c->notes, WHERE_FMT "%s; not imported", WHERE_ARGS(w), why);
 	struct lf_glob g;
@@ -437,7 +649,10 @@ static int import_file_mode(struct imp *c, const struct lf_claude_file *f, json_
 			size_t m;
 			if (!json_is_string(v))
 				return settings_error(c->diag, f->name, &kid->value,
-						      "\"permissions.defaultMode\"", v, "a string");
+						      "\"permissions.defaultMode\"", v,
+						      "the string \"default\", \"acceptEdits\", "
+						      "\"plan\", \"auto\", \"dontAsk\" or "
+						      "\"bypassPermissions\"");
 			for (m = 0; m < sizeof(mode_names) / sizeof(mode_names[0]); m++)
 				if (strcmp(json_string_value(v), mode_names[m]) == 0)
 					break;
@@ -570,6 +785,63 @@ fail:
 	return r;
 }
 
+/* Notes for the allows of the imported policy that the kernel will drop:
+ * "Read" allows every project read, and one "Read(.env)" deny takes the
+ * whole allow away in the sandbox. The user must hear it at import. */
+static int import_drop_notes(struct imp *c, const struct lf_policy *p)
+{
+	const struct lf_policy *layers[] = { p };
+	struct lf_context ctx = { c->o->project_root, c->o->project_root };
+	struct lf_effective *eff = NULL;
+	struct lf_plan *plan = NULL;
+	const struct lf_dropped **drops = NULL;
+	int r;
+
+	if (!c->notes)
+		return 0;
+	if ((r = lf_resolve(layers, 1, &eff)) < 0 || (r = lf_plan_compile(eff, &ctx, &plan)) < 0 ||
+	    (r = plan_drops(eff, plan, &drops)) < 0)
+		goto out;
+	for (size_t i = 0, at = 0; i < eff->nrules; i++) {
+		const struct lf_rule *rule = eff->rules[i];
+		for (size_t j = 0; j < rule->nglobs; j++, at++) {
+			const struct lf_dropped *d = drops[at];
+			const struct lf_glob *g = &rule->globs[j];
+			const char *cls = d && d->access == LF_ACCESS_RO ? "read" : "write";
+			const char *able = d && d->access == LF_ACCESS_RO ? "readable" : "writable";
+			char buf[1024], what[600];
+			if (!d)
+				continue;
+			if (g->prefix_len)
+				snprintf(what, sizeof(what), "%.*s will not be %s",
+					 (int)g->prefix_len, g->pattern, able);
+			else
+				snprintf(what, sizeof(what), "the project will not be %s", able);
+			/* A delete allow beside its write twin says nothing new:
+			 * the note names the write. */
+			for (int k = rule->cap == LF_CAP_DELETE ? 0 : 1; k < 2; k++) {
+				snprintf(buf, sizeof(buf),
+					 "note: allow %s \"%s\" is dropped by the fence %s %s "
+					 "\"%s\" (Landlock cannot carve a hole in a granted tree): "
+					 "%s in the sandbox; list the %s directories instead",
+					 k ? lf_capability_name(rule->cap) : "write", g->pattern,
+					 lf_effect_name(d->fence_effect), cls,
+					 fence_name(eff, plan, d), what, able);
+				if (strv_has(c->notes, buf))
+					break;
+			}
+			if (!strv_has(c->notes, buf) && (r = lf_strv_push(c->notes, buf)) < 0)
+				goto out;
+		}
+	}
+	r = 0;
+out:
+	free(drops);
+	lf_plan_free(plan);
+	lf_effective_free(eff);
+	return r;
+}
+
 int lf_claude_import(const struct lf_claude_file *files, size_t n, const struct lf_claude_opts *o,
 		     struct lf_policy **out, struct lf_strv *notes, struct lf_diag *diag)
 {
@@ -629,6 +901,10 @@ int lf_claude_import(const struct lf_claude_file *files, size_t n, const struct 
 			: c.bash_all_allow ? LF_ALLOW
 					   : mode_posture(c.mode);
 	r = build_policy(&c, out);
+	if (r == 0 && (r = import_drop_notes(&c, *out)) < 0) {
+		lf_policy_free(*out);
+		*out = NULL;
+	}
 out:
 	for (size_t i = 0; docs && i < n; i++)
 		lf_jdoc_fini(&docs[i]);
@@ -711,13 +987,41 @@ static const char *src_file(const struct lf_source *s)
 	return s->file ? s->file : "<memory>";
 }
 
-static int export_file_rule(struct exp *x, const struct lf_effective *eff, const struct lf_rule *r)
+/* An allow the kernel drops becomes an ask: Claude Code must not say yes
+ * where the kernel will refuse, and asking is the nearest it can say (an
+ * ask also beats Claude's allows below it, which only asks more). */
+static int export_dropped(struct exp *x, const struct lf_effective *eff, const struct lf_plan *plan,
+			  const struct lf_rule *r, const char *pat, const struct lf_dropped *d)
+{
+	const char *tool = r->cap == LF_CAP_READ ? "Read" : "Edit";
+	int ret;
+
+	if (r->cap == LF_CAP_DELETE)
+		return 0; /* not exported as an allow in the first place */
+	ret = note_add(x->notes,
+		       "%s:%u:%u: allow %s \"%s\": the kernel drops this allow, fenced by %s %s "
+		       "\"%s\" at %s:%u:%u (Landlock cannot carve a hole in a granted tree); "
+		       "exported under \"ask\", not \"allow\", so that Claude Code does not "
+		       "promise what the kernel refuses",
+		       src_file(&r->source), r->source.line, r->source.column,
+		       lf_capability_name(r->cap), pat, lf_effect_name(d->fence_effect),
+		       d->access == LF_ACCESS_RO ? "read" : "write", fence_name(eff, plan, d),
+		       src_file(&d->fence), d->fence.line, d->fence.column);
+	if (ret < 0)
+		return ret;
+	return export_pattern(x, tool, LF_ASK, pat);
+}
+
+static int export_file_rule(struct exp *x, const struct lf_effective *eff, const struct lf_rule *r,
+			    const struct lf_plan *plan, const struct lf_dropped *const *drops)
 {
 	int ret;
 
 	for (size_t j = 0; j < r->nglobs; j++) {
 		const char *pat = r->globs[j].pattern;
-		if (r->cap == LF_CAP_READ) {
+		if (drops && drops[j]) {
+			ret = export_dropped(x, eff, plan, r, pat, drops[j]);
+		} else if (r->cap == LF_CAP_READ) {
 			ret = export_pattern(x, "Read", r->effect, pat);
 		} else if (r->cap == LF_CAP_WRITE) {
 			ret = export_pattern(x, "Edit", r->effect, pat);
@@ -788,21 +1092,32 @@ static int export_cmd(struct exp *x, const struct lf_cmd_rule *c)
 
 int lf_claude_export(const struct lf_effective *eff, char **out, struct lf_strv *notes)
 {
+	return lf_claude_export_plan(eff, NULL, out, notes);
+}
+
+int lf_claude_export_plan(const struct lf_effective *eff, const struct lf_plan *plan, char **out,
+			  struct lf_strv *notes)
+{
 	struct exp x = { .notes = notes };
 	json_t *root = NULL, *perm = NULL;
+	const struct lf_dropped **drops = NULL;
 	enum lf_effect bash = LF_ALLOW;
 	bool any_bash = false, bash_lets_through = false;
 	int r = -ENOMEM;
 
 	if (!eff || !out)
 		return -EINVAL;
+	if (plan && (r = plan_drops(eff, plan, &drops)) < 0)
+		return r;
+	r = -ENOMEM;
 	for (int e = 0; e < 3; e++)
 		if (!(x.lists[e] = json_array()))
 			goto out;
-	for (size_t i = 0; i < eff->nrules; i++) {
+	for (size_t i = 0, at = 0; i < eff->nrules; at += eff->rules[i]->nglobs, i++) {
 		const struct lf_rule *rule = eff->rules[i];
 		if (rule->cap != LF_CAP_BASH) {
-			if ((r = export_file_rule(&x, eff, rule)) < 0)
+			if ((r = export_file_rule(&x, eff, rule, plan, drops ? drops + at : NULL)) <
+			    0)
 				goto out;
 			continue;
 		}
@@ -844,7 +1159,8 @@ int lf_claude_export(const struct lf_effective *eff, char **out, struct lf_strv 
 			for (size_t j = 0; rule->cap == LF_CAP_READ && rule->effect == LF_ALLOW &&
 					   j < rule->nglobs;
 			     j++)
-				if (strcmp(rule->globs[j].pattern, "**") == 0)
+				if (strcmp(rule->globs[j].pattern, "**") == 0 &&
+				    !dropped_at(eff, drops, i, j))
 					reads_all = true;
 		}
 		if (!reads_all &&
@@ -884,5 +1200,6 @@ out:
 	json_decref(root);
 	for (int e = 0; e < 3; e++)
 		json_decref(x.lists[e]);
+	free(drops);
 	return r;
 }

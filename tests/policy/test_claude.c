@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "core/model.h"
 #include "policy/policy.h"
@@ -97,6 +98,19 @@ static const struct import_case {
 	{ "deny", "Read(//etc/passwd)", X_NOTE, 0, "/etc/passwd lies outside the project" },
 	{ "deny", "Read(//work/project2/**)", X_NOTE, 0, "lies outside the project" },
 	{ "deny", "Read(~/.ssh/**)", X_NOTE, 0, "/home/u/.ssh/** lies outside the project" },
+	/* A deny the import drops says it is not enforced, and what the
+	 * sandbox does there by default. */
+	{ "deny", "Read(//etc/shadow)", X_NOTE, 0,
+	  "this deny is not enforced by landfence: the sandbox's default host grant /etc "
+	  "makes /etc/shadow readable" },
+	{ "deny", "Read(~/.ssh/**)", X_NOTE, 0,
+	  "this deny is not enforced by landfence: no default host grant covers "
+	  "/home/u/.ssh/**, so the kernel refuses it anyway" },
+	{ "deny", "Edit(//etc/hosts)", X_NOTE, 0,
+	  "default host grant /etc is read-only: the kernel refuses writes to /etc/hosts anyway" },
+	{ "ask", "Read(~/.gitconfig)", X_NOTE, 0,
+	  "this ask is not enforced by landfence: the sandbox's default host grant "
+	  "/home/u/.gitconfig makes /home/u/.gitconfig readable" },
 	{ "deny", "Edit(src/../../x)", X_NOTE, 0, "\"..\"" },
 	{ "allow", "Edit(", X_NOTE, 0, "no closing parenthesis" },
 	{ "allow", "WebFetch(domain:example.com)", X_NOTE, 0, "WebFetch tool has no landfence" },
@@ -304,9 +318,16 @@ static const struct bad_case {
 	  "s.json:1:33: unknown defaultMode \"yolo\", expected default, acceptEdits, plan, auto, "
 	  "dontAsk or bypassPermissions" },
 	{ "{\"permissions\": {\"defaultMode\": 1}}",
-	  "s.json:1:33: \"permissions.defaultMode\" is an integer, expected a string" },
+	  "s.json:1:33: \"permissions.defaultMode\" is an integer, expected the string "
+	  "\"default\", \"acceptEdits\", \"plan\", \"auto\", \"dontAsk\" or "
+	  "\"bypassPermissions\"" },
 	{ "{\"permissions\": {\"allow\": [\"Bash\"],}}",
-	  "s.json:1:36: invalid JSON: string or '}' expected near '}'" },
+	  "s.json:1:35: invalid JSON: trailing comma, expected another value after ','" },
+	{ "{\"permissions\": {\"allow\": [\"Bash\",]}}",
+	  "s.json:1:34: invalid JSON: trailing comma, expected another value after ','" },
+	{ "{\n  // mine\n  \"permissions\": {}}",
+	  "s.json:2:3: invalid JSON: a comment, expected a key in double quotes (JSON has no "
+	  "comments)" },
 	{ "{\"permissions\": {}, \"permissions\": {}}",
 	  "s.json:1:21: duplicate key \"permissions\", expected each key once in an object" },
 };
@@ -630,6 +651,157 @@ static void test_export_notes(void **state)
 	}
 }
 
+/* An import whose Read allow meets a Read deny inside it: the kernel drops
+ * the whole allow (Landlock cannot carve a hole), and the import says what
+ * that means. A Read deny outside the project adds no such note. */
+static void test_import_drop_notes(void **state)
+{
+	static const struct {
+		const char *settings;
+		const char *note; /* NULL: no drop note */
+	} cases[] = {
+		{ "{\"permissions\": {\"deny\": [\"Read(.env)\"]}}",
+		  "note: allow read \"**\" is dropped by the fence deny read \"**/.env\" "
+		  "(Landlock cannot carve a hole in a granted tree): the project will not be "
+		  "readable in the sandbox; list the readable directories instead" },
+		{ "{\"permissions\": {\"deny\": [\"Read(./.env)\"]}}",
+		  "note: allow read \"**\" is dropped by the fence deny read \".env\"" },
+		{ "{\"permissions\": {\"defaultMode\": \"acceptEdits\", \"ask\": "
+		  "[\"Edit(/src/gen/**)\"]}}",
+		  "note: allow write \"**\" is dropped by the fence ask write \"src/gen/**\" "
+		  "(Landlock cannot carve a hole in a granted tree): the project will not be "
+		  "writable" },
+		{ "{\"permissions\": {\"defaultMode\": \"dontAsk\", \"allow\": "
+		  "[\"Read(/src/**)\"], \"deny\": [\"Read(/src/secret.txt)\"]}}",
+		  "src will not be readable in the sandbox" },
+		{ "{\"permissions\": {\"deny\": [\"Read(~/.ssh/**)\"]}}", NULL },
+		{ "{\"permissions\": {\"allow\": [\"Edit(/src/**)\"]}}", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lf_policy *p = NULL;
+		struct lf_strv notes = { 0 };
+		struct lf_diag diag;
+		size_t drops = 0;
+
+		assert_int_equal(import_text(cases[i].settings, ROOT, &p, &notes, &diag), 0);
+		for (size_t k = 0; k < notes.n; k++)
+			if (strncmp(notes.v[k], "note: allow ", 12) == 0)
+				drops++;
+		if (cases[i].note && (drops != 1 || !notes_have(&notes, cases[i].note))) {
+			for (size_t k = 0; k < notes.n; k++)
+				print_message("note: %s\n", notes.v[k]);
+			fail_msg("case %zu: no single note containing %s", i, cases[i].note);
+		}
+		if (!cases[i].note)
+			assert_int_equal(drops, 0);
+		lf_strv_fini(&notes);
+		lf_policy_free(p);
+	}
+}
+
+/* export against the plan: an allow the kernel drops is exported as an ask
+ * with a note naming the allow and the fence; the kept allows stay allows.
+ * The round trip through the plan keeps every deny and ask, and gives
+ * "allow" only where the kernel grants. */
+static void test_export_plan(void **state)
+{
+	static const char policy[] =
+		"{\"version\":1,\"fallback\":\"deny\",\"rules\":[\n"
+		"{\"effect\":\"allow\",\"capability\":\"read\",\"paths\":[\"**\"]},\n"
+		"{\"effect\":\"deny\",\"capability\":\"read\",\"paths\":[\".env\"]},\n"
+		"{\"effect\":\"allow\",\"capability\":\"write\",\"paths\":[\"src/**\",\"docs\"]},\n"
+		"{\"effect\":\"deny\",\"capability\":\"write\",\"paths\":[\"src/gen/**\"]}]}";
+	struct lf_policy *p = NULL, *q = NULL;
+	struct lf_effective *e = NULL, *qe = NULL;
+	struct lf_plan *plan = NULL;
+	struct lf_strv notes = { 0 };
+	struct lf_diag diag;
+	char *out = NULL, *plain = NULL;
+
+	(void)state;
+	assert_int_equal(
+		lf_policy_parse(policy, strlen(policy), "p.json", LF_LAYER_PROJECT, &p, &diag), 0);
+	const struct lf_policy *layers[] = { p };
+	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	struct lf_context ctx = { ROOT, ROOT };
+	assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
+	assert_int_equal(lf_plan_dropped_count(plan), 2);
+
+	/* Without the plan (the old export) the read allow stays an allow. */
+	assert_int_equal(lf_claude_export(e, &plain, NULL), 0);
+	assert_non_null(strstr(plain, "\"allow\": [\n      \"Read(/**)\""));
+
+	assert_int_equal(lf_claude_export_plan(e, plan, &out, &notes), 0);
+	for (size_t k = 0; k < notes.n; k++)
+		print_message("note: %s\n", notes.v[k]);
+	assert_int_equal(notes.n, 2);
+	assert_true(notes_have(&notes, "p.json:2:1: allow read \"**\": the kernel drops this "
+				       "allow, fenced by deny read \".env\" at p.json:3:1"));
+	assert_true(notes_have(&notes, "p.json:4:1: allow write \"src/**\": the kernel drops "
+				       "this allow, fenced by deny write \"src/gen/**\" at "
+				       "p.json:5:1"));
+	assert_true(notes_have(&notes, "exported under \"ask\", not \"allow\""));
+	json_error_t jerr;
+	json_t *root = json_loads(out, 0, &jerr), *perm, *v;
+	size_t i;
+	assert_non_null(root);
+	perm = json_object_get(root, "permissions");
+	static const struct {
+		const char *list, *rule;
+		bool present;
+	} want[] = {
+		{ "allow", "Read(/**)", false },     { "ask", "Read(/**)", true },
+		{ "allow", "Edit(/src/**)", false }, { "ask", "Edit(/src/**)", true },
+		{ "allow", "Edit(/docs)", true },    { "allow", "Edit(/docs/**)", true },
+		{ "deny", "Read(/.env)", true },     { "deny", "Edit(/src/gen/**)", true },
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		bool found = false;
+		json_array_foreach(json_object_get(perm, want[k].list), i, v)
+		{
+			if (strcmp(json_string_value(v), want[k].rule) == 0)
+				found = true;
+		}
+		if (found != want[k].present)
+			fail_msg("%s %s: %s in\n%s", want[k].list, want[k].rule,
+				 found ? "present" : "absent", out);
+	}
+	json_decref(root);
+
+	/* The round trip: denies and asks hold; an allow only where the
+	 * kernel grants it (docs), never for what it drops (README, src). */
+	assert_int_equal(import_text(out, ROOT, &q, NULL, &diag), 0);
+	const struct lf_policy *ql[] = { q };
+	assert_int_equal(lf_resolve(ql, 1, &qe), 0);
+	static const struct {
+		enum lf_capability cap;
+		const char *path;
+		enum lf_effect want;
+	} spot[] = {
+		{ LF_CAP_READ, ".env", LF_DENY },	 { LF_CAP_READ, "README", LF_ASK },
+		{ LF_CAP_WRITE, "src/a.c", LF_ASK },	 { LF_CAP_WRITE, "src/gen/x.c", LF_DENY },
+		{ LF_CAP_WRITE, "docs/a.md", LF_ALLOW },
+	};
+	for (size_t k = 0; k < sizeof(spot) / sizeof(spot[0]); k++) {
+		struct lf_verdict vq;
+		assert_int_equal(lf_decide_file(qe, ROOT, spot[k].cap, spot[k].path, &vq), 0);
+		if (vq.effect != spot[k].want)
+			fail_msg("%s %s: %s after the round trip, wanted %s",
+				 lf_capability_name(spot[k].cap), spot[k].path,
+				 lf_effect_name(vq.effect), lf_effect_name(spot[k].want));
+	}
+	free(out);
+	free(plain);
+	lf_strv_fini(&notes);
+	lf_effective_free(qe);
+	lf_effective_free(e);
+	lf_plan_free(plan);
+	lf_policy_free(q);
+	lf_policy_free(p);
+}
+
 /*
  * The subcommands as programs.
  */
@@ -718,6 +890,23 @@ static void test_cli(void **state)
 		 tmpdir, bin);
 	assert_int_equal(run(cmd), 2);
 
+	/* import says the imported "Read" allow is dropped by the .env
+	 * deny; export, against the plan, asks for it instead of allowing. */
+	snprintf(path, sizeof(path), "%s/err.txt", tmpdir);
+	assert_int_equal(lf_file_read(path, 1 << 20, &text, &len), 0);
+	assert_non_null(strstr(text, "note: allow read \"**\" is dropped by the fence deny "
+				     "read \".env\""));
+	free(text);
+	snprintf(path, sizeof(path), "%s/settings.json", tmpdir);
+	assert_int_equal(lf_file_read(path, 1 << 20, &text, &len), 0);
+	assert_non_null(strstr(text, "\"ask\": [\n      \"Read(/**)\""));
+	free(text);
+	snprintf(path, sizeof(path), "%s/err3.txt", tmpdir);
+	assert_int_equal(lf_file_read(path, 1 << 20, &text, &len), 0);
+	assert_non_null(strstr(text, "allow read \"**\": the kernel drops this allow, fenced by "
+				     "deny read \".env\""));
+	free(text);
+
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	assert_int_equal(run(cmd), 0);
 }
@@ -733,6 +922,8 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_export_spec_example),
 		cmocka_unit_test(test_export_notes),
+		cmocka_unit_test(test_import_drop_notes),
+		cmocka_unit_test(test_export_plan),
 		cmocka_unit_test(test_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -953,6 +953,75 @@ static bool runs_command(const char *b)
 	return false;
 }
 
+/* Variables that decide which program or which code a command runs: the
+ * search path, the dynamic loader, the shells' start-up files, the
+ * interpreters' module paths and options, the programs git, less or sudo
+ * start, and where configuration (which can name such programs) is read.
+ * `PATH=./bin ls` or `LD_PRELOAD=./x.so ls` would run code of the
+ * program's choosing under an allow written for ls (doc/escape.md, "Red
+ * team, round 2"). */
+static bool code_variable(const char *raw, size_t len)
+{
+	static const char *const names[] = {
+		"PATH",		"BASH_ENV",	   "ENV",	    "IFS",
+		"SHELLOPTS",	"BASHOPTS",	   "PS4",	    "PROMPT_COMMAND",
+		"GCONV_PATH",	"PYTHONPATH",	   "PYTHONSTARTUP", "PYTHONHOME",
+		"NODE_OPTIONS", "NODE_PATH",	   "PERL5OPT",	    "PERL5LIB",
+		"PERLLIB",	"RUBYOPT",	   "RUBYLIB",	    "EDITOR",
+		"VISUAL",	"PAGER",	   "MANPAGER",	    "LESSOPEN",
+		"LESSCLOSE",	"SSH_ASKPASS",	   "SUDO_ASKPASS",  "BROWSER",
+		"HOME",		"XDG_CONFIG_HOME", "ZDOTDIR",	    "CDPATH",
+	};
+	static const char *const prefixes[] = { "LD_", "GIT_", "DYLD_", "BASH_FUNC_" };
+	size_t n = 0;
+
+	while (n < len && is_name_char(raw[n]))
+		n++;
+	for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++) {
+		size_t pl = strlen(prefixes[k]);
+		if (n >= pl && !memcmp(raw, prefixes[k], pl))
+			return true;
+	}
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (strlen(names[k]) == n && !memcmp(raw, names[k], n))
+			return true;
+	return false;
+}
+
+static const char R_CODE_VAR[] =
+	"an assignment to a variable that decides what the command runs (PATH, LD_*, ...)";
+
+/* Builtins that change what later commands of the line run: alias
+ * definitions, hash -p (a name bound to another program), enable -f (a
+ * builtin loaded from a shared object), export/declare of one of the
+ * variables above, and env or sudo setting one. Returns the reason, or
+ * NULL. */
+static const char *redefining_reason(const char *b, const struct lf_shell_word *argv, size_t argc)
+{
+	bool decl = !strcmp(b, "export") || !strcmp(b, "declare") || !strcmp(b, "typeset") ||
+		    !strcmp(b, "readonly") || !strcmp(b, "local");
+	bool wrap = !strcmp(b, "env") || !strcmp(b, "sudo") || !strcmp(b, "doas");
+
+	for (size_t i = 1; i < argc; i++) {
+		const char *w = argv[i].text;
+
+		if (!strcmp(b, "alias") && strchr(w, '='))
+			return "an alias changes what later commands run";
+		if (!strcmp(b, "hash") && w[0] == '-' && strchr(w, 'p'))
+			return "hash -p binds a command name to another program";
+		if (!strcmp(b, "enable") && w[0] == '-' && strchr(w, 'f'))
+			return "enable -f loads a builtin from a shared object";
+		if (decl && (argv[i].flags & LF_WORD_NOT_LITERAL))
+			return "a declaration that is not a literal word";
+		if (decl && code_variable(w, argv[i].len))
+			return R_CODE_VAR;
+		/* env PATH=./bin ls, sudo LD_PRELOAD=./x.so ls */
+		if (wrap && is_assignment(w, argv[i].len) && code_variable(w, argv[i].len))
+			return R_CODE_VAR;
+	}
+	return NULL;
+}
+
 /* Why a command is not analysable because of its own words. */
 static const char *command_reason(const struct lf_shell_word *argv, size_t argc)
 {
@@ -961,6 +1030,9 @@ static const char *command_reason(const struct lf_shell_word *argv, size_t argc)
 	const char *b = base_name(argv[0].text);
 	if (runs_command(b))
 		return "it runs another command, which this analyser does not unwrap";
+	const char *why = redefining_reason(b, argv, argc);
+	if (why)
+		return why;
 	if (!special_name(b))
 		return NULL;
 	if (!strcmp(b, "eval"))
@@ -1620,6 +1692,8 @@ static int handle_word(struct parser *ps, const struct token *t)
 		if (is_assignment(raw, t->end - t->start)) {
 			/* a leading assignment: skipped, but what it expands counts */
 			cmd_touch(ps, t);
+			if (code_variable(raw, t->end - t->start) && !c->reason)
+				c->reason = R_CODE_VAR;
 			if (t->reason && !c->reason)
 				c->reason = t->reason;
 			return 0;

@@ -196,6 +196,51 @@ static void outside_stop(struct esc *e, const struct esc_result *r)
 	outside_pid = -1;
 }
 
+/* A line whose first command redefines what a later, allowed command
+ * runs: only ls, env and the builtins used are allowed, rm is denied. */
+static void redefinitions_not_allowed(struct esc *e, const struct esc_result *r)
+{
+	static const char *const lines[] = {
+		"PATH=./bin ls",
+		"LD_PRELOAD=./x.so ls",
+		"env PATH=./bin ls",
+		"env LD_PRELOAD=./x.so ls",
+		"declare -x PATH=./bin; ls",
+		"export BASH_ENV=./x; ls",
+		"shopt -s expand_aliases\nalias ls=rm\nls x",
+		"hash -p /bin/rm ls; ls x",
+		"enable -f ./x.so ls; ls",
+	};
+
+	(void)r;
+	esc_put(e, "chk.json",
+		"{\"version\":1,\"fallback\":\"ask\",\"rules\":[{\"effect\":\"ask\","
+		"\"capability\":\"bash\",\"commands\":[{\"effect\":\"deny\",\"prefix\":"
+		"\"rm\"},{\"effect\":\"allow\",\"glob\":\"ls*\"},{\"effect\":\"allow\","
+		"\"glob\":\"env *\"},{\"effect\":\"allow\",\"glob\":\"export *\"},"
+		"{\"effect\":\"allow\",\"glob\":\"declare *\"},{\"effect\":\"allow\","
+		"\"glob\":\"shopt *\"},{\"effect\":\"allow\",\"glob\":\"alias *\"},"
+		"{\"effect\":\"allow\",\"glob\":\"hash *\"},{\"effect\":\"allow\","
+		"\"glob\":\"enable *\"}]}]}\n");
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char line[128];
+		size_t k = 0;
+
+		/* \n in the table is a newline in the line */
+		for (const char *q = lines[i]; *q && k + 1 < sizeof(line); q++)
+			line[k++] = (q[0] == '\\' && q[1] == 'n') ? (q++, '\n') : *q;
+		line[k] = '\0';
+		const char *const argv[] = {
+			"check", "-p", "@B/chk.json", "bash", "--", line, NULL
+		};
+		struct esc_result v;
+
+		esc_landfence(e, argv, &v);
+		if (v.exit == 0 || strncmp(v.out, "allow", 5) == 0)
+			fail_msg("check allows \"%s\": %s", lines[i], v.out);
+	}
+}
+
 const struct esc_case esc_cases[] = {
 	{ .name = "key ring: a key the user keeps is not readable, none can be left",
 	  .kind = 7,
@@ -252,6 +297,12 @@ const struct esc_case esc_cases[] = {
 		  "cannot make, hides them",
 	  .setup = outside_cmdline,
 	  .after = outside_stop },
+	{ .name = "advisory: PATH=, LD_PRELOAD=, alias, hash -p before an allowed command",
+	  .kind = 11,
+	  .policy = STD,
+	  .probe = "read @P/src/a.txt",
+	  .want = "ok",
+	  .after = redefinitions_not_allowed },
 };
 
 const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

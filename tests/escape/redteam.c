@@ -303,6 +303,21 @@ const struct esc_case esc_cases[] = {
 	  .probe = "read @P/src/a.txt",
 	  .want = "ok",
 	  .after = redefinitions_not_allowed },
+	{ .name = "inotify: a directory outside the grants cannot be watched",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "watch @H/.ssh watch @P/secret",
+	  .want = "EACCES EACCES",
+	  .hole = "a kernel limit: Landlock (ABI <= 7) does not mediate inotify_add_watch, so the "
+		  "names and access times of files anywhere the user may read are seen; seccomp "
+		  "cannot tell the path, and refusing inotify would break every file watcher" },
+	{ .name = "stat: the size and times of a file outside the grants are hidden",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "stat @H/.ssh/id_rsa stat @P/secret/key",
+	  .want = "EACCES EACCES",
+	  .hole = "a kernel limit: Landlock (ABI <= 7) has no right for stat(2); existence, "
+		  "size, owner and times of any nameable file are visible" },
 };
 
 const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

@@ -6,6 +6,8 @@
  *
  *   read PATH          open and read PATH
  *   readat FILE        read the path named in FILE
+ *   watch DIR          inotify_add_watch on DIR
+ *   stat PATH          stat(2)
  *   keyread NAME       find a "user" key NAME in the user key ring, read it
  *   keyadd NAME        leave a "user" key NAME in the user key ring
  *   ptyread FILE       open the terminal named in FILE and read from it
@@ -23,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -171,7 +175,15 @@ int main(int argc, char **argv)
 			result(op_read(argv[i + 1]));
 		else if (!strcmp(op, "readat"))
 			result(op_readat(argv[i + 1]));
-		else if (!strcmp(op, "keyread"))
+		else if (!strcmp(op, "watch")) {
+			int fd = inotify_init1(IN_CLOEXEC);
+			result(fd < 0 ? -1 : inotify_add_watch(fd, argv[i + 1], IN_ALL_EVENTS));
+			if (fd >= 0)
+				close(fd);
+		} else if (!strcmp(op, "stat")) {
+			struct stat st;
+			result(stat(argv[i + 1], &st));
+		} else if (!strcmp(op, "keyread"))
 			result(op_keyread(argv[i + 1]));
 		else if (!strcmp(op, "keyadd"))
 			result(op_keyadd(argv[i + 1]));

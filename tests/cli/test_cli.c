@@ -192,6 +192,268 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* ---- a fresh user's run: root, configuration, persistence, profiles ---- */
+
+static bool has(const char *hay, const char *needle)
+{
+	return strstr(hay, needle) != NULL;
+}
+
+/* Outside any project the working directory was taken as the root: from
+ * the home directory or "/" that handed the program everything. Refused
+ * unless named with -C, which warns loudly (even with -q); landfence's
+ * own configuration stays read-only whatever the root. */
+static void test_run_root_too_wide(void **state)
+{
+	char cfg[PATH_MAX], p[PATH_MAX + 64];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	TOOL(r, home, NULL, "run", "--", "true");
+	expect_code(r, 2, "run from the home directory");
+	assert_true(has(r->err, "holds your home directory"));
+	assert_true(has(r->err, "-C"));
+	TOOL(r, "/", NULL, "run", "--", "true");
+	expect_code(r, 2, "run from /");
+	assert_true(has(r->err, "whole file system"));
+	TOOL(r, tmp_root, NULL, "plan");
+	expect_code(r, 2, "plan from an ancestor of the home directory");
+
+	snprintf(cfg, sizeof(cfg), "%s/.config/landfence", home);
+	sh("mkdir -p %s && echo 'kept' > %s/trusted.test", cfg, cfg);
+	snprintf(p, sizeof(p), "%s/trusted.test", cfg);
+	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	     "cat .config/landfence/trusted.test && cat .ssh/id_test");
+	expect_code(r, 0, "-C home: the project is readable, the configuration too");
+	assert_true(has(r->err, "WARNING: the project root"));
+	assert_true(has(r->out, "kept"));
+	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	     "echo evil >> .config/landfence/trusted.test");
+	assert_int_not_equal(r->code, 0);
+	assert_true(has(r->err, "Permission denied"));
+	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	     "echo '[{}]' > .config/landfence/policy.json");
+	assert_int_not_equal(r->code, 0);
+	assert_true(has(r->err, "Permission denied"));
+	/* plan names the built-in fence that took write away. */
+	TOOL(r, home, NULL, "plan", "-C", home);
+	expect_code(r, 0, "plan -C home");
+	assert_true(has(r->out, "landfence's own configuration"));
+	sh("rm -f %s/trusted.test %s/policy.json", cfg, cfg);
+}
+
+/* The Claude Code hook run inside the sandbox reads the user policy and
+ * the trust store: an allowed Read is allowed. */
+static void test_run_hook_inside(void **state)
+{
+	char proj[PATH_MAX], xdg[PATH_MAX], env_xdg[PATH_MAX + 32], p[PATH_MAX + 64];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	snprintf(proj, sizeof(proj), "%s/hookin", tmp_root);
+	snprintf(xdg, sizeof(xdg), "%s/xdg-hook", tmp_root);
+	snprintf(env_xdg, sizeof(env_xdg), "XDG_CONFIG_HOME=%s", xdg);
+	sh("rm -rf %s %s && mkdir -p %s/.landfence %s/src %s/landfence && cp %s %s/lf", proj, xdg,
+	   proj, proj, xdg, bin, proj);
+	snprintf(p, sizeof(p), "%s/.landfence/policy.json", proj);
+	write_file(p, "{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["
+		      "{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"
+		      "{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"**\"]}]}");
+	snprintf(p, sizeof(p), "%s/landfence/policy.json", xdg);
+	write_file(p, "{\"version\": 1, \"rules\": []}");
+	snprintf(p, sizeof(p), "%s/src/a.c", proj);
+	write_file(p, "int a;\n");
+	snprintf(p, sizeof(p), "%s/in.json", proj);
+	char in[2 * PATH_MAX + 512];
+	snprintf(in, sizeof(in),
+		 "{\"session_id\": \"s\", \"transcript_path\": \"/tmp/t\", \"cwd\": \"%s\", "
+		 "\"permission_mode\": \"default\", \"hook_event_name\": \"PreToolUse\", "
+		 "\"tool_name\": \"Read\", \"tool_input\": {\"file_path\": \"%s/src/a.c\"}}",
+		 proj, proj);
+	write_file(p, in);
+	const char *extra[] = { env_xdg, NULL };
+	TOOL(r, proj, extra, "trust");
+	expect_code(r, 0, "trust with XDG_CONFIG_HOME");
+	TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c", "./lf hook claude < in.json");
+	expect_code(r, 0, "hook inside the sandbox");
+	if (!has(r->out, "\"permissionDecision\":\"allow\""))
+		fail_msg("hook inside the sandbox did not allow: %s / %s", r->out, r->err);
+}
+
+/* LANDFENCE_* is for landfence, not for the program (nor a nested run). */
+static void test_run_env_control(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "envctl", NULL);
+	const char *extra[] = { "LANDFENCE_ABI_MAX=3", "LANDFENCE_SOMETHING=1", NULL };
+	TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+	     "echo \"[${LANDFENCE_ABI_MAX-unset}][${LANDFENCE_SOMETHING-unset}]\"");
+	expect_code(r, 0, "run with LANDFENCE_* set");
+	assert_true(has(r->out, "[unset][unset]"));
+}
+
+/* A git hook planted by the program is named after it exits, even with
+ * -q; a run that plants nothing says nothing. */
+static void test_run_persistence_warning(void **state)
+{
+	char proj[PATH_MAX], want[PATH_MAX + 128];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "persist", NULL);
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c", "echo hi > notes.txt");
+	expect_code(r, 0, "a run that plants nothing");
+	assert_false(has(r->err, "WARNING"));
+	assert_false(has(r->err, "note:"));
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c",
+	     "mkdir -p .git/hooks && printf '#!/bin/sh\\necho owned\\n' > .git/hooks/pre-commit");
+	expect_code(r, 0, "a run that plants a hook");
+	snprintf(want, sizeof(want),
+		 "landfence: WARNING: the program changed %s/.git/hooks/pre-commit, which runs "
+		 "outside the sandbox later (",
+		 proj);
+	if (!has(r->err, want))
+		fail_msg("no warning for the planted hook: %s", r->err);
+	/* The directory is not named beside the file made in it. */
+	snprintf(want, sizeof(want), "changed %s/.git/hooks,", proj);
+	assert_false(has(r->err, want));
+	/* Nothing changed the second time. */
+	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "cat .git/hooks/pre-commit >/dev/null");
+	expect_code(r, 0, "a run that only reads the hook");
+	assert_false(has(r->err, "WARNING"));
+	/* Rewriting it is a change too. */
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c", "echo more >> .git/hooks/pre-commit");
+	expect_code(r, 0, "a run that rewrites the hook");
+	assert_true(has(r->err, "/.git/hooks/pre-commit, which runs outside the sandbox later"));
+}
+
+/* Run as root, /etc is granted entry by entry: the password hashes stay
+ * out of reach while the rest of /etc works. */
+static void test_run_etc_secrets(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	if (geteuid() != 0) {
+		print_message("not root: /etc/shadow is refused by its mode anyway\n");
+		skip();
+	}
+	project(proj, sizeof(proj), "etc", NULL);
+	TOOL(r, proj, NULL, "run", "-q", "--", "cat", "/etc/shadow");
+	assert_int_not_equal(r->code, 0);
+	assert_true(has(r->err, "Permission denied"));
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c", "cat /etc/gshadow; ls /etc/sudoers.d");
+	assert_int_not_equal(r->code, 0);
+	assert_false(has(r->out, "root:"));
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c", "cat /etc/ssh/ssh_host_*_key");
+	assert_int_not_equal(r->code, 0);
+	TOOL(r, proj, NULL, "run", "-q", "--", "cat", "/etc/passwd");
+	expect_code(r, 0, "cat /etc/passwd");
+	assert_true(has(r->out, "root:"));
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c",
+	     "git init -q g && cd g && echo x > f && git add f && "
+	     "git -c user.name=t -c user.email=t@e commit -qm m && git log --oneline | wc -l");
+	expect_code(r, 0, "git inside the sandbox");
+	assert_true(has(r->out, "1"));
+}
+
+/* `landfence run -- claude` adds the claude profile by itself. */
+static void test_run_auto_profile(void **state)
+{
+	char proj[PATH_MAX], agent[PATH_MAX + 32];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "auto", NULL);
+	snprintf(agent, sizeof(agent), "%s/agentbin/claude", tmp_root);
+	sh("mkdir -p %s/agentbin %s/.claude && echo claude-state > %s/.claude/x", tmp_root, home,
+	   home);
+	write_file(agent, "#!/bin/sh\ncat \"$HOME/.claude/x\" && echo ok >> \"$HOME/.claude/x\"\n");
+	sh("chmod 755 %s", agent);
+	TOOL(r, proj, NULL, "run", "--", agent);
+	expect_code(r, 0, "a fake claude reads ~/.claude");
+	assert_true(has(r->out, "claude-state"));
+	assert_true(has(r->err, "added --profile claude"));
+	/* -q hides the notice, not the profile. */
+	TOOL(r, proj, NULL, "run", "-q", "--", agent);
+	expect_code(r, 0, "the same with -q");
+	assert_false(has(r->err, "added --profile"));
+	/* Another name gets no profile. */
+	snprintf(agent, sizeof(agent), "%s/agentbin/claudette", tmp_root);
+	write_file(agent, "#!/bin/sh\ncat \"$HOME/.claude/x\"\n");
+	sh("chmod 755 %s", agent);
+	TOOL(r, proj, NULL, "run", "-q", "--", agent);
+	assert_int_not_equal(r->code, 0);
+}
+
+/* Small usage errors say what to do. */
+static void test_cli_usage_messages(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = &g_res;
+	(void)state;
+
+	project(proj, sizeof(proj), "usage", NULL);
+	TOOL(r, proj, NULL, "run", "--profile", "clippy", "--", "true");
+	expect_code(r, 2, "unknown profile");
+	assert_true(has(r->err, "unknown profile \"clippy\", expected one of claude, codex, "
+				"gemini, aider"));
+	assert_false(has(r->err, "invalid policy"));
+	TOOL(r, proj, NULL, "plan", "--json", "--tree");
+	expect_code(r, 2, "plan --json --tree");
+	TOOL(r, proj, NULL, "-C", ".", "plan");
+	expect_code(r, 2, "options before the command");
+	assert_true(has(r->err, "landfence plan -C ."));
+	assert_false(has(r->err, "unknown command"));
+}
+
+/* plan's dropped list: a default host path missing on this machine is not
+ * news; a missing path the policy names is. */
+static void test_plan_dropped_missing(void **state)
+{
+	char proj[PATH_MAX];
+	struct result *r = &g_res;
+	json_error_t e;
+	(void)state;
+
+	project(proj, sizeof(proj), "dropped",
+		"{\"version\": 1, \"fallback\": \"ask\", \"rules\": [], "
+		"\"host\": {\"read\": [\"/no-such-lf-dir\"]}}");
+	TOOL(r, proj, NULL, "plan", "--json");
+	expect_code(r, 0, "plan --json");
+	json_t *j = json_loads(r->out, 0, &e);
+	assert_non_null(j);
+	json_t *dropped = json_object_get(j, "dropped");
+	size_t i;
+	json_t *d;
+	bool policy_missing = false;
+	json_array_foreach(dropped, i, d)
+	{
+		const char *origin = json_string_value(json_object_get(d, "origin"));
+		const char *path = json_string_value(json_object_get(d, "path"));
+		if (origin && !strcmp(origin, "host"))
+			fail_msg("default host path listed as dropped: %s", path);
+		if (path && !strcmp(path, "/no-such-lf-dir"))
+			policy_missing = true;
+	}
+	assert_true(policy_missing);
+	json_decref(j);
+	/* The text view agrees. */
+	TOOL(r, proj, NULL, "plan");
+	assert_false(has(r->out, "/libx32"));
+	assert_true(has(r->out, "/no-such-lf-dir"));
+}
+
 /* ---- run: exit statuses ---- */
 
 static void test_run_exit_statuses(void **state)
@@ -873,6 +1135,14 @@ int main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_doctor),
 		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_run_root_too_wide),
+		cmocka_unit_test(test_run_hook_inside),
+		cmocka_unit_test(test_run_env_control),
+		cmocka_unit_test(test_run_persistence_warning),
+		cmocka_unit_test(test_run_etc_secrets),
+		cmocka_unit_test(test_run_auto_profile),
+		cmocka_unit_test(test_cli_usage_messages),
+		cmocka_unit_test(test_plan_dropped_missing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -383,7 +383,16 @@ static void test_host_grants_and_shapes(void **state)
 		assert_non_null(r);
 		assert_int_equal(r->access, RO);
 		assert_int_equal(r->origin, LF_ORIGIN_HOST);
-		assert_non_null(rule_at(w.sb, "/etc"));
+		/* /etc entry by entry: its secrets are no rule's. */
+		assert_null(rule_at(w.sb, "/etc"));
+		assert_non_null(rule_at(w.sb, "/etc/passwd"));
+		for (size_t ri = 0; ri < lf_sandbox_rule_count(w.sb); ri++) {
+			const char *rp = lf_sandbox_rule(w.sb, ri)->path;
+			assert_false(lf_path_covers(rp, "/etc/shadow"));
+			assert_false(lf_path_covers(rp, "/etc/gshadow"));
+			assert_false(lf_path_covers(rp, "/etc/sudoers"));
+			assert_false(lf_path_covers(rp, "/etc/ssl/private"));
+		}
 		assert_non_null(rule_at(w.sb, "/proc"));
 		r = rule_at(w.sb, "/dev/null");
 		assert_non_null(r);
@@ -1086,6 +1095,55 @@ static int claude_save_dance(const char *home)
 	return DANCE_OK;
 }
 
+/* landfence's configuration directory is a built-in write fence: a
+ * project rooted at the home directory loses write there (reported like a
+ * policy fence), and the directory stays readable through its own
+ * read-only host grant. */
+static void test_config_dir_fenced(void **state)
+{
+	struct fx *f = *state;
+	char cfg[PATH_MAX], trusted[PATH_MAX], other[PATH_MAX];
+	struct world w = { 0 };
+	struct lf_sandbox_opts o;
+	const struct lf_final_rule *r;
+	bool reported = false;
+	int fd;
+
+	if (!need_landlock())
+		return;
+	unsetenv("XDG_CONFIG_HOME");
+	opts_init(&o, f, -1);
+	fx_path(cfg, f->home, ".config/landfence");
+	fx_path(trusted, f->home, ".config/landfence/trusted");
+	fx_path(other, f->home, "notes.txt");
+	mkdir_p(cfg);
+	put(trusted, "0000 /x/.landfence/policy.json\n");
+	put(other, "n\n");
+	w.pol = policy_make(LF_ALLOW, NULL, 0);
+	world_build(&w, f->home, &o);
+	assert_int_equal(w.rc, 0);
+	r = rule_at(w.sb, f->home);
+	assert_non_null(r);
+	assert_int_equal(r->access, RO);
+	r = rule_at(w.sb, cfg);
+	assert_non_null(r);
+	assert_int_equal(r->access, RO);
+	for (size_t i = 0; i < lf_sandbox_dropped_count(w.sb); i++) {
+		const struct lf_final_dropped *d = lf_sandbox_dropped(w.sb, i);
+		if (d->fence && !strcmp(d->fence, cfg) && d->access == RW &&
+		    !strcmp(d->path, f->home))
+			reported = true;
+	}
+	assert_true(reported);
+	fd = world_fd(&w);
+	assert_int_equal(child_op(fd, OP_READ, trusted), 0);
+	assert_int_equal(child_op(fd, OP_WRITE, trusted), EACCES);
+	assert_int_equal(child_op(fd, OP_READ, other), 0);
+	assert_int_equal(child_op(fd, OP_WRITE, other), EACCES);
+	close(fd);
+	world_fini(&w);
+}
+
 static void test_claude_save_dance(void **state)
 {
 	struct fx *f = *state;
@@ -1182,6 +1240,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_command_grant, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_merge_duplicates, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_claude_save_dance, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_config_dir_fenced, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ioctl_dev_only_terminals, fx_setup,
 						fx_teardown),
 	};

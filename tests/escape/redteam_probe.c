@@ -8,6 +8,8 @@
  *   readat FILE        read the path named in FILE
  *   watch DIR          inotify_add_watch on DIR
  *   stat PATH          stat(2)
+ *   uring-suid PATH    create PATH with mode 04755 through io_uring's openat;
+ *                      ok only when the file really is set-user-ID
  *   keyread NAME       find a "user" key NAME in the user key ring, read it
  *   keyadd NAME        leave a "user" key NAME in the user key ring
  *   ptyread FILE       open the terminal named in FILE and read from it
@@ -18,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/io_uring.h>
 #include <linux/keyctl.h>
 #include <linux/landlock.h>
 #include <poll.h>
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -155,6 +159,74 @@ static long op_survive(const char *file)
 	return n < 0 ? -1 : 0;
 }
 
+/* IORING_OP_OPENAT with O_CREAT and a set-user-ID mode: the seccomp
+ * filter sees io_uring_enter, never the open. */
+static long op_uring_suid(const char *path)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	int fd = (int)syscall(SYS_io_uring_setup, 4, &p);
+	if (fd < 0)
+		return -1;
+	size_t sq_sz = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+	size_t cq_sz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (!(p.features & IORING_FEAT_SINGLE_MMAP)) {
+		close(fd);
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (cq_sz > sq_sz)
+		sq_sz = cq_sz;
+	char *ring = mmap(NULL, sq_sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+			  IORING_OFF_SQ_RING);
+	struct io_uring_sqe *sqes =
+		mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
+	if (ring == MAP_FAILED || sqes == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	unsigned *tail = (unsigned *)(ring + p.sq_off.tail);
+	unsigned mask = *(unsigned *)(ring + p.sq_off.ring_mask);
+	unsigned *array = (unsigned *)(ring + p.sq_off.array);
+	unsigned t = *tail, idx = t & mask;
+	struct io_uring_sqe *e = &sqes[idx];
+
+	memset(e, 0, sizeof(*e));
+	e->opcode = IORING_OP_OPENAT;
+	e->fd = AT_FDCWD;
+	e->addr = (unsigned long)path;
+	e->open_flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+	e->len = 04755;
+	array[idx] = idx;
+	__atomic_store_n(tail, t + 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	unsigned *chead = (unsigned *)(ring + p.cq_off.head);
+	unsigned cmask = *(unsigned *)(ring + p.cq_off.ring_mask);
+	struct io_uring_cqe *cqes = (struct io_uring_cqe *)(ring + p.cq_off.cqes);
+	int res = cqes[*chead & cmask].res;
+	close(fd);
+	if (res < 0) {
+		errno = -res;
+		return -1;
+	}
+	close(res);
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	if (!(st.st_mode & S_ISUID)) {
+		errno = EPERM; /* made, but the kernel dropped the bit */
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "abi")) {
@@ -183,6 +255,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "stat")) {
 			struct stat st;
 			result(stat(argv[i + 1], &st));
+		} else if (!strcmp(op, "uring-suid")) {
+			umask(0);
+			result(op_uring_suid(argv[i + 1]));
 		} else if (!strcmp(op, "keyread"))
 			result(op_keyread(argv[i + 1]));
 		else if (!strcmp(op, "keyadd"))

@@ -15,6 +15,7 @@
  * described in the notes, with the place it was written.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,10 +319,12 @@ static int claude_path(const struct imp *c, const struct lf_claude_file *f, cons
 }
 
 /*
- * The default host grants of the sandbox (src/landlock/sandbox.c, host_ro
- * and host_home_ro; doc/landlock.md): read-only, outside every project.
- * A Claude deny on a path outside the project is not imported, and the
- * user must learn whether the sandbox lets the program read it anyway.
+ * The default host grants of the sandbox (src/landlock/sandbox.c, host_ro,
+ * the /etc walk and host_home_ro; doc/landlock.md): read-only, outside
+ * every project, and /etc without its secrets. A Claude deny on a path
+ * outside the project is not imported, and the user must learn whether
+ * the sandbox lets the program read it anyway. Keep in step with
+ * sandbox.c.
  */
 static const char *const default_host_ro[] = {
 	"/usr",		"/bin",		  "/sbin",
@@ -329,6 +332,20 @@ static const char *const default_host_ro[] = {
 	"/libx32",	"/etc",		  "/opt",
 	"/proc",	"/sys/fs/cgroup", "/sys/devices/system/cpu",
 	"~/.gitconfig", "~/.config/git",  NULL,
+};
+
+/* What the /etc grant leaves out (sandbox.c, etc_hidden). */
+static const char *const default_etc_hidden[] = {
+	"/etc/shadow",
+	"/etc/shadow-",
+	"/etc/gshadow",
+	"/etc/gshadow-",
+	"/etc/sudoers",
+	"/etc/sudoers.d",
+	"/etc/ssl/private",
+	"/etc/security/opasswd",
+	"/etc/ssh/ssh_host_*_key",
+	NULL,
 };
 
 /* The literal directory part of an absolute pattern: up to the last '/'
@@ -375,6 +392,17 @@ static void outside_consequence(const struct imp *c, bool read, const char *abs,
 			snprintf(grant, sizeof(grant), "%s", g);
 		}
 		if (path_under(prefix, grant)) {
+			for (size_t k = 0; default_etc_hidden[k]; k++)
+				if (fnmatch(default_etc_hidden[k], prefix, FNM_PATHNAME) == 0 ||
+				    path_under(prefix, default_etc_hidden[k])) {
+					snprintf(
+						buf, size,
+						"the sandbox's default host grant %s leaves %s "
+						"out (landfence hides %s's secrets), so the kernel "
+						"refuses it anyway",
+						grant, abs, grant);
+					return;
+				}
 			if (read)
 				snprintf(buf, size,
 					 "the sandbox's default host grant %s makes %s readable: "

@@ -100,9 +100,14 @@ static const struct import_case {
 	{ "deny", "Read(~/.ssh/**)", X_NOTE, 0, "/home/u/.ssh/** lies outside the project" },
 	/* A deny the import drops says it is not enforced, and what the
 	 * sandbox does there by default. */
+	{ "deny", "Read(//etc/passwd)", X_NOTE, 0,
+	  "this deny is not enforced by landfence: the sandbox's default host grant /etc "
+	  "makes /etc/passwd readable" },
 	{ "deny", "Read(//etc/shadow)", X_NOTE, 0,
 	  "this deny is not enforced by landfence: the sandbox's default host grant /etc "
-	  "makes /etc/shadow readable" },
+	  "leaves /etc/shadow out (landfence hides /etc's secrets), so the kernel refuses it "
+	  "anyway" },
+	{ "deny", "Read(//etc/ssh/ssh_host_ed25519_key)", X_NOTE, 0, "leaves" },
 	{ "deny", "Read(~/.ssh/**)", X_NOTE, 0,
 	  "this deny is not enforced by landfence: no default host grant covers "
 	  "/home/u/.ssh/**, so the kernel refuses it anyway" },

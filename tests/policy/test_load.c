@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -417,6 +419,68 @@ static void test_odd_inputs(void **state)
 	assert_null(p);
 }
 
+/* Writes a valid policy padded with blanks to exactly size bytes. */
+static void write_padded(const char *path, size_t size)
+{
+	static const char head[] = "{\"version\": 1}";
+	FILE *f = fopen(path, "we");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(head, f) >= 0, 1);
+	for (size_t i = sizeof(head) - 1; i < size; i++)
+		assert_int_equal(fputc(i + 1 == size ? '\n' : ' ', f), i + 1 == size ? '\n' : ' ');
+	assert_int_equal(fclose(f), 0);
+}
+
+static int run_status(const char *cmd)
+{
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* One size limit for every policy file, said in the messages: the loader
+ * and `landfence trust` refuse 4 MiB + 1 byte and accept 4 MiB. */
+static void test_size_limit(void **state)
+{
+	const char *bin = getenv("LANDFENCE_BIN");
+	char dir[] = "/tmp/lf-size-XXXXXX", path[256], cmd[1024];
+	struct lf_policy *p = NULL;
+	struct lf_diag diag;
+	char *text;
+	size_t len;
+
+	(void)state;
+	assert_non_null(bin);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/.landfence", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/.landfence/policy.json", dir);
+
+	write_padded(path, LF_POLICY_MAX_SIZE + 1);
+	assert_int_equal(lf_policy_load(path, LF_LAYER_PROJECT, &p, &diag), -EFBIG);
+	assert_string_equal(diag.message, "cannot read the policy: larger than 4 MiB, expected a "
+					  "policy of at most 4 MiB");
+	snprintf(cmd, sizeof(cmd), "XDG_CONFIG_HOME='%s/xdg' '%s' trust -C '%s' 2>'%s/err.txt'",
+		 dir, bin, dir, dir);
+	assert_int_equal(run_status(cmd), 2);
+	snprintf(cmd, sizeof(cmd), "%s/err.txt", dir);
+	assert_int_equal(lf_file_read(cmd, 1 << 20, &text, &len), 0);
+	if (!strstr(text, "larger than 4 MiB, expected a policy of at most 4 MiB; not trusted"))
+		fail_msg("landfence trust said: %s", text);
+	free(text);
+
+	write_padded(path, LF_POLICY_MAX_SIZE);
+	assert_int_equal(lf_policy_load(path, LF_LAYER_PROJECT, &p, &diag), 0);
+	lf_policy_free(p);
+	snprintf(cmd, sizeof(cmd), "XDG_CONFIG_HOME='%s/xdg' '%s' trust -C '%s' >/dev/null", dir,
+		 bin, dir);
+	assert_int_equal(run_status(cmd), 0);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(run_status(cmd), 0);
+}
+
 /* The offset of a 1-based line and character column in text. */
 static size_t offset_of(const char *text, size_t len, unsigned line, unsigned column)
 {
@@ -590,7 +654,7 @@ int main(void)
 		cmocka_unit_test(test_sources),	   cmocka_unit_test(test_normalised),
 		cmocka_unit_test(test_default),	   cmocka_unit_test(test_save_canonical),
 		cmocka_unit_test(test_odd_inputs), cmocka_unit_test(test_positions),
-		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_mutations),  cmocka_unit_test(test_size_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

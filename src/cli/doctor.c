@@ -103,8 +103,8 @@ int lf_cmd_doctor(int argc, char **argv)
 		{ "no-new-privs", "setuid programs cannot gain privileges", 0, have_nnp(), true },
 		{ "seccomp", "seccomp filter against TIOCSTI and TIOCLINUX", 0,
 		  have_seccomp_filter(), true },
-		{ "close_range", "close every inherited descriptor at once", 0, have_close_range(),
-		  false },
+		{ "close_range", "close inherited descriptors at once (else a loop does it)", 0,
+		  have_close_range(), false },
 		/* No Landlock ABI up to 7 mediates connect(2) on a pathname
 		 * socket; say so rather than let a green list suggest it. */
 		{ "unix-connect", "named UNIX sockets (connect by path) fenced by Landlock", -1,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/advice.h"
 #include "cli/cli.h"
@@ -137,25 +138,46 @@ static void path_clean(const char *in, char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* realpath of the longest existing ancestor, the rest appended. */
-static void path_canon(const char *clean, char *out, size_t size)
+/* Where the kernel would really go for the absolute path in: realpath of
+ * the longest existing ancestor, the rest appended and cleaned. It starts
+ * from the path as written, not from its path_clean() form: with src/h a
+ * link to ../.git/hooks, "src/h/../config" is .git/config, not
+ * src/config. A dangling symbolic link is followed to its target, which
+ * is what an open with O_CREAT creates (red team round 2, doc/escape.md).
+ */
+static void path_canon_at(const char *in, char *out, size_t size, int depth)
 {
-	char tmp[PATH_MAX], real[PATH_MAX];
-	size_t cut = strlen(clean);
+	char tmp[PATH_MAX], real[PATH_MAX], link[PATH_MAX], joined[PATH_MAX * 3];
+	size_t cut = strlen(in);
 
-	lf_text(out, size, "%s", clean);
+	path_clean(in, out, size);
 	if (cut >= sizeof(tmp))
 		return;
-	memcpy(tmp, clean, cut + 1);
+	memcpy(tmp, in, cut + 1);
 	for (;;) {
+		struct stat st;
+
 		tmp[cut] = '\0';
+		const char *rest = in + cut;
 		if (realpath(cut ? tmp : "/", real)) {
-			const char *rest = clean + cut;
-			if (!strcmp(real, "/") && rest[0])
-				lf_text(out, size, "%s", rest);
-			else
-				lf_text(out, size, "%s%s", real, rest);
+			lf_text(joined, sizeof(joined), "%s%s", strcmp(real, "/") ? real : "",
+				rest);
+			path_clean(joined, out, size);
 			return;
+		}
+		if (cut > 0 && depth < 40 && lstat(tmp, &st) == 0 && S_ISLNK(st.st_mode)) {
+			ssize_t n = readlink(tmp, link, sizeof(link) - 1);
+			if (n > 0) {
+				link[n] = '\0';
+				if (link[0] == '/') {
+					lf_text(joined, sizeof(joined), "%s%s", link, rest);
+				} else {
+					*strrchr(tmp, '/') = '\0';
+					lf_text(joined, sizeof(joined), "%s/%s%s", tmp, link, rest);
+				}
+				path_canon_at(joined, out, size, depth + 1);
+				return;
+			}
 		}
 		if (cut == 0)
 			return;
@@ -163,6 +185,11 @@ static void path_canon(const char *clean, char *out, size_t size)
 		while (cut > 0 && tmp[cut] != '/')
 			cut--;
 	}
+}
+
+static void path_canon(const char *in, char *out, size_t size)
+{
+	path_canon_at(in, out, size, 0);
 }
 
 static bool same_source(const struct lf_source *a, const struct lf_source *b)
@@ -295,7 +322,7 @@ int lf_advise_file(struct lf_advisor *a, enum lf_capability cap, const char *pat
 	if (r < 0)
 		return r;
 	/* The same file through its symlinks: the stricter verdict. */
-	path_canon(clean, canon, sizeof(canon));
+	path_canon(joined, canon, sizeof(canon));
 	if (strcmp(canon, clean) != 0) {
 		r = lf_decide_file(a->st->eff, a->st->project_root, cap, canon, &v2);
 		if (r < 0)

@@ -241,6 +241,34 @@ static void redefinitions_not_allowed(struct esc *e, const struct esc_result *r)
 	}
 }
 
+/* The advisory verdict on a path through a symbolic link the program made
+ * in a writable directory: src/h -> ../.git/hooks, so src/h/../config is
+ * .git/config (not src/config), and the dangling src/d ->
+ * ../.git/hooks/post-checkout is where a write creates the hook. */
+static void links_judged_where_they_go(struct esc *e, const struct esc_result *r)
+{
+	static const char *const paths[] = { "@P/src/h/../config", "@P/src/d", "src/h/../config",
+					     "src/d" };
+
+	(void)r;
+	assert_int_equal(symlink("../.git/hooks", esc_path(e, "proj/src/h")), 0);
+	assert_int_equal(symlink("../.git/hooks/post-checkout", esc_path(e, "proj/src/d")), 0);
+	esc_put(e, "chk.json",
+		"{\"version\":1,\"fallback\":\"ask\",\"rules\":[{\"effect\":\"allow\","
+		"\"capability\":\"write\",\"paths\":[\"src/**\"]},{\"effect\":\"deny\","
+		"\"capability\":\"write\",\"paths\":[\".git/**\"]}]}\n");
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		const char *const argv[] = {
+			"check", "-p", "@B/chk.json", "write", paths[i], NULL
+		};
+		struct esc_result v;
+
+		esc_landfence(e, argv, &v);
+		if (v.exit == 0 || strncmp(v.out, "allow", 5) == 0)
+			fail_msg("check allows write %s: %s", paths[i], v.out);
+	}
+}
+
 const struct esc_case esc_cases[] = {
 	{ .name = "key ring: a key the user keeps is not readable, none can be left",
 	  .kind = 7,
@@ -303,6 +331,12 @@ const struct esc_case esc_cases[] = {
 	  .probe = "read @P/src/a.txt",
 	  .want = "ok",
 	  .after = redefinitions_not_allowed },
+	{ .name = "advisory: a write through a link made in src is judged where it lands",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "read @P/src/a.txt",
+	  .want = "ok",
+	  .after = links_judged_where_they_go },
 	{ .name = "io_uring: no set-user-ID file through IORING_OP_OPENAT",
 	  .kind = 11,
 	  .flags = ESC_ROOT,

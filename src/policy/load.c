@@ -168,6 +168,8 @@ static const struct lf_jpos *kid_pos(const struct lf_jpos *pos, size_t i)
 	return k ? &k->value : pos;
 }
 
+static int check_profile(struct ctx *c, const char *s, size_t len, const struct lf_jpos *pos);
+
 /* A list of strings into sv; check() validates each (NULL: any). */
 static int get_strv(struct ctx *c, const struct member *m, const char *key, struct lf_strv *sv,
 		    int (*check)(struct ctx *, const char *, size_t, const struct lf_jpos *))
@@ -187,6 +189,12 @@ static int get_strv(struct ctx *c, const struct member *m, const char *key, stru
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s[%zu]", key, i);
+		if (!json_is_string(e) && check == check_profile)
+			/* An enum-valued list: say the values it takes. */
+			return err_at(c, AT(epos),
+				      "%s is %s, expected the string \"claude\", \"codex\", "
+				      "\"gemini\" or \"aider\"",
+				      name, lf_json_type_name(e));
 		if ((r = get_string(c, e, epos, name, &s, &len)) < 0)
 			return r;
 		if (check && (r = check(c, s, len, epos)) < 0)

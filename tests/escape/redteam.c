@@ -269,6 +269,37 @@ static void links_judged_where_they_go(struct esc *e, const struct esc_result *r
 	}
 }
 
+/* The same links, written to by a bash line whose commands are allowed. */
+static void bash_links_judged_where_they_go(struct esc *e, const struct esc_result *r)
+{
+	static const char *const lines[] = {
+		"echo x > src/h/../config",
+		"echo x > src/d",
+		"touch src/h/post-merge",
+		"echo x | tee src/h/post-merge",
+	};
+
+	(void)r;
+	assert_int_equal(symlink("../.git/hooks", esc_path(e, "proj/src/h")), 0);
+	assert_int_equal(symlink("../.git/hooks/post-checkout", esc_path(e, "proj/src/d")), 0);
+	esc_put(e, "chk.json",
+		"{\"version\":1,\"fallback\":\"ask\",\"rules\":[{\"effect\":\"allow\","
+		"\"capability\":\"write\",\"paths\":[\"src/**\"]},{\"effect\":\"deny\","
+		"\"capability\":\"write\",\"paths\":[\".git/**\"]},{\"effect\":\"allow\","
+		"\"capability\":\"bash\",\"commands\":[{\"effect\":\"allow\",\"glob\":"
+		"\"echo *\"},{\"effect\":\"allow\",\"glob\":\"touch *\"},{\"effect\":"
+		"\"allow\",\"glob\":\"tee *\"}]}]}\n");
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		const char *const argv[] = { "check", "-p",	"@B/chk.json", "bash",
+					     "--",    lines[i], NULL };
+		struct esc_result v;
+
+		esc_landfence(e, argv, &v);
+		if (v.exit == 0 || strncmp(v.out, "allow", 5) == 0)
+			fail_msg("check allows \"%s\": %s", lines[i], v.out);
+	}
+}
+
 const struct esc_case esc_cases[] = {
 	{ .name = "key ring: a key the user keeps is not readable, none can be left",
 	  .kind = 7,
@@ -337,6 +368,17 @@ const struct esc_case esc_cases[] = {
 	  .probe = "read @P/src/a.txt",
 	  .want = "ok",
 	  .after = links_judged_where_they_go },
+	{ .name = "advisory: a bash line writing through a link made in src",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "read @P/src/a.txt",
+	  .want = "ok",
+	  .hole = "src/core/decide_bash.c (decide_redirect, argument_rules) judges redirection "
+		  "and write targets lexically: the pure core cannot resolve links, so "
+		  "src/h/../config, src/d and src/h/post-merge pass as src/; the CLI "
+		  "(src/cli/check.c, lf_advise_bash) should judge every literal target "
+		  "part again with lf_advise_file's canonical form and keep the stricter",
+	  .after = bash_links_judged_where_they_go },
 	{ .name = "io_uring: no set-user-ID file through IORING_OP_OPENAT",
 	  .kind = 11,
 	  .flags = ESC_ROOT,

@@ -35,7 +35,7 @@ struct lf_advice {
 	bool kernel_checked;	  /* a file request: the kernel was consulted */
 	bool kernel_enforced;	  /* Landlock will enforce the plan here */
 	bool kernel_grants;	  /* a final rule of the class covers the path */
-	bool downgraded;	  /* the policy said allow, the kernel refuses */
+	bool downgraded;	  /* the policy said allow or ask, the kernel refuses */
 	char path[4096];	  /* the request's absolute path (file requests) */
 	char kernel[1024];	  /* what the kernel will do, and why */
 };

@@ -337,8 +337,9 @@ int lf_advise_file(struct lf_advisor *a, enum lf_capability cap, const char *pat
 		/* the kernel's answer is unknown: do not promise */
 		ad.effect = LF_ASK;
 		ad.downgraded = true;
-	} else if (ad.effect == LF_ALLOW && ad.kernel_enforced && !ad.kernel_grants) {
-		/* the kernel will refuse: asking a person cannot change that */
+	} else if (ad.effect != LF_DENY && ad.kernel_enforced && !ad.kernel_grants) {
+		/* the kernel will refuse: asking a person cannot change that,
+		 * so neither an allow nor an ask is an honest answer */
 		ad.effect = LF_DENY;
 		ad.downgraded = true;
 	}
@@ -439,8 +440,9 @@ static void advice_print(const char *cap, const char *what, const struct lf_advi
 	if (ad->path[0])
 		printf("    kernel: %s\n", ad->kernel);
 	if (ad->downgraded)
-		printf("    answer: %s, because the kernel would refuse what the policy allows\n",
-		       lf_effect_name(ad->effect));
+		printf("    answer: %s, because the kernel would refuse what the policy %s\n",
+		       lf_effect_name(ad->effect),
+		       ad->policy.effect == LF_ALLOW ? "allows" : "would ask about");
 }
 
 static int parse_cap(const char *s, enum lf_capability *cap)

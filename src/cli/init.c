@@ -21,7 +21,8 @@
 /* Fences drop every allow they overlap (SPEC §2), so a deny inside the
  * project would drop a broad "**" allow of its class entirely: the starter
  * grants the project broadly and leaves fences to the user, with the shell
- * rules (advisory only) showing the syntax. */
+ * rules (advisory only) showing the syntax. "rm" is asked about as a whole:
+ * a prefix "rm -rf" would miss "rm -fr", "rm -r -f" and "rm --recursive". */
 static const char starter[] =
 	"{\n"
 	"  \"version\": 1,\n"
@@ -32,7 +33,7 @@ static const char starter[] =
 	"    { \"effect\": \"allow\", \"capability\": \"delete\", \"paths\": [\"**\"] },\n"
 	"    { \"effect\": \"allow\", \"capability\": \"bash\",   \"commands\": [\n"
 	"        { \"effect\": \"deny\",  \"prefix\": \"git push\" },\n"
-	"        { \"effect\": \"ask\",   \"prefix\": \"rm -rf\" } ] }\n"
+	"        { \"effect\": \"ask\",   \"prefix\": \"rm\" } ] }\n"
 	"  ],\n"
 	"  \"profiles\": []\n"
 	"}\n";

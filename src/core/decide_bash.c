@@ -184,6 +184,148 @@ bool lf_cmd_rule_match(const struct lf_cmd_rule *c, const struct lf_cmd_view *v)
 }
 
 /* ------------------------------------------------------------------------
+ * Could a pattern match? Words the shell still expands ($x, a pathname
+ * pattern) may become anything; a rule that could match some expansion
+ * must be taken into account. Both sides are reduced to "star patterns":
+ * literal bytes, ONE (any one byte) and STAR (any run, also empty). The
+ * reduction only ever widens what a side matches, so "no intersection"
+ * is a proof and "intersection" may be a false alarm (which only asks).
+ */
+#define SP_ONE 256
+#define SP_STAR 257
+#define SP_SEG 258  /* any run without '/': a path glob's '*' */
+#define SP_MAX 4096 /* longer: assume they intersect */
+
+struct spat {
+	uint16_t *v;
+	size_t n, cap;
+	bool over; /* too long: treated as "could match anything" */
+};
+
+static void sp_put(struct spat *p, unsigned e)
+{
+	if (p->over)
+		return;
+	if (p->n == p->cap) {
+		p->over = true;
+		return;
+	}
+	/* two stars in a row are one star (the wider one) */
+	if (e >= SP_STAR && p->n && p->v[p->n - 1] >= SP_STAR) {
+		if (e == SP_STAR)
+			p->v[p->n - 1] = SP_STAR;
+		return;
+	}
+	p->v[p->n++] = (uint16_t)e;
+}
+
+/* A command glob (lf_cmd_glob_match's syntax) as a star pattern. */
+static void sp_from_cmd_glob(struct spat *p, const char *g)
+{
+	while (*g) {
+		if (*g == '*') {
+			sp_put(p, SP_STAR);
+			g++;
+		} else if (*g == '?') {
+			sp_put(p, SP_ONE);
+			g++;
+		} else if (*g == '[') {
+			const char *e = strchr(g + 2, ']');
+			if (e) {
+				sp_put(p, SP_ONE);
+				g = e + 1;
+			} else {
+				sp_put(p, (unsigned char)*g++);
+			}
+		} else if (*g == '\\' && g[1]) {
+			sp_put(p, (unsigned char)g[1]);
+			g += 2;
+		} else if (blank(*g)) {
+			sp_put(p, ' ');
+			while (blank(*g))
+				g++;
+		} else {
+			sp_put(p, (unsigned char)*g++);
+		}
+	}
+}
+
+/* A path glob (a file rule's, or an unquoted word's): "**" as STAR, '*',
+ * a class or an escape as SEG (wider than what they match), '?' as ONE. */
+static void sp_from_path_glob(struct spat *p, const char *g, size_t len)
+{
+	for (size_t k = 0; k < len; k++) {
+		char c = g[k];
+		if (c == '*' && k + 1 < len && g[k + 1] == '*') {
+			sp_put(p, SP_STAR);
+			k++;
+		} else if (c == '[') {
+			/* a class: one character, its text is no literal */
+			size_t from = k + 2 < len ? k + 2 : len;
+			const char *e = memchr(g + from, ']', len - from);
+			sp_put(p, SP_SEG);
+			if (e)
+				k = (size_t)(e - g);
+		} else if (c == '*' || c == ']' || c == '\\') {
+			sp_put(p, SP_SEG);
+		} else if (c == '?') {
+			sp_put(p, SP_ONE);
+		} else {
+			sp_put(p, (unsigned char)c);
+		}
+	}
+}
+
+static void sp_lit(struct spat *p, const char *s, size_t len)
+{
+	for (size_t k = 0; k < len; k++)
+		sp_put(p, (unsigned char)s[k]);
+}
+
+/* Whether some string matches both a and b: reachability over pairs of
+ * positions, row by row (every step moves forward in a, in b or both). */
+static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a, bool *row_b)
+{
+	size_t na = a->n, nb = b->n;
+	bool *cur = row_a, *next = row_b;
+
+	if (a->over || b->over)
+		return true;
+	memset(cur, 0, nb + 1);
+	cur[0] = true;
+	for (size_t i = 0; i <= na; i++) {
+		memset(next, 0, nb + 1);
+		for (size_t j = 0; j <= nb; j++) {
+			if (!cur[j])
+				continue;
+			unsigned ea = i < na ? a->v[i] : 0, eb = j < nb ? b->v[j] : 0;
+			bool sa = i < na && ea >= SP_STAR, sb = j < nb && eb >= SP_STAR;
+			if (i == na && j == nb)
+				return true;
+			/* a star may end (skip it), or produce the one character
+			 * the other side's element takes (a SEG never a '/') */
+			if (sa) {
+				next[j] = true;
+				if (j < nb && !sb && (ea == SP_STAR || eb != '/'))
+					cur[j + 1] = true;
+			}
+			if (sb) {
+				cur[j + 1] = true;
+				if (i < na && !sa && (eb == SP_STAR || ea != '/'))
+					next[j] = true;
+			}
+			if (i < na && j < nb && !sa && !sb &&
+			    (ea == eb || ea == SP_ONE || eb == SP_ONE))
+				next[j + 1] = true;
+		}
+		bool *t = cur;
+		cur = next;
+		next = t;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------
  * Deciding a line.
  */
 #define MAX_CWDS 8
@@ -212,6 +354,10 @@ struct bash_ctx {
 	/* the last word of the command whose arguments were checked last */
 	const char *args_tail;
 	char path[CWD_MAX * 2 + 2];
+	/* star patterns for words the shell still expands (could-match) */
+	uint16_t sp_t[SP_MAX], sp_r[SP_MAX];
+	bool sp_row[2][SP_MAX + 1];
+	char sp_path[SP_MAX];
 };
 
 static void verdict_rule(struct lf_verdict *v, enum lf_effect eff, enum lf_layer layer,
@@ -338,6 +484,139 @@ static const struct lf_cmd_rule *deny_matching(const struct bash_ctx *bc,
 	return NULL;
 }
 
+/* A word the shell still expands: what it becomes is unknown here. */
+static bool word_wild(const struct lf_shell_word *w)
+{
+	return (w->flags & LF_WORD_NOT_LITERAL) != 0;
+}
+
+/* dst += s, truncated, always NUL terminated. */
+static void text_add(char *dst, size_t size, const char *s)
+{
+	size_t n = strlen(dst), l = strlen(s);
+
+	if (n + 1 >= size)
+		return;
+	if (l > size - n - 1)
+		l = size - n - 1;
+	memcpy(dst + n, s, l);
+	dst[n + l] = '\0';
+}
+
+/* The command as a star pattern: literal words joined by single spaces,
+ * each expanded word a STAR that also stands for the blanks around it
+ * (it may become no word, or several). prog replaces the first word. */
+static void sp_command(struct bash_ctx *bc, const struct lf_shell_part *part, const char *prog,
+		       struct spat *t)
+{
+	bool prev_lit = false;
+
+	*t = (struct spat){ .v = bc->sp_t, .cap = SP_MAX };
+	for (size_t k = 0; k < part->argc; k++) {
+		const struct lf_shell_word *w = &part->argv[k];
+		if (word_wild(w)) {
+			sp_put(t, SP_STAR);
+			prev_lit = false;
+			continue;
+		}
+		if (prev_lit)
+			sp_put(t, ' ');
+		if (k == 0)
+			sp_lit(t, prog, strlen(prog));
+		else
+			sp_lit(t, w->text, w->len);
+		prev_lit = true;
+	}
+	if (part->open_args)
+		sp_put(t, SP_STAR);
+}
+
+/* Whether command rule c could match some expansion of the command t. */
+static bool cmd_rule_could_match(struct bash_ctx *bc, const struct lf_cmd_rule *c,
+				 const struct spat *t)
+{
+	struct spat r = { .v = bc->sp_r, .cap = SP_MAX };
+
+	if (c->matcher == LF_MATCH_GLOB) {
+		sp_from_cmd_glob(&r, c->text);
+		return sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1]);
+	}
+	for (size_t i = 0; i < c->ntokens; i++) {
+		if (i)
+			sp_put(&r, ' ');
+		sp_lit(&r, c->tokens[i], strlen(c->tokens[i]));
+	}
+	if (sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1]))
+		return true;
+	if (c->matcher != LF_MATCH_PREFIX)
+		return false;
+	sp_put(&r, ' ');
+	sp_put(&r, SP_STAR);
+	return sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1]);
+}
+
+static const char *matcher_name(enum lf_matcher m)
+{
+	return m == LF_MATCH_EXACT ? "exact" : m == LF_MATCH_PREFIX ? "prefix" : "glob";
+}
+
+/*
+ * An allowed command with words the shell still expands ($x, ${x:-y}, a
+ * pathname pattern): every expansion must be allowed. When some deny or
+ * ask command rule could match one of them, the part is at best ask,
+ * naming that rule (the strictest, the earliest on a tie).
+ */
+static void expanded_words_check(struct bash_ctx *bc, const struct lf_shell_part *part,
+				 struct lf_verdict *v)
+{
+	const struct lf_shell_word *wild = NULL;
+	const struct lf_cmd_rule *best = NULL;
+	const struct lf_rule *owner = NULL;
+	struct spat t, tb;
+
+	for (size_t k = 0; k < part->argc && !wild; k++)
+		if (word_wild(&part->argv[k]))
+			wild = &part->argv[k];
+	/* a part with a reason is at best ask already, and the reason says why */
+	if (!wild || v->effect != LF_ALLOW || part->reason)
+		return;
+	const char *prog = part->argv[0].text;
+	const char *slash = strrchr(prog, '/');
+	sp_command(bc, part, prog, &t);
+	for (size_t i = 0; i < bc->nbash; i++) {
+		const struct lf_rule *r = bc->bash[i];
+		for (size_t k = 0; k < r->ncmds; k++) {
+			const struct lf_cmd_rule *c = &r->cmds[k];
+			if (c->effect == LF_ALLOW || (best && c->effect <= best->effect))
+				continue;
+			bool could = cmd_rule_could_match(bc, c, &t);
+			if (!could && slash && slash[1] && !word_wild(&part->argv[0])) {
+				/* /bin/rm is judged like rm: the basename too */
+				sp_command(bc, part, slash + 1, &tb);
+				could = cmd_rule_could_match(bc, c, &tb);
+				sp_command(bc, part, prog, &t);
+			}
+			if (could) {
+				best = c;
+				owner = r;
+			}
+		}
+	}
+	if (!best)
+		return;
+	verdict_rule(v, LF_ASK, owner->layer, best->source);
+	v->reason[0] = '\0';
+	text_add(v->reason, sizeof(v->reason), "the shell expands ");
+	text_add(v->reason, sizeof(v->reason), wild->text);
+	text_add(v->reason, sizeof(v->reason), ", which could make it match the ");
+	text_add(v->reason, sizeof(v->reason), lf_effect_name(best->effect));
+	text_add(v->reason, sizeof(v->reason), " rule ");
+	text_add(v->reason, sizeof(v->reason), matcher_name(best->matcher));
+	text_add(v->reason, sizeof(v->reason), " \"");
+	text_add(v->reason, sizeof(v->reason), best->text);
+	text_add(v->reason, sizeof(v->reason), "\"");
+}
+
 static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 			  struct lf_verdict *v, bool *matched)
 {
@@ -377,6 +656,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 		}
 		*v = bc->unmatched;
 		*matched = false;
+		expanded_words_check(bc, part, v);
 		return 0;
 	}
 	verdict_rule(v, best->effect, owner->layer, best->source);
@@ -407,6 +687,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 				 "a denied command could match once standard input adds arguments");
 		}
 	}
+	expanded_words_check(bc, part, v);
 	return 0;
 }
 
@@ -548,6 +829,107 @@ static int argument_rules(struct bash_ctx *bc, enum lf_capability cap, const cha
 	return 0;
 }
 
+/*
+ * Lexical normalisation of dir "/" word into out: "", "." dropped, ".."
+ * removes the component before it. false when that component is a pattern
+ * (what ".." leaves is unknown) or out is too small.
+ */
+static bool glob_path_clean(const char *dir, const char *word, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (int part = dir ? 0 : 1; part < 2; part++) {
+		const char *in = part ? word : dir;
+		while (*in) {
+			while (*in == '/')
+				in++;
+			const char *e = strchrnul(in, '/');
+			size_t seg = (size_t)(e - in);
+			if (seg == 0 || (seg == 1 && in[0] == '.')) {
+				/* nothing */
+			} else if (seg == 2 && in[0] == '.' && in[1] == '.') {
+				size_t k = n;
+				while (k > 0 && out[k - 1] != '/')
+					k--;
+				if (strpbrk(out + k, "*?[]\\"))
+					return false;
+				n = k ? k - 1 : 0;
+				out[n] = '\0';
+			} else {
+				if (n + 1 + seg + 1 > size)
+					return false;
+				out[n++] = '/';
+				memcpy(out + n, in, seg);
+				n += seg;
+				out[n] = '\0';
+			}
+			in = e;
+		}
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return true;
+}
+
+/*
+ * An unquoted pathname pattern among the arguments (`cat .e*`) may name
+ * any path it matches. The strictest deny or ask file rule of cap that
+ * could match such a path (its globs, anchored at the project root, also
+ * cover what lies below); rules matching every path are left out as in
+ * argument_rules. *known: some rule could.
+ */
+static void argument_glob_rules(struct bash_ctx *bc, enum lf_capability cap,
+				const struct lf_shell_word *w, struct lf_verdict *v, bool *known)
+{
+	const struct lf_effective *e = bc->e;
+	const struct lf_rule *best = NULL;
+	struct spat t, r;
+
+	*known = false;
+	for (size_t k = 0; k < (w->text[0] == '/' ? 1 : bc->ncwd); k++) {
+		bool ok = glob_path_clean(w->text[0] == '/' ? NULL : bc->cwds[k], w->text,
+					  bc->sp_path, sizeof(bc->sp_path));
+		t = (struct spat){ .v = bc->sp_t, .cap = SP_MAX, .over = !ok };
+		if (ok)
+			sp_from_path_glob(&t, bc->sp_path, strlen(bc->sp_path));
+		for (size_t i = 0; i < e->nrules; i++) {
+			const struct lf_rule *rule = e->rules[i];
+			if (rule->cap != cap || rule->effect == LF_ALLOW ||
+			    (best && rule->effect <= best->effect))
+				continue;
+			for (size_t g = 0; g < rule->nglobs; g++) {
+				const struct lf_glob *gl = &rule->globs[g];
+				if (glob_matches_all(gl))
+					continue;
+				r = (struct spat){ .v = bc->sp_r, .cap = SP_MAX };
+				sp_lit(&r, bc->root, strlen(bc->root));
+				if (gl->pattern[0]) {
+					if (!bc->root[0] || bc->root[strlen(bc->root) - 1] != '/')
+						sp_put(&r, '/');
+					sp_from_path_glob(&r, gl->pattern, strlen(gl->pattern));
+				}
+				bool could = sp_intersect(&r, &t, bc->sp_row[0], bc->sp_row[1]);
+				if (!could) {
+					/* the rule also covers what lies below */
+					sp_put(&r, '/');
+					sp_put(&r, SP_STAR);
+					could = sp_intersect(&r, &t, bc->sp_row[0], bc->sp_row[1]);
+				}
+				if (could) {
+					best = rule;
+					break;
+				}
+			}
+		}
+	}
+	if (best) {
+		memset(v, 0, sizeof(*v));
+		verdict_rule(v, LF_ASK, best->layer, best->source);
+		*known = true;
+	}
+}
+
 static bool prog_in(const char *b, const char *const *names)
 {
 	for (size_t k = 0; names[k]; k++)
@@ -591,6 +973,27 @@ static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part
 		const struct lf_shell_word *w = &part->argv[i];
 		if (w->len && w->text[0] != '-' && !(w->flags & LF_WORD_NOT_LITERAL))
 			last = i;
+	}
+	for (size_t i = 1; i < part->argc && v->effect < LF_ASK; i++) {
+		const struct lf_shell_word *w = &part->argv[i];
+		if ((w->flags & LF_WORD_NOT_LITERAL) == LF_WORD_GLOB && w->len && !part->reason) {
+			/* a pathname pattern: any file it could match */
+			enum lf_capability gcaps[2] = { LF_CAP_READ, LF_CAP_READ };
+			if (w_all || w_last)
+				gcaps[1] = LF_CAP_WRITE;
+			else if (del)
+				gcaps[1] = LF_CAP_DELETE;
+			for (size_t k = 0; k < 2 && v->effect < LF_ASK; k++) {
+				argument_glob_rules(bc, gcaps[k], w, &one, &known);
+				if (!known)
+					continue;
+				set_text(one.reason, sizeof(one.reason),
+					 "an argument pattern could name a file a rule guards: ",
+					 w->text);
+				*v = one;
+			}
+			continue;
+		}
 	}
 	for (size_t i = 1; i < part->argc && v->effect < LF_DENY; i++) {
 		const struct lf_shell_word *w = &part->argv[i];

@@ -412,6 +412,106 @@ static char *copy_raw(char *o, const char *s, size_t from, size_t to)
 	return o;
 }
 
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Code point cp as UTF-8 (bash writes \u and \U so in a UTF-8 locale). */
+static char *utf8_put(char *o, unsigned long cp)
+{
+	if (cp < 0x80) {
+		*o++ = (char)cp;
+	} else if (cp < 0x800) {
+		*o++ = (char)(0xc0 | (cp >> 6));
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	} else if (cp < 0x10000) {
+		*o++ = (char)(0xe0 | (cp >> 12));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	} else {
+		*o++ = (char)(0xf0 | ((cp >> 18) & 0x07));
+		*o++ = (char)(0x80 | ((cp >> 12) & 0x3f));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	}
+	return o;
+}
+
+/*
+ * The body of $'…' (between the quotes) decoded into o, as bash does:
+ * \a \b \e \E \f \n \r \t \v \\ \' \" \?, \NNN (octal), \xHH, \uHHHH,
+ * \UHHHHHHHH, \cX; any other escape stays as written. A NUL ends the
+ * string (bash drops the rest). Never longer than the input, so it fits
+ * the word's reservation. Returns the new end.
+ */
+static char *ansi_c_decode(char *o, const char *b, size_t n)
+{
+	static const char from[] = "abeEfnrtv\\'\"?";
+	static const char to[] = "\a\b\033\033\f\n\r\t\v\\'\"?";
+	size_t k = 0;
+
+	while (k < n) {
+		if (b[k] != '\\' || k + 1 >= n) {
+			*o++ = b[k++];
+			continue;
+		}
+		char c = b[k + 1];
+		const char *f = c ? strchr(from, c) : NULL;
+		unsigned long v = 0;
+		size_t d = 0;
+		k += 2;
+		if (f) {
+			*o++ = to[f - from];
+			continue;
+		}
+		if (c >= '0' && c <= '7') {
+			v = (unsigned long)(c - '0');
+			while (d < 2 && k < n && b[k] >= '0' && b[k] <= '7') {
+				v = v * 8 + (unsigned long)(b[k++] - '0');
+				d++;
+			}
+			v &= 0xff;
+		} else if (c == 'x' || c == 'u' || c == 'U') {
+			size_t max = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+			while (d < max && k < n && hex_value(b[k]) >= 0) {
+				v = v * 16 + (unsigned long)hex_value(b[k++]);
+				d++;
+			}
+			if (d == 0) {
+				*o++ = '\\';
+				*o++ = c;
+				continue;
+			}
+			if (c != 'x' && v > 0x10ffff)
+				v = 0xfffd;
+			/* a code point takes at most as many bytes as its escape */
+			if (c != 'x') {
+				if (v == 0)
+					return o;
+				o = utf8_put(o, v);
+				continue;
+			}
+		} else if (c == 'c' && k < n) {
+			v = (unsigned long)(b[k++] & 0x1f);
+		} else {
+			*o++ = '\\';
+			*o++ = c;
+			continue;
+		}
+		if (v == 0)
+			return o;
+		*o++ = (char)v;
+	}
+	return o;
+}
+
 /* A '$' at lx->i (unquoted, or inside double quotes when in_dq). */
 static int lex_dollar(struct lexer *lx, char **op, bool in_dq)
 {
@@ -457,18 +557,21 @@ static int lex_dollar(struct lexer *lx, char **op, bool in_dq)
 		o = copy_raw(o, s, i, e);
 		lx->i = e;
 	} else if (n == '\'' && !in_dq) {
-		/* $'…': ANSI-C quoting; escapes are kept, the word is not literal */
+		/* $'…': ANSI-C quoting, decoded as bash does; the word is
+		 * judged by what it becomes */
 		size_t e = i + 2;
 		while (e < len && s[e] != '\'')
 			e += s[e] == '\\' ? 2 : 1;
-		lx->word_flags |= LF_WORD_EXPANSION | LF_WORD_QUOTED;
+		lx->word_flags |= LF_WORD_QUOTED;
 		if (e >= len) {
 			set_reason(lx, R_UNTERM_SQ);
+			lx->word_flags |= LF_WORD_EXPANSION;
+			o = copy_raw(o, s, i, len);
 			e = len;
 		} else {
+			o = ansi_c_decode(o, s + i + 2, e - (i + 2));
 			e++;
 		}
-		o = copy_raw(o, s, i, e);
 		lx->i = e;
 	} else if (n == '"' && !in_dq) {
 		/* $"…": a translated string; the '"' is lexed next */
@@ -558,11 +661,11 @@ static void mark_literal(struct lexer *lx, bool first, bool *bracket, bool *brac
 		break;
 	case ',':
 		if (*brace)
-			lx->word_flags |= LF_WORD_GLOB;
+			lx->word_flags |= LF_WORD_GLOB | LF_WORD_BRACE;
 		break;
 	case '.':
 		if (*brace && i + 1 < lx->len && lx->s[i + 1] == '.')
-			lx->word_flags |= LF_WORD_GLOB;
+			lx->word_flags |= LF_WORD_GLOB | LF_WORD_BRACE;
 		break;
 	case '~':
 		if (first)
@@ -1632,6 +1735,280 @@ static bool is_reserved_skip(const struct lf_shell_word *w)
 	return false;
 }
 
+/* ------------------------------------------------------------------------
+ * Brace expansion: `git {push,x}` runs `git push x`, `git pu{s,}h` runs
+ * `git push puh`. Bounded; beyond the bounds the word is unknown.
+ */
+#define BRACE_MAX_WORDS 64
+#define BRACE_MAX_DEPTH 8
+
+struct braces {
+	const char *v[BRACE_MAX_WORDS];
+	size_t len[BRACE_MAX_WORDS];
+	size_t n;
+	bool unsure;
+};
+
+/* The index after a quoted or substituted piece at s[i], or i when s[i]
+ * starts none; NONE when it is unterminated. */
+static size_t brace_skip(const char *s, size_t len, size_t i)
+{
+	bool subst = false;
+
+	switch (s[i]) {
+	case '\\':
+		return i + 2 <= len ? i + 2 : len;
+	case '\'':
+		return skip_squote(s, len, i);
+	case '"':
+		return skip_dquote(s, len, i, 1);
+	case '`':
+		return skip_bquote(s, len, i);
+	case '$':
+		if (i + 1 < len && s[i + 1] == '{')
+			return brace_end(s, len, i + 2, &subst);
+		if (i + 1 < len && s[i + 1] == '(')
+			return paren_end(s, len, i + 2, 1);
+		if (i + 1 < len && s[i + 1] == '\'')
+			return skip_squote(s, len, i + 1);
+		return i + 1;
+	default:
+		return i;
+	}
+}
+
+static bool brace_add(struct analysis *an, struct braces *b, const char *parts[3],
+		      const size_t lens[3])
+{
+	size_t n = lens[0] + lens[1] + lens[2];
+
+	if (b->n >= BRACE_MAX_WORDS) {
+		b->unsure = true;
+		return false;
+	}
+	char *o = arena_reserve(&an->arena, n + 1);
+	if (!o)
+		return false;
+	for (int k = 0, at = 0; k < 3; at += (int)lens[k], k++)
+		memcpy(o + at, parts[k], lens[k]);
+	o[n] = '\0';
+	arena_commit(&an->arena, n + 1);
+	b->v[b->n] = o;
+	b->len[b->n++] = n;
+	return true;
+}
+
+/* An integer for a {X..Y..S} sequence; false when it is not one. */
+static bool seq_number(const char *s, size_t len, long *v)
+{
+	size_t k = 0;
+	long x = 0;
+	bool neg = false;
+
+	if (k < len && (s[k] == '-' || s[k] == '+'))
+		neg = s[k++] == '-';
+	if (k == len || len - k > 9)
+		return false;
+	for (; k < len; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+		x = x * 10 + (s[k] - '0');
+	}
+	*v = neg ? -x : x;
+	return true;
+}
+
+static int brace_expand(struct analysis *an, const char *s, size_t len, struct braces *b,
+			unsigned depth);
+
+/* A sequence {X..Y} or {X..Y..S} in s[open+1 .. close): expands it with
+ * prefix s[0..open) and suffix s[close+1..). false: not a sequence. */
+static int brace_sequence(struct analysis *an, const char *s, size_t len, size_t open, size_t close,
+			  struct braces *b, unsigned depth, bool *done)
+{
+	const char *in = s + open + 1;
+	size_t n = close - open - 1;
+	const char *d1 = memmem(in, n, "..", 2);
+	long x, y, step = 1;
+
+	*done = false;
+	if (!d1)
+		return 0;
+	const char *ys = d1 + 2;
+	const char *d2 = memmem(ys, (size_t)(in + n - ys), "..", 2);
+	size_t xl = (size_t)(d1 - in), yl = (size_t)((d2 ? d2 : in + n) - ys);
+	if (d2 && !seq_number(d2 + 2, (size_t)(in + n - d2 - 2), &step))
+		return 0;
+	bool letters = xl == 1 && yl == 1 && !(in[0] >= '0' && in[0] <= '9') &&
+		       !(ys[0] >= '0' && ys[0] <= '9') &&
+		       ((in[0] | 0x20) >= 'a' && (in[0] | 0x20) <= 'z') &&
+		       ((ys[0] | 0x20) >= 'a' && (ys[0] | 0x20) <= 'z');
+	if (letters) {
+		x = in[0];
+		y = ys[0];
+	} else if (!seq_number(in, xl, &x) || !seq_number(ys, yl, &y)) {
+		return 0;
+	}
+	*done = true;
+	if (step < 0)
+		step = -step;
+	if (step == 0)
+		step = 1;
+	long count = (x <= y ? y - x : x - y) / step + 1;
+	if (count > BRACE_MAX_WORDS) {
+		b->unsure = true;
+		return 0;
+	}
+	/* zero padding when either end is written with a leading zero */
+	size_t width = 0;
+	if (!letters && ((xl > 1 && (in[0] == '0' || (in[0] == '-' && in[1] == '0'))) ||
+			 (yl > 1 && (ys[0] == '0' || (ys[0] == '-' && ys[1] == '0')))))
+		width = xl > yl ? xl : yl;
+	for (long k = 0, v = x; k < count; k++, v += x <= y ? step : -step) {
+		char num[32], tmp[32];
+		size_t nl = 0, tl = 0;
+		if (letters) {
+			num[nl++] = (char)v;
+		} else {
+			unsigned long a = v < 0 ? (unsigned long)-v : (unsigned long)v;
+			do {
+				tmp[tl++] = (char)('0' + a % 10);
+				a /= 10;
+			} while (a);
+			if (v < 0)
+				num[nl++] = '-';
+			while (nl + tl < width && nl + tl < sizeof(num) - 1)
+				num[nl++] = '0';
+			while (tl)
+				num[nl++] = tmp[--tl];
+		}
+		const char *parts[3] = { s, num, s + close + 1 };
+		size_t lens[3] = { open, nl, len - close - 1 };
+		struct braces one = { .n = 0 };
+		if (!brace_add(an, &one, parts, lens))
+			return b->unsure ? 0 : -ENOMEM;
+		int r = brace_expand(an, one.v[0], one.len[0], b, depth + 1);
+		if (r < 0 || b->unsure)
+			return r;
+	}
+	return 0;
+}
+
+/* Appends every word s[0..len) expands to (raw text, quotes kept). */
+static int brace_expand(struct analysis *an, const char *s, size_t len, struct braces *b,
+			unsigned depth)
+{
+	if (depth > BRACE_MAX_DEPTH) {
+		b->unsure = true;
+		return 0;
+	}
+	for (size_t i = 0; i < len;) {
+		size_t e = brace_skip(s, len, i);
+		if (e == NONE)
+			break;
+		if (e != i) {
+			i = e;
+			continue;
+		}
+		if (s[i] != '{') {
+			i++;
+			continue;
+		}
+		/* the matching '}' and the top-level commas */
+		size_t commas[BRACE_MAX_WORDS], nc = 0, j = i + 1;
+		unsigned level = 1;
+		while (j < len) {
+			size_t f = brace_skip(s, len, j);
+			if (f == NONE) {
+				j = len;
+				break;
+			}
+			if (f != j) {
+				j = f;
+				continue;
+			}
+			if (s[j] == '{') {
+				level++;
+			} else if (s[j] == '}' && --level == 0) {
+				break;
+			} else if (s[j] == ',' && level == 1) {
+				if (nc == BRACE_MAX_WORDS) {
+					b->unsure = true;
+					return 0;
+				}
+				commas[nc++] = j;
+			}
+			j++;
+		}
+		if (j >= len) {
+			i++;
+			continue;
+		}
+		if (nc == 0) {
+			bool done;
+			int r = brace_sequence(an, s, len, i, j, b, depth, &done);
+			if (r < 0 || done || b->unsure)
+				return r;
+			i++;
+			continue;
+		}
+		for (size_t k = 0; k <= nc; k++) {
+			size_t from = k ? commas[k - 1] + 1 : i + 1, to = k < nc ? commas[k] : j;
+			const char *parts[3] = { s, s + from, s + j + 1 };
+			size_t lens[3] = { i, to - from, len - j - 1 };
+			struct braces one = { .n = 0 };
+			if (!brace_add(an, &one, parts, lens))
+				return -ENOMEM;
+			int r = brace_expand(an, one.v[0], one.len[0], b, depth + 1);
+			if (r < 0 || b->unsure)
+				return r;
+		}
+		return 0;
+	}
+	const char *parts[3] = { s, "", "" };
+	size_t lens[3] = { len, 0, 0 };
+	if (!brace_add(an, b, parts, lens) && !b->unsure)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Pushes the words an unquoted brace expansion in t makes, each lexed
+ * again (quote removal, flags); when it is too large, the word as written,
+ * marked as one the shell expands. */
+static int push_braced(struct parser *ps, const struct token *t)
+{
+	struct braces *b = malloc(sizeof(*b));
+	int r;
+
+	if (!b)
+		return -ENOMEM;
+	b->n = 0;
+	/* scanning for groups is quadratic in the worst case: bound it */
+	b->unsure = t->end - t->start > 4096;
+	r = b->unsure ? 0 : brace_expand(ps->an, ps->lx.s + t->start, t->end - t->start, b, 0);
+	if (r == 0 && b->unsure) {
+		struct lf_shell_word w = t->w;
+		w.flags |= LF_WORD_EXPANSION;
+		r = wordv_push(&ps->cmd.words, &w);
+	}
+	for (size_t k = 0; r == 0 && !b->unsure && k < b->n; k++) {
+		struct lexer sub = { .an = ps->an, .s = b->v[k], .len = b->len[k] };
+		struct token w;
+		memset(&w, 0, sizeof(w));
+		r = lex_word(&sub, &w);
+		free(sub.bodies);
+		if (r < 0)
+			break;
+		/* an unquoted empty result is no word at all */
+		if (w.w.len == 0 && !(w.w.flags & LF_WORD_QUOTED))
+			continue;
+		w.w.flags &= ~LF_WORD_BRACE;
+		r = wordv_push(&ps->cmd.words, &w.w);
+	}
+	free(b);
+	return r;
+}
+
 /* A word in command position or after it. */
 static int handle_word(struct parser *ps, const struct token *t)
 {
@@ -1706,6 +2083,8 @@ static int handle_word(struct parser *ps, const struct token *t)
 	cmd_touch(ps, t);
 	if (t->reason && !c->reason)
 		c->reason = t->reason;
+	if ((w->flags & LF_WORD_BRACE) && !(w->flags & LF_WORD_SUBST))
+		return push_braced(ps, t);
 	return wordv_push(&c->words, w);
 
 skipped:

@@ -26,6 +26,7 @@
 #define LF_WORD_SUBST 0x04u	/* $(…), `…`, $((…)), <(…) or >(…) */
 #define LF_WORD_GLOB 0x08u	/* unquoted * ? [ or brace expansion */
 #define LF_WORD_TILDE 0x10u	/* unquoted leading ~ */
+#define LF_WORD_BRACE 0x20u	/* unquoted {a,b} or {1..3} (the parser expands it) */
 #define LF_WORD_NOT_LITERAL (LF_WORD_EXPANSION | LF_WORD_SUBST | LF_WORD_GLOB | LF_WORD_TILDE)
 
 /* One word after quote removal. text is NUL terminated; expansions are

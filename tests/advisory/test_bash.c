@@ -153,7 +153,7 @@ static const struct {
 	{ "bash -c 'ls'", A, 29, NULL },
 	{ "xargs -I{} ls {}", Q, 32, "ls {}" },
 	{ "xargs -0 git push", D, 11, NULL },
-	{ "sh -c \"$CMD\"", Q, 0, NULL },
+	{ "sh -c \"$CMD\"", Q, 32, "sh -c $CMD" }, /* $CMD could be --force */
 	{ "echo rm | sh", Q, -1, "sh" },
 	/* absolute or disguised paths to the denied program */
 	{ "/bin/rm -rf x", D, 10, "/bin/rm -rf x" },
@@ -187,7 +187,7 @@ static const struct {
 	{ "cd sub && echo x > secret", D, 8, "> secret" },
 	{ "cd sub && echo x > ok", Q, 0, NULL },
 	{ "cd /work/proj/sub && echo x > secret", D, 8, NULL },
-	{ "cd $D && echo x > ok", Q, 0, NULL },
+	{ "cd $D && echo x > ok", Q, 32, "cd $D" }, /* likewise $D */
 	/* arguments that name denied files */
 	{ "cat .env", D, 6, "cat .env" },
 	{ "ls && cat ./.env", D, 6, NULL },
@@ -430,6 +430,125 @@ static void test_argument_rules(void **state)
 	lf_policy_free(p);
 }
 
+/*
+ * Words the analyser has not expanded (SPEC §1: a part is allow only if
+ * every expansion of its words is): a parameter expansion may become
+ * anything, so a deny or ask command rule that could match one makes the
+ * part at best ask; ANSI-C quoting and brace expansion are expanded and
+ * judged; a pathname pattern may name any file a deny or ask file rule
+ * guards. Also the wrappers whose wrapped command is determinable.
+ */
+static const char expand_policy[] =
+	"{\n"			       /* 1 */
+	"  \"version\": 1,\n"	       /* 2 */
+	"  \"fallback\": \"allow\",\n" /* 3 */
+	"  \"rules\": [\n"	       /* 4 */
+	"    { \"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\".env\", "
+	"\"secrets/**\"] },\n"							    /* 5 */
+	"    { \"effect\": \"allow\", \"capability\": \"bash\", \"commands\": [\n"  /* 6 */
+	"        { \"effect\": \"deny\", \"prefix\": \"git push\" },\n"		    /* 7 */
+	"        { \"effect\": \"ask\", \"exact\": \"make deploy\" },\n"	    /* 8 */
+	"        { \"effect\": \"deny\", \"glob\": \"docker * --privileged*\" },\n" /* 9 */
+	"        { \"effect\": \"deny\", \"prefix\": \"rm\" }\n"		    /* 10 */
+	"    ] }\n"								    /* 11 */
+	"  ]\n"									    /* 12 */
+	"}\n";
+
+static const struct {
+	const char *line;
+	enum lf_effect effect;
+	int rule_line;
+	const char *reason; /* a substring of the reason, or NULL */
+} expand_table[] = {
+	/* parameter expansions: wildcards */
+	{ "x=push; git \"$x\"", Q, 7, "could make it match the deny rule prefix \"git push\"" },
+	{ "git $x", Q, 7, NULL },
+	{ "git \"${x:-push}\"", Q, 7, "${x:-push}" },
+	{ "git ${@}", Q, 7, NULL },
+	{ "git $1 origin", Q, 7, NULL },
+	{ "/usr/bin/git $x", Q, 7, NULL },
+	{ "git -C . $x", Q, 7, NULL },
+	{ "git $x push", Q, 7, NULL },
+	{ "make $t", Q, 8, NULL },
+	{ "docker run $opts img", Q, 9, NULL },
+	{ "git status $x", A, -1, NULL },
+	{ "make test $t", A, -1, NULL },
+	{ "echo $HOME", A, -1, NULL },
+	{ "echo \"$HOME/x\" ${PATH}", A, -1, NULL },
+	{ "git '$x'", A, -1, NULL },
+	{ "git push $x", D, 7, NULL },
+	/* ANSI-C quoting, decoded */
+	{ "git $'push'", D, 7, NULL },
+	{ "git $'\\x70ush'", D, 7, NULL },
+	{ "git $'pu\\163h'", D, 7, NULL },
+	{ "git $'pu\\u0073h' origin", D, 7, NULL },
+	{ "$'r\\x6d' x", D, 10, NULL },
+	{ "git $'push\\n'", A, -1, NULL },
+	{ "echo $'a\\tb'", A, -1, NULL },
+	/* brace expansion, expanded */
+	{ "git {push,origin}", D, 7, NULL },
+	{ "git pu{s,}h", D, 7, NULL },
+	{ "git {push,pull}", D, 7, NULL },
+	{ "{git,push}", D, 7, NULL },
+	{ "git p{u,x}sh", D, 7, NULL },
+	{ "git pu{s..s}h", D, 7, NULL },
+	{ "r{m..n} x", D, 10, NULL },
+	{ "git {{push,a},b}", D, 7, NULL },
+	{ "git '{push,x}'", A, -1, NULL },
+	{ "echo {1..3} {a,b}c", A, -1, NULL },
+	{ "git {1..1000}", Q, 7, NULL }, /* too many: unknown */
+	{ "git {pull,fetch}", A, -1, NULL },
+	{ "git {1..1000}push", Q, 7, NULL },
+	/* pathname patterns against file rules */
+	{ "cat .e*", Q, 5, ".e*" },
+	{ "cat ./.e?v", Q, 5, NULL },
+	{ "cat secrets/*", Q, 5, NULL },
+	{ "cat sec*/key", Q, 5, NULL },
+	{ "cat s*/../.e*", Q, 5, NULL },
+	{ "ls -d .[a-z]*", Q, 5, NULL },
+	{ "cat /work/proj/.e*", Q, 5, NULL },
+	{ "cat *.md", A, -1, NULL },
+	{ "cat src/*.c", A, -1, NULL },
+	{ "cat '.e*'", A, -1, NULL },
+	{ "cat .env", D, 5, NULL },
+};
+
+static void test_expansions(void **state)
+{
+	struct lf_policy *p = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_diag d;
+	int bad = 0;
+
+	assert_int_equal(lf_policy_parse(expand_policy, strlen(expand_policy), "exp.json",
+					 LF_LAYER_PROJECT, &p, &d),
+			 0);
+	const struct lf_policy *one[] = { p };
+	assert_int_equal(lf_resolve(one, 1, &e), 0);
+	for (size_t i = 0; i < sizeof(expand_table) / sizeof(expand_table[0]); i++) {
+		struct lf_verdict v;
+		int r = lf_decide_bash(e, ROOT, expand_table[i].line, &v);
+		bool ok = r == 0 && v.effect == expand_table[i].effect;
+		if (ok && expand_table[i].rule_line > 0)
+			ok = !v.from_fallback &&
+			     v.source.line == (unsigned)expand_table[i].rule_line;
+		if (ok && expand_table[i].reason)
+			ok = strstr(v.reason, expand_table[i].reason) != NULL;
+		if (!ok) {
+			print_error("[%s]: r=%d %s (line %u) part [%s] reason [%s]; expected %s "
+				    "line %d\n",
+				    expand_table[i].line, r, lf_effect_name(v.effect),
+				    v.source.line, v.part, v.reason,
+				    lf_effect_name(expand_table[i].effect),
+				    expand_table[i].rule_line);
+			bad++;
+		}
+	}
+	lf_effective_free(e);
+	lf_policy_free(p);
+	assert_int_equal(bad, 0);
+}
+
 /* A small deterministic generator: the same lines on every run. */
 static uint32_t rnd_state = 0x2545f491u;
 static uint32_t rnd(uint32_t n)
@@ -528,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_and_layers),
 		cmocka_unit_test(test_random_chains),
 		cmocka_unit_test(test_argument_rules),
+		cmocka_unit_test(test_expansions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

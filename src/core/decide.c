@@ -16,10 +16,9 @@
 #include <string.h>
 
 #include "core/decide_index.h"
+#include "core/fnv.h"
 #include "core/model.h"
 
-#define FNV_BASIS 14695981039346656037ull
-#define FNV_PRIME 1099511628211ull
 #define FILE_CAPS 3
 
 struct idx_entry {
@@ -44,19 +43,6 @@ struct lf_decide_index {
 	struct idx_table caps[FILE_CAPS];
 	struct idx_entry *entries;
 };
-
-static inline uint64_t fnv_step(uint64_t h, unsigned char c)
-{
-	return (h ^ c) * FNV_PRIME;
-}
-
-static uint64_t fnv(const char *s, size_t n)
-{
-	uint64_t h = FNV_BASIS;
-	for (size_t i = 0; i < n; i++)
-		h = fnv_step(h, (unsigned char)s[i]);
-	return h;
-}
 
 static struct idx_slot *table_find(const struct idx_table *t, uint64_t h, const char *key,
 				   size_t len)
@@ -118,7 +104,7 @@ int lf_decide_index_build(const struct lf_effective *e, struct lf_decide_index *
 			continue;
 		for (size_t k = 0; k < r->nglobs; k++) {
 			const struct lf_glob *g = &r->globs[k];
-			uint64_t h = fnv(g->pattern, g->prefix_len);
+			uint64_t h = lf_fnv(g->pattern, g->prefix_len);
 			struct idx_slot *s =
 				table_find(&idx->caps[r->cap], h, g->pattern, g->prefix_len);
 			if (!s->key) {
@@ -188,11 +174,11 @@ static void decide_indexed(const struct lf_effective *e, enum lf_capability cap,
 {
 	const struct lf_decide_index *idx = e->index;
 	const struct idx_table *t = &idx->caps[cap];
-	uint64_t h = FNV_BASIS;
+	uint64_t h = LF_FNV_BASIS;
 
 	bucket_scan(idx, t, e, h, rel, 0, b);
 	for (size_t i = 0; rel[i]; i++) {
-		h = fnv_step(h, (unsigned char)rel[i]);
+		h = lf_fnv_step(h, (unsigned char)rel[i]);
 		if (rel[i + 1] == '/' || rel[i + 1] == '\0')
 			bucket_scan(idx, t, e, h, rel, i + 1, b);
 	}

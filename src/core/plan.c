@@ -38,10 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fnv.h"
 #include "core/model.h"
 
-#define FNV_BASIS 14695981039346656037ull
-#define FNV_PRIME 1099511628211ull
 #define NONE UINT32_MAX
 
 /* ---- a bump allocator for the plan's strings ------------------------- */
@@ -129,19 +128,6 @@ struct root_map {
 	struct root_info *entries;
 	size_t n;
 };
-
-static uint64_t fnv(const char *s, size_t n)
-{
-	uint64_t h = FNV_BASIS;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * FNV_PRIME;
-	return h;
-}
-
-static inline uint64_t fnv_step(uint64_t h, char c)
-{
-	return (h ^ (unsigned char)c) * FNV_PRIME;
-}
 
 /* Empties the map and sizes it for at most keys keys (the slot array was
  * allocated for the largest bucket). */
@@ -242,10 +228,10 @@ static void item_init(struct item *it, const char *rel, size_t len, uint32_t id,
 		      bool fence, size_t nbuckets)
 {
 	size_t first = 0;
-	uint64_t h = FNV_BASIS;
+	uint64_t h = LF_FNV_BASIS;
 	uint32_t slashes = 0;
 	while (first < len && rel[first] != '/')
-		h = fnv_step(h, rel[first++]);
+		h = lf_fnv_step(h, rel[first++]);
 	if (fence)
 		for (size_t j = first; j < len; j++)
 			slashes += rel[j] == '/';
@@ -272,7 +258,7 @@ static void fence_add(struct root_map *m, const struct item *it)
 	uint64_t hs[64];
 	size_t ends[64], nends = 0;
 	bool deep = false;
-	uint64_t h = FNV_BASIS;
+	uint64_t h = LF_FNV_BASIS;
 
 	for (size_t j = 0; j < len; j++) {
 		if (rel[j] == '/') {
@@ -283,21 +269,21 @@ static void fence_add(struct root_map *m, const struct item *it)
 				deep = true;
 			}
 		}
-		h = fnv_step(h, rel[j]);
+		h = lf_fnv_step(h, rel[j]);
 	}
 	struct root_info *e = map_get(m, h, rel, len);
 	if (e->eq[c] == NONE)
 		e->eq[c] = it->id;
 	if (deep) {
 		/* Too many levels to remember: mark each one from the top. */
-		h = FNV_BASIS;
+		h = LF_FNV_BASIS;
 		for (size_t j = 0; j < len; j++) {
 			if (rel[j] == '/') {
 				e = map_get(m, h, rel, j);
 				if (e->below[c] == NONE)
 					e->below[c] = it->id;
 			}
-			h = fnv_step(h, rel[j]);
+			h = lf_fnv_step(h, rel[j]);
 		}
 		return;
 	}
@@ -321,7 +307,7 @@ static uint32_t fence_conflict(const struct root_map *m, const struct item *it,
 	size_t len = it->len;
 	int c = it->cls;
 	uint32_t best = NONE;
-	uint64_t h = FNV_BASIS;
+	uint64_t h = LF_FNV_BASIS;
 
 	*root = NULL;
 	for (size_t j = 0;; j++) {
@@ -336,7 +322,7 @@ static uint32_t fence_conflict(const struct root_map *m, const struct item *it,
 				return e->below[c] < best ? e->below[c] : best;
 			}
 		}
-		h = fnv_step(h, rel[j]);
+		h = lf_fnv_step(h, rel[j]);
 	}
 }
 
@@ -569,7 +555,7 @@ int lf_plan_compile(const struct lf_effective *e, const struct lf_context *ctx,
 			if (f != NONE)
 				continue;
 			if (!root)
-				root = map_get(&w.map, fnv(it->rel, it->len), it->rel, it->len);
+				root = map_get(&w.map, lf_fnv(it->rel, it->len), it->rel, it->len);
 			if (root->first == NONE)
 				root->first = it->id;
 			w.first[it->id] = root->first;

@@ -347,6 +347,46 @@ int lf_advise_file(struct lf_advisor *a, enum lf_capability cap, const char *pat
 	return 0;
 }
 
+/* The pure core judges a redirection target as written. Where a link on
+ * the way sends it elsewhere (src/h -> ../.git/hooks: `echo x >
+ * src/h/../config`, `echo x > src/h/post-merge`, or a dangling src/d),
+ * the target is judged again where the kernel would go, and the stricter
+ * verdict is kept (red team round 2, doc/escape.md). */
+struct redirect_recheck {
+	struct lf_advisor *a;
+	const char *cwd;
+	struct lf_verdict *v;
+};
+
+static int redirect_recheck_part(void *ctx, const struct lf_shell_part *p)
+{
+	struct redirect_recheck *rc = ctx;
+	char joined[PATH_MAX * 2], clean[PATH_MAX], canon[PATH_MAX];
+	struct lf_verdict v2;
+	const char *t;
+
+	if (p->kind != LF_PART_REDIRECT || p->reason || !p->target || !p->target->len ||
+	    (p->target->flags & LF_WORD_NOT_LITERAL))
+		return 0;
+	t = p->target->text;
+	if (t[0] == '/')
+		lf_text(joined, sizeof(joined), "%s", t);
+	else
+		lf_text(joined, sizeof(joined), "%s/%s", rc->cwd, t);
+	path_clean(joined, clean, sizeof(clean));
+	path_canon(joined, canon, sizeof(canon));
+	if (!strcmp(clean, canon))
+		return 0;
+	int r = lf_decide_file(rc->a->st->eff, rc->a->st->project_root, p->cap, canon, &v2);
+	if (r < 0)
+		return r;
+	if (v2.effect > rc->v->effect) {
+		*rc->v = v2;
+		lf_shell_part_format(p, rc->v->part, sizeof(rc->v->part));
+	}
+	return 0;
+}
+
 int lf_advise_bash(struct lf_advisor *a, const char *line, const char *cwd, struct lf_advice *out)
 {
 	struct lf_advice ad;
@@ -356,6 +396,12 @@ int lf_advise_bash(struct lf_advisor *a, const char *line, const char *cwd, stru
 	r = lf_bash_decide(a->st->eff, a->st->project_root, cwd, line, &ad.policy);
 	if (r < 0)
 		return r;
+	if (ad.policy.effect != LF_DENY) {
+		struct redirect_recheck rc = { a, cwd ? cwd : a->st->project_root, &ad.policy };
+		r = lf_shell_analyse(line, strlen(line), redirect_recheck_part, &rc);
+		if (r < 0)
+			return r;
+	}
 	ad.effect = ad.policy.effect;
 	*out = ad;
 	return 0;

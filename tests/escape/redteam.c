@@ -269,17 +269,10 @@ static void links_judged_where_they_go(struct esc *e, const struct esc_result *r
 	}
 }
 
-/* The same links, written to by a bash line whose commands are allowed. */
-static void bash_links_judged_where_they_go(struct esc *e, const struct esc_result *r)
+/* The same links, written to by a bash line whose commands are allowed:
+ * the lines of the table, each must not be allowed. */
+static void bash_lines_not_allowed(struct esc *e, const char *const *lines, size_t n)
 {
-	static const char *const lines[] = {
-		"echo x > src/h/../config",
-		"echo x > src/d",
-		"touch src/h/post-merge",
-		"echo x | tee src/h/post-merge",
-	};
-
-	(void)r;
 	assert_int_equal(symlink("../.git/hooks", esc_path(e, "proj/src/h")), 0);
 	assert_int_equal(symlink("../.git/hooks/post-checkout", esc_path(e, "proj/src/d")), 0);
 	esc_put(e, "chk.json",
@@ -289,7 +282,7 @@ static void bash_links_judged_where_they_go(struct esc *e, const struct esc_resu
 		"\"capability\":\"bash\",\"commands\":[{\"effect\":\"allow\",\"glob\":"
 		"\"echo *\"},{\"effect\":\"allow\",\"glob\":\"touch *\"},{\"effect\":"
 		"\"allow\",\"glob\":\"tee *\"}]}]}\n");
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		const char *const argv[] = { "check", "-p",	"@B/chk.json", "bash",
 					     "--",    lines[i], NULL };
 		struct esc_result v;
@@ -298,6 +291,29 @@ static void bash_links_judged_where_they_go(struct esc *e, const struct esc_resu
 		if (v.exit == 0 || strncmp(v.out, "allow", 5) == 0)
 			fail_msg("check allows \"%s\": %s", lines[i], v.out);
 	}
+}
+
+static void bash_redirects_through_links(struct esc *e, const struct esc_result *r)
+{
+	static const char *const lines[] = {
+		"echo x > src/h/../config",
+		"echo x > src/d",
+		"echo x >> src/h/post-merge",
+	};
+
+	(void)r;
+	bash_lines_not_allowed(e, lines, sizeof(lines) / sizeof(lines[0]));
+}
+
+static void bash_targets_through_links(struct esc *e, const struct esc_result *r)
+{
+	static const char *const lines[] = {
+		"touch src/h/post-merge",
+		"echo x | tee src/h/post-merge",
+	};
+
+	(void)r;
+	bash_lines_not_allowed(e, lines, sizeof(lines) / sizeof(lines[0]));
 }
 
 const struct esc_case esc_cases[] = {
@@ -368,17 +384,23 @@ const struct esc_case esc_cases[] = {
 	  .probe = "read @P/src/a.txt",
 	  .want = "ok",
 	  .after = links_judged_where_they_go },
-	{ .name = "advisory: a bash line writing through a link made in src",
+	{ .name = "advisory: a bash redirection through a link made in src",
 	  .kind = 1,
 	  .policy = STD,
 	  .probe = "read @P/src/a.txt",
 	  .want = "ok",
-	  .hole = "src/core/decide_bash.c (decide_redirect, argument_rules) judges redirection "
-		  "and write targets lexically: the pure core cannot resolve links, so "
-		  "src/h/../config, src/d and src/h/post-merge pass as src/; the CLI "
-		  "(src/cli/check.c, lf_advise_bash) should judge every literal target "
-		  "part again with lf_advise_file's canonical form and keep the stricter",
-	  .after = bash_links_judged_where_they_go },
+	  .after = bash_redirects_through_links },
+	{ .name = "advisory: a bash command's write target through a link made in src",
+	  .kind = 1,
+	  .policy = STD,
+	  .probe = "read @P/src/a.txt",
+	  .want = "ok",
+	  .hole = "src/core/decide_bash.c (argument_rules) judges the files a command writes "
+		  "(touch, tee, cp's last word) lexically: the pure core cannot resolve "
+		  "links, so src/h/post-merge passes as src/; give lf_bash_decide a "
+		  "resolver for the canonical form, as src/cli/check.c "
+		  "(redirect_recheck_part) does for redirections",
+	  .after = bash_targets_through_links },
 	{ .name = "io_uring: no set-user-ID file through IORING_OP_OPENAT",
 	  .kind = 11,
 	  .flags = ESC_ROOT,

@@ -64,6 +64,13 @@ int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg);
  * LF_EXIT_USAGE). */
 int lf_cli_opts_parse(int argc, char **argv, const char *usage, struct lf_cli_opts *o);
 
+/* The path of name in landfence's configuration directory
+ * ($XDG_CONFIG_HOME/landfence when absolute, else ~/.config/landfence):
+ * the user policy and the trust store live there, and the sandbox fences
+ * the same directory (src/landlock/sandbox.c). Returns 0, -ENOENT when
+ * neither variable is an absolute path, -ENAMETOOLONG. */
+int lf_cli_config_path(const char *name, char *out, size_t size);
+
 /* The loaded policy of one invocation. */
 struct lf_cli_state {
 	char project_root[PATH_MAX]; /* canonical absolute project root */

@@ -76,6 +76,21 @@ int lf_cli_opts_parse(int argc, char **argv, const char *usage, struct lf_cli_op
 	return -1;
 }
 
+int lf_cli_config_path(const char *name, char *out, size_t size)
+{
+	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
+	const char *home = secure_getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(out, size, "%s/landfence/%s", xdg, name);
+	else if (home && home[0] == '/')
+		n = snprintf(out, size, "%s/.config/landfence/%s", home, name);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
 static bool is_dir_at(const char *dir, const char *name)
 {
 	char p[PATH_MAX];
@@ -314,13 +329,8 @@ int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)
 	if (r)
 		return r;
 
-	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
-	const char *home = secure_getenv("HOME");
-	user_path[0] = '\0';
-	if (xdg && xdg[0] == '/')
-		snprintf(user_path, sizeof(user_path), "%s/landfence/policy.json", xdg);
-	else if (home && home[0] == '/')
-		snprintf(user_path, sizeof(user_path), "%s/.config/landfence/policy.json", home);
+	if (lf_cli_config_path("policy.json", user_path, sizeof(user_path)) < 0)
+		user_path[0] = '\0';
 	if (user_path[0] && exists_file(user_path) &&
 	    (r = load_layer(st, user_path, LF_LAYER_USER)))
 		goto fail;

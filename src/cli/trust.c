@@ -28,17 +28,7 @@
 
 int lf_trust_store_path(char *out, size_t size)
 {
-	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
-	const char *home = secure_getenv("HOME");
-	int n;
-
-	if (xdg && xdg[0] == '/')
-		n = snprintf(out, size, "%s/landfence/trusted", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(out, size, "%s/.config/landfence/trusted", home);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	return lf_cli_config_path("trusted", out, size);
 }
 
 /* Reads a whole regular file (NUL terminated) of fewer than max bytes

@@ -254,21 +254,13 @@ static int dropped_add(struct lf_sandbox *sb, const char *path, unsigned access,
 	return 0;
 }
 
-/* Adds a grant source. A path that does not resolve is skipped and
- * reported, never replaced by its parent. */
-static int cand_add(struct build *b, const char *path, unsigned access, enum lf_origin origin,
-		    const char *why, bool device, bool ioctl_dev)
+/* Adds a grant whose canonical path real (owned, freed on failure) is
+ * known. */
+static int cand_push(struct build *b, char *real, unsigned access, enum lf_origin origin,
+		     const char *why, bool device, bool ioctl_dev)
 {
-	char *real = realpath(path, NULL);
 	struct cand *c;
 
-	if (!real) {
-		int e = errno;
-
-		if (e == ENOMEM)
-			return -ENOMEM;
-		return dropped_add(b->sb, path, access, origin, why, NULL, strerror(e));
-	}
 	if (grow((void **)&b->cands, &b->cands_cap, b->ncands, sizeof(*b->cands)) < 0) {
 		free(real);
 		return -ENOMEM;
@@ -290,6 +282,23 @@ static int cand_add(struct build *b, const char *path, unsigned access, enum lf_
 	}
 	b->ncands++;
 	return 0;
+}
+
+/* Adds a grant source. A path that does not resolve is skipped and
+ * reported, never replaced by its parent. */
+static int cand_add(struct build *b, const char *path, unsigned access, enum lf_origin origin,
+		    const char *why, bool device, bool ioctl_dev)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real) {
+		int e = errno;
+
+		if (e == ENOMEM)
+			return -ENOMEM;
+		return dropped_add(b->sb, path, access, origin, why, NULL, strerror(e));
+	}
+	return cand_push(b, real, access, origin, why, device, ioctl_dev);
 }
 
 /* "~" and "~/x" from the home directory; other paths must be absolute. */
@@ -375,10 +384,22 @@ static bool etc_holds_hidden(const char *path)
  * /etc/shadow). Entries created after this walk are not granted. */
 static int add_host_etc(struct build *b, const char *dir, unsigned depth)
 {
-	DIR *d = opendir(dir);
+	DIR *d;
 	struct dirent *e;
 	int r = 0;
 
+	if (depth == 0) {
+		/* Entries of a canonical /etc that are not links need no
+		 * realpath (a launch walks ~200 of them). */
+		char *real = realpath(dir, NULL);
+
+		if (!real || strcmp(real, dir) != 0) {
+			free(real);
+			return errno == ENOMEM ? -ENOMEM : 0;
+		}
+		free(real);
+	}
+	d = opendir(dir);
 	if (!d)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	while (r == 0 && (e = readdir(d))) {
@@ -391,7 +412,10 @@ static int add_host_etc(struct build *b, const char *dir, unsigned depth)
 			r = -ENOMEM;
 			break;
 		}
-		real = realpath(path, NULL);
+		if (e->d_type == DT_REG || e->d_type == DT_DIR)
+			real = strdup(path);
+		else
+			real = realpath(path, NULL);
 		if (!real) {
 			/* A dangling link grants nothing. */
 			r = errno == ENOMEM ? -ENOMEM : 0;
@@ -406,8 +430,9 @@ static int add_host_etc(struct build *b, const char *dir, unsigned depth)
 			if (!strcmp(path, real) && depth < 2)
 				r = add_host_etc(b, path, depth + 1);
 		} else {
-			r = cand_add(b, path, RO, LF_ORIGIN_HOST, "host: system configuration",
-				     false, false);
+			r = cand_push(b, real, RO, LF_ORIGIN_HOST, "host: system configuration",
+				      false, false);
+			real = NULL;
 		}
 		free(real);
 		free(path);

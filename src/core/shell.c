@@ -1019,40 +1019,57 @@ static bool special_name(const char *b)
 	return false;
 }
 
-/* Programs that run another command given in their arguments, which the
- * analyser does not unwrap as it unwraps env, timeout or sudo: a line
+/* Programs that run another command given in their arguments, whose
+ * syntax the analyser does not model (the ones it does are unwrapped
+ * below, see struct wrapper): a line
  * naming one is not analysable, so that an allow written for it ("flock
  * *", "watch *") cannot carry a denied command (`flock /tmp/l rm -rf x`,
  * `watch 'rm x'`) past the policy (doc/escape.md, "Red team, round 2"). */
 static bool runs_command(const char *b)
 {
+	/* sorted (strcmp order): looked up for every command */
 	static const char *const names[] = {
-		"flock",       "watch",
-		"ionice",      "chrt",
-		"taskset",     "prlimit",
-		"unshare",     "nsenter",
-		"chroot",      "runuser",
-		"su",	       "sg",
-		"script",      "strace",
-		"ltrace",      "valgrind",
-		"parallel",    "entr",
-		"setpriv",     "setarch",
-		"linux32",     "linux64",
-		"numactl",     "cgexec",
-		"chpst",       "unbuffer",
-		"rlwrap",      "faketime",
-		"fakeroot",    "proot",
-		"firejail",    "bwrap",
-		"systemd-run", "start-stop-daemon",
-		"pkexec",      "torsocks",
-		"proxychains", "proxychains4",
-		"dbus-launch", "ssh-agent",
-		"daemonize",   "catchsegv",
+		"at",
+		"batch",
+		"bwrap",
+		"cgexec",
+		"chpst",
+		"daemonize",
+		"dtach",
+		"entr",
+		"expect",
+		"faketime",
+		"flatpak-spawn",
+		"linux32",
+		"linux64",
+		"nsjail",
+		"numactl",
+		"parallel",
+		"prlimit",
+		"proxychains",
+		"proxychains4",
+		"rlwrap",
+		"screen",
+		"sem",
+		"setarch",
+		"sg",
+		"ssh-agent",
+		"start-stop-daemon",
+		"tmux",
+		"torsocks",
 	};
+	size_t lo = 0, hi = sizeof(names) / sizeof(names[0]);
 
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-		if (!strcmp(names[k], b))
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(b, names[mid]);
+		if (c == 0)
 			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return false;
 }
 
@@ -1293,6 +1310,485 @@ static size_t skip_assignments(const struct lf_shell_word *argv, size_t argc, si
 	return i;
 }
 
+/* ------------------------------------------------------------------------
+ * More wrappers: programs that run the command given in their arguments,
+ * with their option syntax (doc/shell.md lists them). The wrapper is
+ * judged as a command and the wrapped command too.
+ */
+static const char R_STDIN_SHELL[] = "without a command it runs a shell reading standard input";
+
+struct wrapper {
+	const char *name;
+	const char *sflag;	 /* short options without an argument */
+	const char *sarg;	 /* short options with one */
+	const char *const *larg; /* long options taking the next word */
+	bool long_any;		 /* other long options are flags */
+	unsigned operands;	 /* words before the command (chroot DIR) */
+	const char *no_cmd;	 /* short options that mean "no command" */
+	const char *none_reason; /* no command: an opaque part, or NULL */
+};
+
+static const char *const ionice_long[] = { "--class", "--classdata", "--pid",
+					   "--pgid",  "--uid",	     NULL };
+static const char *const chrt_long[] = { "--sched-runtime", "--sched-period", "--sched-deadline",
+					 NULL };
+static const char *const strace_long[] = { "--output",
+					   "--trace",
+					   "--expr",
+					   "--string-limit",
+					   "--user",
+					   "--env",
+					   "--attach",
+					   "--trace-path",
+					   "--signal",
+					   "--status",
+					   "--columns",
+					   "--absolute-timestamps",
+					   "--decode-fds",
+					   "--quiet",
+					   "--summary-sort-by",
+					   NULL };
+static const char *const ltrace_long[] = { "--output", "--library", "--indent", "--align", NULL };
+static const char *const unshare_long[] = { "--setuid",	    "--setgid",	     "--root",
+					    "--wd",	    "--propagation", "--setgroups",
+					    "--map-user",   "--map-group",   "--map-users",
+					    "--map-groups", "--load-interp", NULL };
+static const char *const setpriv_long[] = { "--reuid",
+					    "--regid",
+					    "--ruid",
+					    "--rgid",
+					    "--euid",
+					    "--egid",
+					    "--groups",
+					    "--inh-caps",
+					    "--ambient-caps",
+					    "--bounding-set",
+					    "--securebits",
+					    "--pdeathsig",
+					    "--selinux-label",
+					    "--apparmor-profile",
+					    "--landlock-access",
+					    "--landlock-rule",
+					    "--seccomp-filter",
+					    NULL };
+static const char *const nsenter_long[] = { "--target", "--setuid", "--setgid", "--env", NULL };
+static const char *const chroot_long[] = { "--userspec", "--groups", NULL };
+static const char *const sdrun_long[] = { "--unit",
+					  "--property",
+					  "--description",
+					  "--slice",
+					  "--setenv",
+					  "--uid",
+					  "--gid",
+					  "--nice",
+					  "--working-directory",
+					  "--service-type",
+					  "--on-active",
+					  "--on-boot",
+					  "--on-startup",
+					  "--on-unit-active",
+					  "--on-unit-inactive",
+					  "--on-calendar",
+					  "--path-property",
+					  "--socket-property",
+					  "--timer-property",
+					  "--host",
+					  "--machine",
+					  "--background",
+					  "--json",
+					  "--capsule",
+					  "--expand-environment",
+					  NULL };
+static const char *const xvfb_long[] = {
+	"--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args",
+	"--wait",	NULL
+};
+static const char *const fakeroot_long[] = { "--lib", "--faked", NULL };
+static const char *const proot_long[] = { "--rootfs",  "--bind", "--mount",	     "--qemu",
+					  "--cwd",     "--pwd",	 "--kernel-release", "--change-id",
+					  "--verbose", NULL };
+static const char *const pkexec_long[] = { "--user", NULL };
+
+/* Sorted by name (strcmp order): looked up for every command. */
+static const struct wrapper wrappers[] = {
+	{ "catchsegv", "", "", NULL, false, 0, "", NULL },
+	{ "chroot", "", "", chroot_long, true, 1, "", R_STDIN_SHELL },
+	{ "chrt", "abdefiorRvmphV", "TPD", chrt_long, true, 1, "pm", NULL },
+	{ "dbus-launch", "", "", NULL, true, 0, "", NULL },
+	{ "fakeroot", "uhv", "lisb", fakeroot_long, true, 0, "", R_STDIN_SHELL },
+	{ "firejail", "", "", NULL, true, 0, "", R_STDIN_SHELL },
+	{ "ionice", "t", "cnpPu", ionice_long, true, 0, "pPu", NULL },
+	{ "ltrace", "bcCfhiLrStTV", "aADeEFlnopsuwx", ltrace_long, true, 0, "p", NULL },
+	{ "nsenter", "muinpUCTrwaFZehV", "tSG", nsenter_long, true, 0, "", R_STDIN_SHELL },
+	{ "pkexec", "", "", pkexec_long, true, 0, "", R_STDIN_SHELL },
+	{ "proot", "0RSlVh", "rbqwkimv", proot_long, true, 0, "", R_STDIN_SHELL },
+	{ "setpriv", "dhV", "", setpriv_long, true, 0, "", NULL },
+	{ "strace", "AcCdDfFhiknqrtTvVwxyYzZ", "abeEIoOpPsSuUX", strace_long, false, 0, "p", NULL },
+	{ "systemd-run", "tPGqrdS", "upEHM", sdrun_long, true, 0, "S", NULL },
+	{ "taskset", "acp", "", NULL, true, 1, "p", NULL },
+	{ "unbuffer", "p", "", NULL, false, 0, "", NULL },
+	{ "unshare", "muinpUCTfrcFVh", "SGRw", unshare_long, true, 0, "", R_STDIN_SHELL },
+	{ "valgrind", "qvdhs", "", NULL, true, 0, "", NULL },
+	{ "xvfb-run", "adlh", "efnpsw", xvfb_long, true, 0, "", NULL },
+};
+
+static const struct wrapper *wrapper_find(const char *b)
+{
+	size_t lo = 0, hi = sizeof(wrappers) / sizeof(wrappers[0]);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(b, wrappers[mid].name);
+		if (c == 0)
+			return &wrappers[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* Whether a short option cluster among argv[from..to) holds a letter of
+ * letters (before the first letter that takes an argument). */
+static bool saw_short(const struct lf_shell_word *argv, size_t from, size_t to, const char *letters,
+		      const char *sarg)
+{
+	for (size_t i = from; i < to; i++) {
+		const char *w = argv[i].text;
+		if (w[0] != '-' || w[1] == '-' || !w[1])
+			continue;
+		for (size_t k = 1; w[k]; k++) {
+			if (strchr(letters, w[k]))
+				return true;
+			if (strchr(sarg, w[k])) {
+				i += w[k + 1] ? 0 : 1;
+				break;
+			}
+		}
+	}
+	return false;
+}
+
+static int unwrap_spec(struct analysis *an, const struct wrapper *wr,
+		       const struct lf_shell_word *argv, size_t argc, const char *reason,
+		       unsigned depth, bool open)
+{
+	size_t i = skip_options(argv, argc, 1, wr->sflag, wr->sarg, wr->larg, wr->long_any);
+
+	if (i == SIZE_MAX)
+		return emit_opaque(an, argv[0].text, argv[0].len, R_WRAPPER_OPT);
+	if (wr->no_cmd[0] && saw_short(argv, 1, i, wr->no_cmd, wr->sarg))
+		return 0;
+	i += wr->operands;
+	if (i >= argc)
+		return wr->none_reason ? emit_opaque(an, argv[0].text, argv[0].len, wr->none_reason)
+				       : 0;
+	return emit_inner(an, argv, argc, i, reason, depth, open);
+}
+
+/* Words joined by spaces and analysed as a line (a remote or `watch`
+ * shell runs them so), when every one is literal. */
+static int parse_joined(struct analysis *an, const struct lf_shell_word *argv, size_t from,
+			size_t argc, unsigned depth, const char *why)
+{
+	size_t need = 1;
+
+	for (size_t i = from; i < argc; i++) {
+		if (argv[i].flags & LF_WORD_NOT_LITERAL)
+			return emit_opaque(an, argv[i].text, argv[i].len, why);
+		need += argv[i].len + 1;
+	}
+	char *buf = arena_reserve(&an->arena, need), *o = buf;
+	if (!buf)
+		return -ENOMEM;
+	for (size_t i = from; i < argc; i++) {
+		if (i > from)
+			*o++ = ' ';
+		memcpy(o, argv[i].text, argv[i].len);
+		o += argv[i].len;
+	}
+	*o = '\0';
+	arena_commit(&an->arena, (size_t)(o - buf) + 1);
+	return parse_list(an, buf, (size_t)(o - buf), depth + 1);
+}
+
+/* A shell command string given to a wrapper (su -c, flock -c, script -c). */
+static int parse_payload(struct analysis *an, const struct lf_shell_word *w, unsigned depth)
+{
+	if (w->flags & LF_WORD_NOT_LITERAL)
+		return emit_opaque(an, w->text, w->len, "the command string is not a literal");
+	return parse_list(an, w->text, w->len, depth + 1);
+}
+
+/*
+ * su, runuser and script take their options anywhere (GNU getopt
+ * permutes), and run a command string given with -c / --command (su also
+ * --session-command) through a shell. runuser -u USER runs its operands
+ * as the command instead. Without a command they run an interactive
+ * shell; su's arguments after the user go to that shell.
+ */
+static int unwrap_permuted(struct analysis *an, const char *b, const struct lf_shell_word *argv,
+			   size_t argc, const char *reason, unsigned depth, bool open)
+{
+	bool is_script = !strcmp(b, "script"), is_runuser = !strcmp(b, "runuser");
+	const char *sflag = is_script ? "aefqhVt" : "lmpfhVP";
+	const char *sarg = is_script ? "BcEIOomT" : "cCgGsuw";
+	const struct lf_shell_word *payload = NULL;
+	struct lf_shell_word eq_word;
+	bool user_opt = false;
+	size_t operands[8], nops = 0, rest = SIZE_MAX;
+
+	for (size_t i = 1; i < argc; i++) {
+		const char *w = argv[i].text;
+		if (argv[i].flags & LF_WORD_NOT_LITERAL) {
+			if (w[0] == '-')
+				return emit_opaque(an, w, argv[i].len, R_WRAPPER_OPT);
+		} else if (!strcmp(w, "--")) {
+			rest = i + 1;
+			break;
+		} else if (w[0] == '-' && w[1] == '-') {
+			const char *eq = strchr(w, '=');
+			size_t n = eq ? (size_t)(eq - w) : strlen(w);
+			bool cmd = (n == 9 && !memcmp(w, "--command", 9)) ||
+				   (n == 17 && !memcmp(w, "--session-command", 17));
+			bool takes = cmd || (n == 6 && !memcmp(w, "--user", 6)) ||
+				     (n == 7 && !memcmp(w, "--shell", 7)) ||
+				     (n == 7 && !memcmp(w, "--group", 7)) ||
+				     (n == 12 && !memcmp(w, "--supp-group", 12)) ||
+				     !strncmp(w, "--log-", 6) ||
+				     !strncmp(w, "--output-limit", 14) ||
+				     !strncmp(w, "--logging-format", 16) ||
+				     !strncmp(w, "--whitelist-environment", 23) ||
+				     (n == 6 && !memcmp(w, "--echo", 6));
+			if (n == 6 && !memcmp(w, "--user", 6))
+				user_opt = true;
+			if (takes && !eq) {
+				if (i + 1 >= argc)
+					return emit_opaque(an, w, strlen(w), R_WRAPPER_OPT);
+				if (cmd)
+					payload = &argv[i + 1];
+				i++;
+			} else if (cmd) {
+				if (argv[i].flags & LF_WORD_NOT_LITERAL)
+					return emit_opaque(an, w, strlen(w),
+							   "the command string is not a literal");
+				eq_word = (struct lf_shell_word){ .text = eq + 1,
+								  .len = strlen(eq + 1) };
+				payload = &eq_word;
+			}
+		} else if (w[0] == '-' && w[1]) {
+			for (size_t k = 1; w[k]; k++) {
+				if (strchr(sflag, w[k]))
+					continue;
+				if (!strchr(sarg, w[k]))
+					return emit_opaque(an, w, argv[i].len, R_WRAPPER_OPT);
+				if (w[k] == 'u' && !is_script)
+					user_opt = true;
+				if (w[k + 1]) {
+					/* the argument is the rest of the cluster */
+					if (w[k] == 'c' || w[k] == 'C')
+						return emit_opaque(an, w, argv[i].len,
+								   R_WRAPPER_OPT);
+				} else {
+					if (i + 1 >= argc)
+						return emit_opaque(an, w, argv[i].len,
+								   R_WRAPPER_OPT);
+					if (w[k] == 'c' || (w[k] == 'C' && !is_script))
+						payload = &argv[i + 1];
+					i++;
+				}
+				break;
+			}
+		} else if (is_runuser && user_opt) {
+			/* runuser -u USER COMMAND…: the first operand starts it */
+			rest = i;
+			break;
+		} else if (w[0] != '-' || w[1]) {
+			if (nops < sizeof(operands) / sizeof(operands[0]))
+				operands[nops] = i;
+			nops++;
+		}
+	}
+	int r = 0;
+	if (payload && (r = parse_payload(an, payload, depth)) != 0)
+		return r;
+	if (is_runuser && user_opt) {
+		if (rest < argc)
+			return emit_inner(an, argv, argc, rest, reason, depth, open);
+		return payload ? 0 : emit_opaque(an, argv[0].text, argv[0].len, R_STDIN_SHELL);
+	}
+	if (rest < argc)
+		return emit_opaque(an, argv[rest].text, argv[rest].len,
+				   "arguments given to the user's shell");
+	if (is_script)
+		return payload ? 0 : emit_opaque(an, argv[0].text, argv[0].len, R_STDIN_SHELL);
+	/* su [-] [USER [ARG…]]: arguments after the user go to the shell */
+	if (nops > 1)
+		return emit_opaque(an, argv[operands[1]].text, argv[operands[1]].len,
+				   "arguments given to the user's shell");
+	return payload ? 0 : emit_opaque(an, argv[0].text, argv[0].len, R_STDIN_SHELL);
+}
+
+/* flock [options] FILE COMMAND… | flock [options] FILE -c STRING | flock FD */
+static int unwrap_flock(struct analysis *an, const struct lf_shell_word *argv, size_t argc,
+			const char *reason, unsigned depth, bool open)
+{
+	static const char *const flock_long[] = { "--conflict-exit-code", "--timeout", NULL };
+	size_t i = skip_options(argv, argc, 1, "sxeunoFvhV", "Ew", flock_long, true);
+
+	if (i == SIZE_MAX)
+		return emit_opaque(an, argv[0].text, argv[0].len, R_WRAPPER_OPT);
+	if (i + 1 >= argc)
+		return 0; /* a file descriptor, or a lock file alone */
+	if (word_is(&argv[i + 1], "-c") || word_is(&argv[i + 1], "--command")) {
+		if (i + 2 >= argc)
+			return emit_opaque(an, argv[0].text, argv[0].len, R_WRAPPER_OPT);
+		return parse_payload(an, &argv[i + 2], depth);
+	}
+	return emit_inner(an, argv, argc, i + 1, reason, depth, open);
+}
+
+/* watch [options] COMMAND…: the words joined and run by sh -c, or with
+ * -x / --exec run as they are. */
+static int unwrap_watch(struct analysis *an, const struct lf_shell_word *argv, size_t argc,
+			const char *reason, unsigned depth, bool open)
+{
+	static const char *const watch_long[] = { "--interval", "--equexit", NULL };
+	size_t i = skip_options(argv, argc, 1, "bcCdeghprtwxv", "nq", watch_long, true);
+	bool exec = false;
+
+	if (i == SIZE_MAX)
+		return emit_opaque(an, argv[0].text, argv[0].len, R_WRAPPER_OPT);
+	for (size_t k = 1; k < i; k++)
+		if (word_is(&argv[k], "--exec"))
+			exec = true;
+	exec = exec || saw_short(argv, 1, i, "x", "nq");
+	if (i >= argc)
+		return 0;
+	if (exec)
+		return emit_inner(an, argv, argc, i, reason, depth, open);
+	return parse_joined(an, argv, i, argc, depth, "the watched command is not a literal");
+}
+
+/* ssh [options] HOST [COMMAND…]: the remote shell runs the words joined
+ * by spaces. Options that run local commands (ProxyCommand, LocalCommand,
+ * a configuration file) are not followed. */
+static int unwrap_ssh(struct analysis *an, const struct lf_shell_word *argv, size_t argc,
+		      unsigned depth)
+{
+	const char *sflag = "46AaCfGgKkMNnqsTtVvXxYy", *sarg = "BbcDEeFIiJLlmOoPpQRSWw";
+	size_t i = 1;
+	bool host = false, no_cmd = false;
+
+	while (i < argc) {
+		const char *w = argv[i].text;
+		if (argv[i].flags & LF_WORD_NOT_LITERAL) {
+			if (w[0] == '-' || !host)
+				return emit_opaque(an, w, argv[i].len, R_WRAPPER_OPT);
+			break;
+		}
+		if (!strcmp(w, "--") && !host) {
+			i++;
+			continue;
+		}
+		if (w[0] != '-' || !w[1]) {
+			if (host)
+				break;
+			host = true;
+			i++;
+			continue;
+		}
+		size_t next = i + 1;
+		for (size_t k = 1; w[k]; k++) {
+			if (w[k] == 'N')
+				no_cmd = true;
+			if (strchr(sflag, w[k]))
+				continue;
+			if (!strchr(sarg, w[k]))
+				return emit_opaque(an, w, argv[i].len, R_WRAPPER_OPT);
+			const char *val =
+				w[k + 1] ? w + k + 1 : (i + 1 < argc ? argv[i + 1].text : "");
+			if (w[k] == 'F' || (w[k] == 'o' && strcasestr(val, "command")) ||
+			    (w[k] == 'o' && strcasestr(val, "include")))
+				return emit_opaque(an, w, argv[i].len,
+						   "an ssh option that runs local commands");
+			next = w[k + 1] ? i + 1 : i + 2;
+			break;
+		}
+		i = next;
+	}
+	if (!host)
+		return 0;
+	if (i >= argc)
+		return no_cmd ? 0
+			      : emit_opaque(an, argv[0].text, argv[0].len,
+					    "without a command ssh runs a remote shell reading "
+					    "standard input");
+	return parse_joined(an, argv, i, argc, depth, "the remote command is not a literal");
+}
+
+/* gdb --args PROGRAM ARGS…: the program is judged; gdb itself runs
+ * commands from -ex, -x or standard input, which are not analysed. */
+static int unwrap_gdb(struct analysis *an, const struct lf_shell_word *argv, size_t argc,
+		      const char *reason, unsigned depth, bool open)
+{
+	int r = emit_opaque(an, argv[0].text, argv[0].len,
+			    "gdb runs commands from -ex, -x or standard input");
+	if (r)
+		return r;
+	for (size_t i = 1; i < argc; i++)
+		if (word_is(&argv[i], "--args"))
+			return emit_inner(an, argv, argc, i + 1, reason, depth, open);
+	return 0;
+}
+
+/* The wrappers above: > 0 handled (the result in *res), 0 not one. */
+static int unwrap_more(struct analysis *an, const char *b, const struct lf_shell_word *argv,
+		       size_t argc, const char *reason, unsigned depth, bool open, int *res)
+{
+	const struct wrapper *wr;
+
+	switch (b[0]) {
+	case 'f':
+		if (!strcmp(b, "flock")) {
+			*res = unwrap_flock(an, argv, argc, reason, depth, open);
+			return 1;
+		}
+		break;
+	case 'g':
+		if (!strcmp(b, "gdb")) {
+			*res = unwrap_gdb(an, argv, argc, reason, depth, open);
+			return 1;
+		}
+		break;
+	case 'r':
+	case 's':
+		if (!strcmp(b, "su") || !strcmp(b, "runuser") || !strcmp(b, "script")) {
+			*res = unwrap_permuted(an, b, argv, argc, reason, depth, open);
+			return 1;
+		}
+		if (!strcmp(b, "ssh")) {
+			*res = unwrap_ssh(an, argv, argc, depth);
+			return 1;
+		}
+		break;
+	case 'w':
+		if (!strcmp(b, "watch")) {
+			*res = unwrap_watch(an, argv, argc, reason, depth, open);
+			return 1;
+		}
+		break;
+	default:
+		break;
+	}
+	wr = wrapper_find(b);
+	if (!wr)
+		return 0;
+	*res = unwrap_spec(an, wr, argv, argc, reason, depth, open);
+	return 1;
+}
+
 /*
  * Looks through a wrapper: reports the wrapped command (and, for the
  * shells, the payload) as further parts. An option the wrapper is not
@@ -1309,8 +1805,13 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 	if (w0->flags & LF_WORD_NOT_LITERAL)
 		return 0;
 	const char *b = base_name(w0->text);
-	if (!special_name(b))
+	if (!special_name(b)) {
+		int res = 0;
+		if (depth <= LF_SHELL_MAX_DEPTH + 1 &&
+		    unwrap_more(an, b, argv, argc, reason, depth, open, &res))
+			return res;
 		return 0;
+	}
 
 	if (!strcmp(b, "env")) {
 		i = 1;

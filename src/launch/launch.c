@@ -178,16 +178,19 @@ static int close_above(unsigned first, unsigned long max_fd)
 
 /* Capabilities a root program keeps in the sandbox: the set container
  * runtimes give by default (file ownership and modes, uid/gid changes,
- * signals, low ports, raw sockets for ping, chroot), less CAP_SETFCAP (file
- * capabilities would outlive the sandbox). Everything else —
+ * signals, low ports, chroot), less CAP_SETFCAP (file capabilities would
+ * outlive the sandbox), less CAP_NET_RAW (without a network namespace a
+ * packet socket sees every frame of the host, other programs' traffic
+ * included) and less CAP_FSETID (a write to a set-user-ID file must clear
+ * the bit, so the sandbox cannot put its code into one). Everything else —
  * CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_BOOT, CAP_SYS_TIME, CAP_SYS_RAWIO,
  * CAP_SYS_PTRACE, CAP_DAC_READ_SEARCH (open_by_handle_at), CAP_BPF,
  * CAP_NET_ADMIN, ... — reaches past the file system Landlock fences. */
-#define KEEP_CAPS                                                                                  \
-	((1ULL << CAP_CHOWN) | (1ULL << CAP_DAC_OVERRIDE) | (1ULL << CAP_FOWNER) |                 \
-	 (1ULL << CAP_FSETID) | (1ULL << CAP_KILL) | (1ULL << CAP_SETGID) | (1ULL << CAP_SETUID) | \
-	 (1ULL << CAP_SETPCAP) | (1ULL << CAP_NET_BIND_SERVICE) | (1ULL << CAP_NET_RAW) |          \
-	 (1ULL << CAP_SYS_CHROOT) | (1ULL << CAP_MKNOD) | (1ULL << CAP_AUDIT_WRITE))
+#define KEEP_CAPS                                                                            \
+	((1ULL << CAP_CHOWN) | (1ULL << CAP_DAC_OVERRIDE) | (1ULL << CAP_FOWNER) |           \
+	 (1ULL << CAP_KILL) | (1ULL << CAP_SETGID) | (1ULL << CAP_SETUID) |                  \
+	 (1ULL << CAP_SETPCAP) | (1ULL << CAP_NET_BIND_SERVICE) | (1ULL << CAP_SYS_CHROOT) | \
+	 (1ULL << CAP_MKNOD) | (1ULL << CAP_AUDIT_WRITE))
 
 /* Drops every capability outside KEEP_CAPS from the bounding, ambient,
  * effective, permitted and inheritable sets. Raw system calls only. */

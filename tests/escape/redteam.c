@@ -316,6 +316,23 @@ static void bash_targets_through_links(struct esc *e, const struct esc_result *r
 	bash_lines_not_allowed(e, lines, sizeof(lines) / sizeof(lines[0]));
 }
 
+/* A set-user-ID root file the user keeps in a writable place. */
+static void suid_in_src(struct esc *e)
+{
+	esc_put(e, "proj/src/tool", "#!/bin/sh\n");
+	assert_int_equal(chmod(esc_path(e, "proj/src/tool"), 04755), 0);
+}
+
+static void suid_bit_cleared(struct esc *e, const struct esc_result *r)
+{
+	struct stat st;
+
+	(void)r;
+	assert_int_equal(stat(esc_path(e, "proj/src/tool"), &st), 0);
+	if (st.st_mode & S_ISUID)
+		fail_msg("the sandbox wrote into a set-user-ID file and the bit stayed");
+}
+
 const struct esc_case esc_cases[] = {
 	{ .name = "key ring: a key the user keeps is not readable, none can be left",
 	  .kind = 7,
@@ -407,6 +424,20 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "uring-suid @P/src/suid",
 	  .want = "ENOSYS|EPERM" },
+	{ .name = "root: no packet socket (every frame of the host's network)",
+	  .kind = 8,
+	  .flags = ESC_ROOT,
+	  .policy = STD,
+	  .probe = "packet",
+	  .want = "EPERM" },
+	{ .name = "root: a write into a set-user-ID file clears the bit",
+	  .kind = 11,
+	  .flags = ESC_ROOT,
+	  .policy = STD,
+	  .probe = "append @P/src/tool",
+	  .want = "ok",
+	  .setup = suid_in_src,
+	  .after = suid_bit_cleared },
 	{ .name = "inotify: a directory outside the grants cannot be watched",
 	  .kind = 1,
 	  .policy = STD,

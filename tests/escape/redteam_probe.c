@@ -10,6 +10,8 @@
  *   stat PATH          stat(2)
  *   uring-suid PATH    create PATH with mode 04755 through io_uring's openat;
  *                      ok only when the file really is set-user-ID
+ *   packet             a packet socket (AF_PACKET, SOCK_RAW): every frame of the host
+ *   append PATH        open PATH O_WRONLY|O_APPEND and write a line
  *   keyread NAME       find a "user" key NAME in the user key ring, read it
  *   keyadd NAME        leave a "user" key NAME in the user key ring
  *   ptyread FILE       open the terminal named in FILE and read from it
@@ -20,6 +22,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
 #include <linux/io_uring.h>
 #include <linux/keyctl.h>
 #include <linux/landlock.h>
@@ -30,6 +34,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -237,6 +242,14 @@ int main(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		const char *op = argv[i];
+
+		if (!strcmp(op, "packet")) {
+			int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+			result(fd);
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
 		int need = !strcmp(op, "rename") ? 2 : 1;
 
 		if (i + need >= argc) {
@@ -258,6 +271,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "uring-suid")) {
 			umask(0);
 			result(op_uring_suid(argv[i + 1]));
+		} else if (!strcmp(op, "append")) {
+			int fd = open(argv[i + 1], O_WRONLY | O_APPEND | O_CLOEXEC);
+			result(fd < 0 ? -1 : write(fd, "echo planted\n", 13));
+			if (fd >= 0)
+				close(fd);
 		} else if (!strcmp(op, "keyread"))
 			result(op_keyread(argv[i + 1]));
 		else if (!strcmp(op, "keyadd"))

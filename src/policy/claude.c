@@ -306,6 +306,22 @@ static int claude_path(const struct imp *c, const struct lf_claude_file *f, cons
 			return -ENAMETOOLONG;
 		return 0;
 	}
+	/* An absolute tree above the project (every path, or the home
+	 * directory of a project inside it, followed by a double star)
+	 * covers the whole project: its project part is the whole project,
+	 * the rest lies outside like any other absolute pattern. */
+	size_t al = strlen(abs);
+	if (al >= 3 && strcmp(abs + al - 3, "/**") == 0 && !strpbrk(abs, "?[") &&
+	    !memchr(abs, '*', al - 3)) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%.*s", (int)(al - 3), abs);
+		size_t pl = strlen(parent);
+		if (pl == 0 ||
+		    (strncmp(root, parent, pl) == 0 && (root[pl] == '/' || root[pl] == '\0'))) {
+			snprintf(out, size, "**");
+			return 0;
+		}
+	}
 	int r = abs_to_rel(root, abs, out, size);
 	if (r == 1) {
 		snprintf(why, whysz,
@@ -1024,8 +1040,6 @@ static int export_dropped(struct exp *x, const struct lf_effective *eff, const s
 	const char *tool = r->cap == LF_CAP_READ ? "Read" : "Edit";
 	int ret;
 
-	if (r->cap == LF_CAP_DELETE)
-		return 0; /* not exported as an allow in the first place */
 	ret = note_add(x->notes,
 		       "%s:%u:%u: allow %s \"%s\": the kernel drops this allow, fenced by %s %s "
 		       "\"%s\" at %s:%u:%u (Landlock cannot carve a hole in a granted tree); "
@@ -1047,7 +1061,7 @@ static int export_file_rule(struct exp *x, const struct lf_effective *eff, const
 
 	for (size_t j = 0; j < r->nglobs; j++) {
 		const char *pat = r->globs[j].pattern;
-		if (drops && drops[j]) {
+		if (drops && drops[j] && r->cap != LF_CAP_DELETE) {
 			ret = export_dropped(x, eff, plan, r, pat, drops[j]);
 		} else if (r->cap == LF_CAP_READ) {
 			ret = export_pattern(x, "Read", r->effect, pat);

@@ -95,6 +95,10 @@ static const struct import_case {
 	{ "allow", "Glob(/lib/**)", X_FILE, 1, "lib/**" },
 	{ "deny", "Read(//work/proj/secrets/**)", X_FILE, 1, "secrets/**" },
 	{ "allow", "Read(//work/proj)", X_FILE, 1, "**" },
+	/* A tree above the project covers all of it. */
+	{ "deny", "Read(//**)", X_FILE, 1, "**" },
+	{ "deny", "Read(~/**)", X_NOTE, 0, "/home/u/** lies outside the project" },
+	{ "deny", "Read(//work/**)", X_FILE, 1, "**" },
 	{ "deny", "Read(//etc/passwd)", X_NOTE, 0, "/etc/passwd lies outside the project" },
 	{ "deny", "Read(//work/project2/**)", X_NOTE, 0, "lies outside the project" },
 	{ "deny", "Read(~/.ssh/**)", X_NOTE, 0, "/home/u/.ssh/** lies outside the project" },

@@ -641,6 +641,10 @@ static const struct persist_name home_names[] = {
 	{ ".ssh", "SSH keys, authorized_keys and client configuration" },
 	{ ".claude/settings.json", "Claude Code hooks for every project" },
 	{ ".claude/settings.local.json", "Claude Code hooks for every project" },
+	/* The claude, codex and gemini profiles grant these read-write. */
+	{ ".claude.json", "Claude Code's MCP servers (commands it starts) for every project" },
+	{ ".codex", "Codex CLI configuration and the MCP servers it starts" },
+	{ ".gemini/settings.json", "Gemini CLI settings and the MCP servers it starts" },
 	{ ".config/autostart", "programs the desktop starts" },
 	{ ".config/systemd", "user services systemd starts" },
 	{ ".local/bin", "programs found first on PATH" },

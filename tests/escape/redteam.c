@@ -333,6 +333,11 @@ static void suid_bit_cleared(struct esc *e, const struct esc_result *r)
 		fail_msg("the sandbox wrote into a set-user-ID file and the bit stayed");
 }
 
+static void claude_json(struct esc *e)
+{
+	esc_put(e, "home/.claude.json", "{}\n");
+}
+
 const struct esc_case esc_cases[] = {
 	{ .name = "key ring: a key the user keeps is not readable, none can be left",
 	  .kind = 7,
@@ -438,6 +443,13 @@ const struct esc_case esc_cases[] = {
 	  .want = "ok",
 	  .setup = suid_in_src,
 	  .after = suid_bit_cleared },
+	{ .name = "persistence: ~/.claude.json (MCP server commands) is listed under --profile claude",
+	  .kind = 11,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .args = "--profile claude",
+	  .out_has = { "/.claude.json stays writable" },
+	  .setup = claude_json },
 	{ .name = "inotify: a directory outside the grants cannot be watched",
 	  .kind = 1,
 	  .policy = STD,

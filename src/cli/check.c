@@ -387,13 +387,84 @@ static int redirect_recheck_part(void *ctx, const struct lf_shell_part *p)
 	return 0;
 }
 
+/* File words of a command line and the canonical paths they name. */
+#define ALIASES_MAX 256
+
+struct alias_scan {
+	const char *cwd;
+	struct lf_path_alias v[ALIASES_MAX];
+	size_t n;
+	int err;
+};
+
+static void alias_add(struct alias_scan *sc, const struct lf_shell_word *w)
+{
+	char joined[PATH_MAX * 2], clean[PATH_MAX], canon[PATH_MAX];
+
+	if (!w->len || (w->flags & LF_WORD_NOT_LITERAL) || memchr(w->text, '\n', w->len) ||
+	    w->len >= PATH_MAX || sc->n >= ALIASES_MAX)
+		return;
+	for (size_t k = 0; k < sc->n; k++)
+		if (!strcmp(sc->v[k].word, w->text))
+			return;
+	if (w->text[0] == '/')
+		lf_text(joined, sizeof(joined), "%s", w->text);
+	else
+		lf_text(joined, sizeof(joined), "%s/%s", sc->cwd, w->text);
+	path_clean(joined, clean, sizeof(clean));
+	/* ".." after a link leaves the link's target, as the kernel does */
+	path_canon(joined, canon, sizeof(canon));
+	if (!strcmp(canon, clean))
+		return;
+	char *word = strdup(w->text), *c = strdup(canon);
+	if (!word || !c) {
+		free(word);
+		free(c);
+		sc->err = -ENOMEM;
+		return;
+	}
+	sc->v[sc->n].word = word;
+	sc->v[sc->n].canon = c;
+	sc->n++;
+}
+
+static int alias_part(void *ctx, const struct lf_shell_part *part)
+{
+	struct alias_scan *sc = ctx;
+
+	if (part->kind == LF_PART_COMMAND) {
+		for (size_t i = 1; i < part->argc; i++)
+			if (part->argv[i].text[0] != '-')
+				alias_add(sc, &part->argv[i]);
+	} else if (part->kind == LF_PART_REDIRECT && !part->reason) {
+		alias_add(sc, part->target);
+	}
+	return sc->err;
+}
+
 int lf_advise_bash(struct lf_advisor *a, const char *line, const char *cwd, struct lf_advice *out)
 {
 	struct lf_advice ad;
+	struct alias_scan *sc;
 	int r;
 
 	memset(&ad, 0, sizeof(ad));
-	r = lf_bash_decide(a->st->eff, a->st->project_root, cwd, line, &ad.policy);
+	/* The core cannot look at the file system: the words that name
+	 * existing files through symlinks are resolved here and judged by
+	 * their canonical paths too, as a Read of the same file would be. */
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return -ENOMEM;
+	sc->cwd = cwd ? cwd : a->st->project_root;
+	r = lf_shell_analyse(line, strlen(line), alias_part, sc);
+	if (r >= 0)
+		r = lf_bash_decide_aliased(a->st->eff, a->st->project_root, cwd, line, sc->v, sc->n,
+					   &ad.policy);
+	for (size_t k = 0; k < sc->n; k++) {
+		free((char *)sc->v[k].word);
+		free((char *)sc->v[k].canon);
+	}
+	free(sc);
 	if (r < 0)
 		return r;
 	if (ad.policy.effect != LF_DENY) {

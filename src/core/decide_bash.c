@@ -354,6 +354,9 @@ struct bash_ctx {
 	/* the last word of the command whose arguments were checked last */
 	const char *args_tail;
 	char path[CWD_MAX * 2 + 2];
+	/* canonical paths of file words, from the caller */
+	const struct lf_path_alias *aliases;
+	size_t naliases;
 	/* star patterns for words the shell still expands (could-match) */
 	uint16_t sp_t[SP_MAX], sp_r[SP_MAX];
 	bool sp_row[2][SP_MAX + 1];
@@ -739,6 +742,15 @@ static int decide_path(struct bash_ctx *bc, enum lf_capability cap, const char *
 	return 0;
 }
 
+/* The canonical path the caller found for the file word t, or NULL. */
+static const char *alias_of(const struct bash_ctx *bc, const char *t)
+{
+	for (size_t k = 0; k < bc->naliases; k++)
+		if (!strcmp(bc->aliases[k].word, t))
+			return bc->aliases[k].canon;
+	return NULL;
+}
+
 static int decide_redirect(struct bash_ctx *bc, const struct lf_shell_part *part,
 			   struct lf_verdict *v, bool *skip)
 {
@@ -759,6 +771,18 @@ static int decide_redirect(struct bash_ctx *bc, const struct lf_shell_part *part
 		t = ".";
 	if ((r = decide_path(bc, part->cap, t, strlen(t), v, &known)) < 0)
 		return r;
+	const char *canon = bc->naliases ? alias_of(bc, t) : NULL;
+	if (canon && canon[0] == '/') {
+		/* the same file through its symlinks: the stricter verdict */
+		struct lf_verdict cv;
+		bool cknown;
+		if ((r = decide_path(bc, part->cap, canon, strlen(canon), &cv, &cknown)) < 0)
+			return r;
+		if (cknown && (!known || cv.effect > v->effect)) {
+			*v = cv;
+			known = true;
+		}
+	}
 	if (!known) {
 		v->effect = LF_ASK;
 		v->from_fallback = false;
@@ -1010,6 +1034,19 @@ static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part
 				break;
 			if ((r = argument_rules(bc, caps[k], w->text, w->len, &one, &known)) < 0)
 				return r;
+			const char *canon = bc->naliases ? alias_of(bc, w->text) : NULL;
+			if (canon && canon[0] == '/') {
+				/* the file it names through its symlinks */
+				struct lf_verdict cv;
+				bool cknown;
+				r = argument_rules(bc, caps[k], canon, strlen(canon), &cv, &cknown);
+				if (r < 0)
+					return r;
+				if (cknown && (!known || cv.effect > one.effect)) {
+					one = cv;
+					known = true;
+				}
+			}
 			if (!known || one.effect <= v->effect)
 				continue;
 			one.part[0] = '\0';
@@ -1141,6 +1178,13 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 int lf_bash_decide(const struct lf_effective *e, const char *project_root, const char *cwd,
 		   const char *line, struct lf_verdict *out)
 {
+	return lf_bash_decide_aliased(e, project_root, cwd, line, NULL, 0, out);
+}
+
+int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_root, const char *cwd,
+			   const char *line, const struct lf_path_alias *aliases, size_t n,
+			   struct lf_verdict *out)
+{
 	struct bash_ctx *bc;
 	int r;
 
@@ -1168,6 +1212,8 @@ int lf_bash_decide(const struct lf_effective *e, const char *project_root, const
 	bc->has_globs = false;
 	bc->have_unmatched = false;
 	bc->args_tail = NULL;
+	bc->aliases = aliases;
+	bc->naliases = aliases ? n : 0;
 	bc->bash = e->nrules <= sizeof(bc->bash_inline) / sizeof(bc->bash_inline[0])
 			   ? bc->bash_inline
 			   : malloc(e->nrules * sizeof(*bc->bash));

@@ -111,4 +111,19 @@ bool lf_cmd_glob_match(const char *pattern, const char *text, size_t len, bool p
 int lf_bash_decide(const struct lf_effective *e, const char *project_root, const char *cwd,
 		   const char *line, struct lf_verdict *out);
 
+/* A file word of a command line (an argument or a redirection target, as
+ * written) and the absolute canonical path it names: the caller resolves
+ * symlinks (the core does no I/O), the core judges both, the stricter
+ * wins. Relative words are resolved against the starting cwd. */
+struct lf_path_alias {
+	const char *word;
+	const char *canon;
+};
+
+/* lf_bash_decide, also judging every word in aliases[0..n) by its
+ * canonical path. */
+int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_root, const char *cwd,
+			   const char *line, const struct lf_path_alias *aliases, size_t n,
+			   struct lf_verdict *out);
+
 #endif /* LF_CORE_SHELL_H */

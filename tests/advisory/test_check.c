@@ -43,6 +43,10 @@ static int setup(void **state)
 	write_file(proj, ".env", "SECRET=1\n");
 	write_file(proj, "src/a.c", "int x;\n");
 	write_file(proj, "docs/readme", "hello\n");
+	char link[400];
+	snprintf(link, sizeof(link), "%s/src/envlink", proj);
+	if (symlink("../.env", link) != 0)
+		return -1;
 	snprintf(pol, sizeof(pol), "%s/.git/p.json", proj);
 	write_file(proj, ".git/p.json", policy_text);
 	snprintf(bad, sizeof(bad), "%s/.git/bad.json", proj);
@@ -187,6 +191,18 @@ static void test_bash_requests(void **state)
 	expect(r, 3, "ask", NULL); /* write .env: no rule, the fallback */
 	CHECK(r, "bash", "--", "cat .env");
 	expect(r, 1, "deny", ":6:5");
+	/* a file word through a symlink is judged where it leads, as a Read
+	 * of the same path is: src/envlink -> ../.env */
+	CHECK(r, "read", "src/envlink");
+	expect(r, 1, "deny", ":6:5");
+	CHECK(r, "bash", "--", "cat src/envlink");
+	expect(r, 1, "deny", ":6:5");
+	CHECK(r, "bash", "--", "ls && cat ./src/envlink");
+	expect(r, 1, "deny", ":6:5");
+	CHECK(r, "bash", "--", "cat < src/envlink");
+	expect(r, 1, "deny", ":6:5");
+	CHECK(r, "bash", "--", "cat src/a.c");
+	expect(r, 0, "allow", NULL);
 	/* words after -- form one line */
 	CHECK(r, "bash", "--", "ls", "&&", "rm", "x");
 	expect(r, 1, "deny", NULL);

@@ -40,6 +40,10 @@ static int setup(void **state)
 	make_dir(proj, ".git");
 	write_file(proj, ".env", "SECRET=1\n");
 	write_file(proj, "notes.txt", "hello\n");
+	char link[400];
+	snprintf(link, sizeof(link), "%s/src/envlink", proj);
+	if (symlink("../.env", link) != 0)
+		return -1;
 	snprintf(pol, sizeof(pol), "%s/.git/p.json", proj);
 	write_file(proj, ".git/p.json", policy_text);
 	snprintf(bad, sizeof(bad), "%s/.git/bad.json", proj);
@@ -189,6 +193,14 @@ static void test_variants(void **state)
 	set_input(j, "command", json_string("cat $(echo notes.txt)"));
 	assert_string_equal(hook(j, why, sizeof(why)), "ask");
 	assert_non_null(strstr(why, "command substitution"));
+
+	/* Read and Bash agree on a symlink to a denied file */
+	j = payload("read");
+	set_input(j, "file_path", json_string("src/envlink"));
+	assert_string_equal(hook(j, NULL, 0), "deny");
+	j = payload("bash");
+	set_input(j, "command", json_string("cat src/envlink"));
+	assert_string_equal(hook(j, why, sizeof(why)), "deny");
 
 	/* a relative path is relative to the payload's cwd */
 	j = payload("read");

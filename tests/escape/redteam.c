@@ -417,11 +417,6 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "read @P/src/a.txt",
 	  .want = "ok",
-	  .hole = "src/core/decide_bash.c (argument_rules) judges the files a command writes "
-		  "(touch, tee, cp's last word) lexically: the pure core cannot resolve "
-		  "links, so src/h/post-merge passes as src/; give lf_bash_decide a "
-		  "resolver for the canonical form, as src/cli/check.c "
-		  "(redirect_recheck_part) does for redirections",
 	  .after = bash_targets_through_links },
 	{ .name = "io_uring: no set-user-ID file through IORING_OP_OPENAT",
 	  .kind = 11,

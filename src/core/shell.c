@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/shell.h"
 
@@ -1789,6 +1790,30 @@ static int unwrap_more(struct analysis *an, const char *b, const struct lf_shell
 	return 1;
 }
 
+/* A `git -c KEY=VALUE` whose key can make git run another command than
+ * the one written (`git -c alias.x=push x` is a push) or any program
+ * (core.sshCommand, core.pager, a filter, a credential helper, …). */
+static bool git_config_runs(const struct lf_shell_word *w)
+{
+	static const char *const sections[] = {
+		"alias.",	"core.",    "credential.", "diff.",	   "difftool.",
+		"filter.",	"gpg.",	    "merge.",	   "mergetool.",   "pager.",
+		"protocol.",	"remote.",  "sequence.",   "ssh.",	   "uploadpack.",
+		"receivepack.", "url.",	    "include.",	   "includeif.",   "sendemail.",
+		"http.",	"man.",	    "web.",	   "hook.",	   "submodule.",
+		"gc.",		"browser.", "instaweb.",   "interactive.", "pull.",
+		"rebase.",	"fetch.",   "push.",	   "tag.",	   "commit.",
+		"log.",
+	};
+
+	if (w->flags & LF_WORD_NOT_LITERAL)
+		return true;
+	for (size_t k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
+		if (!strncasecmp(w->text, sections[k], strlen(sections[k])))
+			return true;
+	return false;
+}
+
 /*
  * Looks through a wrapper: reports the wrapped command (and, for the
  * shells, the payload) as further parts. An option the wrapper is not
@@ -2011,6 +2036,11 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 		i = 1;
 		while (i < argc && argv[i].text[0] == '-') {
 			const char *w = argv[i].text;
+			if ((!strcmp(w, "-c") || !strcmp(w, "--config-env")) && i + 1 < argc &&
+			    git_config_runs(&argv[i + 1]))
+				return emit_opaque(an, argv[i + 1].text, argv[i + 1].len,
+						   "a git -c setting that runs commands or "
+						   "defines aliases");
 			if (!strcmp(w, "-C") || !strcmp(w, "-c") || !strcmp(w, "--git-dir") ||
 			    !strcmp(w, "--work-tree") || !strcmp(w, "--namespace") ||
 			    !strcmp(w, "--config-env") || !strcmp(w, "--super-prefix"))

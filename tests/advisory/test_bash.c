@@ -552,6 +552,9 @@ static const struct {
 	{ "nice ionice -c3 flock /tmp/l rm x", D, 10, NULL },
 	{ "ssh host git push", D, 7, NULL },
 	{ "su - bob -c 'git push'", D, 7, NULL },
+	{ "git -c alias.p=push p", Q, -1, NULL },
+	{ "git -c core.sshCommand=x fetch", Q, -1, NULL },
+	{ "git -c color.ui=always log", A, -1, NULL },
 	/* programs that run commands in a syntax not modelled: at best ask */
 	{ "parallel rm ::: a b", Q, -1, NULL },
 	{ "gdb ./a.out", Q, -1, NULL },

@@ -284,13 +284,20 @@ static void sp_lit(struct spat *p, const char *s, size_t len)
 
 /* Whether some string matches both a and b: reachability over pairs of
  * positions, row by row (every step moves forward in a, in b or both). */
-static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a, bool *row_b)
+static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a, bool *row_b,
+			 size_t *budget)
 {
 	size_t na = a->n, nb = b->n;
 	bool *cur = row_a, *next = row_b;
 
 	if (a->over || b->over)
 		return true;
+	/* bounded work per line (a hostile line of many patterns): past the
+	 * budget every pair is assumed to intersect, which only asks */
+	size_t cost = (na + 1) * (nb + 1);
+	if (cost > *budget)
+		return true;
+	*budget -= cost;
 	memset(cur, 0, nb + 1);
 	cur[0] = true;
 	for (size_t i = 0; i <= na; i++) {
@@ -361,6 +368,7 @@ struct bash_ctx {
 	uint16_t sp_t[SP_MAX], sp_r[SP_MAX];
 	bool sp_row[2][SP_MAX + 1];
 	char sp_path[SP_MAX];
+	size_t sp_budget; /* pattern cells left for this line */
 };
 
 static void verdict_rule(struct lf_verdict *v, enum lf_effect eff, enum lf_layer layer,
@@ -542,20 +550,20 @@ static bool cmd_rule_could_match(struct bash_ctx *bc, const struct lf_cmd_rule *
 
 	if (c->matcher == LF_MATCH_GLOB) {
 		sp_from_cmd_glob(&r, c->text);
-		return sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1]);
+		return sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1], &bc->sp_budget);
 	}
 	for (size_t i = 0; i < c->ntokens; i++) {
 		if (i)
 			sp_put(&r, ' ');
 		sp_lit(&r, c->tokens[i], strlen(c->tokens[i]));
 	}
-	if (sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1]))
+	if (sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1], &bc->sp_budget))
 		return true;
 	if (c->matcher != LF_MATCH_PREFIX)
 		return false;
 	sp_put(&r, ' ');
 	sp_put(&r, SP_STAR);
-	return sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1]);
+	return sp_intersect(&r, t, bc->sp_row[0], bc->sp_row[1], &bc->sp_budget);
 }
 
 static const char *matcher_name(enum lf_matcher m)
@@ -933,12 +941,14 @@ static void argument_glob_rules(struct bash_ctx *bc, enum lf_capability cap,
 						sp_put(&r, '/');
 					sp_from_path_glob(&r, gl->pattern, strlen(gl->pattern));
 				}
-				bool could = sp_intersect(&r, &t, bc->sp_row[0], bc->sp_row[1]);
+				bool could = sp_intersect(&r, &t, bc->sp_row[0], bc->sp_row[1],
+							  &bc->sp_budget);
 				if (!could) {
 					/* the rule also covers what lies below */
 					sp_put(&r, '/');
 					sp_put(&r, SP_STAR);
-					could = sp_intersect(&r, &t, bc->sp_row[0], bc->sp_row[1]);
+					could = sp_intersect(&r, &t, bc->sp_row[0], bc->sp_row[1],
+							     &bc->sp_budget);
 				}
 				if (could) {
 					best = rule;
@@ -1212,6 +1222,7 @@ int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_roo
 	bc->has_globs = false;
 	bc->have_unmatched = false;
 	bc->args_tail = NULL;
+	bc->sp_budget = (size_t)32 << 20;
 	bc->aliases = aliases;
 	bc->naliases = aliases ? n : 0;
 	bc->bash = e->nrules <= sizeof(bc->bash_inline) / sizeof(bc->bash_inline[0])

@@ -166,10 +166,8 @@ static int add_mode_rule(scmp_filter_ctx ctx, const char *name, unsigned mode_ar
 
 static int add_sugid_rules(scmp_filter_ctx ctx)
 {
-	int r = 0;
+	int r = add_mode_rule(ctx, "chmod", 1, -1, 0);
 
-	if (!r)
-		r = add_mode_rule(ctx, "chmod", 1, -1, 0);
 	if (!r)
 		r = add_mode_rule(ctx, "fchmod", 1, -1, 0);
 	if (!r)

@@ -307,7 +307,7 @@ int lf_cmd_trust(int argc, char **argv)
 	};
 	struct lf_cli_opts o = { 0 };
 	bool revoke = false, status = false;
-	char root[PATH_MAX], path[PATH_MAX + 32], canon[PATH_MAX];
+	char root[PATH_MAX], path[PATH_MAX + 32], canon[PATH_MAX] = "";
 	int c, r;
 
 	optind = 1;

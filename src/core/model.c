@@ -231,9 +231,8 @@ int lf_policy_add_bash_rule(struct lf_policy *p, enum lf_effect effect, struct l
 			.source = src,
 		};
 		/* Command rules point at the policy's file name too. */
-		if (p)
-			for (size_t i = 0; i < n; i++)
-				cmds[i].source.file = p->file;
+		for (size_t i = 0; i < n; i++)
+			cmds[i].source.file = p->file;
 		r = policy_push(p, &rule);
 		if (r == 0)
 			return 0;

@@ -339,9 +339,8 @@ void lf_plan_free(struct lf_plan *plan)
 
 /* Working memory of one compilation. */
 struct work {
-	struct item *items;  /* fences first, then allows; empty roots excluded */
-	struct item *sorted; /* the same, by bucket, stable */
-	size_t nitems;
+	struct item *items;		   /* fences first, then allows; empty roots excluded */
+	struct item *sorted;		   /* the same, by bucket, stable */
 	size_t *start;			   /* bucket b is sorted[start[b] .. start[b + 1]) */
 	const struct lf_rule **allow_rule; /* per allow number */
 	const char **allow_rel;

@@ -83,7 +83,7 @@ int lf_landlock_probe(int abi_max, struct lf_abi_probe *out)
 
 int lf_landlock_abi(int abi_max)
 {
-	struct lf_abi_probe p;
+	struct lf_abi_probe p = { 0 };
 	int r = lf_landlock_probe(abi_max, &p);
 
 	return r < 0 ? r : p.abi;

@@ -17,8 +17,6 @@
 #include "landlock/sandbox.h"
 #include "launch/launch.h"
 
-extern char **environ;
-
 struct lf_child {
 	char path[PATH_MAX];
 	char run_dir[PATH_MAX];

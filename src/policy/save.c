@@ -152,7 +152,6 @@ int lf_policy_save(const struct lf_policy *p, char **out)
 		sub = NULL;
 		if (r < 0)
 			goto out;
-		r = -ENOMEM;
 	}
 	r = lf_json_dump(root, out);
 out:

@@ -194,7 +194,8 @@ int lf_decide_file(const struct lf_effective *e, const char *project_root, enum 
 
 	/* Room for the root and the path side by side (see lf_path_relative). */
 	char stack[4096];
-	size_t need = strlen(project_root) + strlen(path) + 2;
+	/* The root, then (for a relative path) the root again and the path. */
+	size_t need = 2 * strlen(project_root) + strlen(path) + 3;
 	char *buf = need <= sizeof(stack) ? stack : malloc(need);
 	if (!buf)
 		return -ENOMEM;

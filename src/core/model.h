@@ -115,9 +115,13 @@ struct lf_effective {
 	struct lf_decide_index *index;
 };
 
-/* Lexical path normalisation for requests: resolves ".", "..", "//".
- * Writes the project-relative form of path into out (size bytes).
- * Returns 0, 1 when the path lies outside project_root, -ENAMETOOLONG. */
+/* Lexical path normalisation for requests: resolves ".", "..", "//" as
+ * the kernel would without symlinks (".." at "/" stays at "/"); a relative
+ * path is taken relative to project_root. Writes the project-relative form
+ * of path into out, which needs 2 * strlen(project_root) + strlen(path) + 3
+ * bytes in the worst case.
+ * Returns 0, 1 when the path lies outside project_root, -ENAMETOOLONG,
+ * -EINVAL. */
 int lf_path_relative(const char *project_root, const char *path, char *out, size_t size);
 
 /* Component-aware overlap of two project-relative roots ("" = the root):

@@ -10,13 +10,15 @@
 #include "core/model.h"
 
 /*
- * Normalises the '/'-separated path s into out[0..size) without a leading
- * '/': "" components and "." vanish, ".." removes the previous component.
- * Returns 0 with *len, 1 when a ".." climbs above the start, -ENAMETOOLONG.
+ * Normalises the '/'-separated path s onto out[0..*len), which may already
+ * hold components (no leading '/'): "" components and "." vanish, ".."
+ * removes the previous component, and a ".." with nothing left to remove
+ * stays where it is, as the kernel keeps ".." at "/". On return *len is the
+ * new length. Returns 0 or -ENAMETOOLONG.
  */
 static int path_norm(const char *s, char *out, size_t size, size_t *len)
 {
-	size_t n = 0;
+	size_t n = *len;
 
 	while (*s) {
 		while (*s == '/')
@@ -30,8 +32,6 @@ static int path_norm(const char *s, char *out, size_t size, size_t *len)
 		if (seg == 1 && s[0] == '.') {
 			/* nothing */
 		} else if (seg == 2 && s[0] == '.' && s[1] == '.') {
-			if (n == 0)
-				return 1;
 			while (n > 0 && out[n - 1] != '/')
 				n--;
 			if (n > 0)
@@ -46,7 +46,7 @@ static int path_norm(const char *s, char *out, size_t size, size_t *len)
 		}
 		s = e;
 	}
-	if (size == 0)
+	if (n + 1 > size)
 		return -ENAMETOOLONG;
 	out[n] = '\0';
 	*len = n;
@@ -55,28 +55,27 @@ static int path_norm(const char *s, char *out, size_t size, size_t *len)
 
 int lf_path_relative(const char *project_root, const char *path, char *out, size_t size)
 {
-	if (!project_root || !path || !out)
+	if (!project_root || !path || !out || size == 0)
 		return -EINVAL;
 
-	if (path[0] != '/') {
-		/* Relative to the root: only a ".." past it leaves the project. */
-		size_t n;
-		return path_norm(path, out, size, &n);
-	}
-
-	/* The root goes first in out, the path right after it; the relative
-	 * remainder then moves to the front. */
-	size_t rl, pl;
+	/* The normalised root goes first in out, the normalised request
+	 * right after it (a relative request joined onto the root first, so
+	 * that "../proj/x" comes back in); the remainder below the root then
+	 * moves to the front. */
+	size_t rl = 0, pl;
 	int r = path_norm(project_root, out, size, &rl);
 	if (r < 0)
 		return r;
-	if (r == 1)
-		rl = 0, out[0] = '\0'; /* a root of "/.." is "/" */
 	if (rl + 1 >= size)
 		return -ENAMETOOLONG;
 	char *p = out + rl + 1;
+	pl = 0;
+	if (path[0] != '/') {
+		memcpy(p, out, rl);
+		pl = rl;
+	}
 	r = path_norm(path, p, size - rl - 1, &pl);
-	if (r != 0)
+	if (r < 0)
 		return r;
 	const char *rel;
 	if (rl == 0)

@@ -69,7 +69,19 @@ static int note_add(struct lf_strv *notes, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return lf_strv_push(notes, buf);
+	/* A note quotes what a settings file wrote: a newline there must not
+	 * forge another note line, nor an escape sequence reach the terminal
+	 * (fuzz F2). Control bytes are shown as \xHH. */
+	char safe[sizeof(buf) * 4];
+	size_t n = 0;
+	for (const unsigned char *c = (const unsigned char *)buf; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			n += (size_t)snprintf(safe + n, sizeof(safe) - n, "\\x%02x", *c);
+		else
+			safe[n++] = (char)*c;
+	}
+	safe[n] = '\0';
+	return lf_strv_push(notes, safe);
 }
 
 /*

@@ -209,6 +209,13 @@ static const struct rel_case rel_cases[] = {
 	{ "/work/proj", "./src//a.c/", 0, "src/a.c" },
 	{ "/work/proj", "src/../../x", 1, NULL },
 	{ "/work/proj", "..", 1, NULL },
+	/* ".." at "/" stays at "/", and a relative path may climb out and
+	 * back in (fuzz/pending/glob, F3): both name files of the project. */
+	{ "/work/proj", "/../work/proj/.env", 0, ".env" },
+	{ "/work/proj", "/../../work/./proj/src/a", 0, "src/a" },
+	{ "/work/proj", "../proj", 0, "" },
+	{ "/work/proj", "../proj/.git/hooks/x", 0, ".git/hooks/x" },
+	{ "/work/proj", "../proj2/x", 1, NULL },
 	{ "/work/proj", ".", 0, "" },
 	{ "/work/proj", "", 0, "" },
 	{ "/work/./proj", "/work/proj/a", 0, "a" },

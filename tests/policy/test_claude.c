@@ -831,6 +831,31 @@ static int run(const char *cmd)
 	return WEXITSTATUS(st);
 }
 
+/* A rule holding control characters is quoted in the notes: a newline
+ * cannot forge a note line, an escape cannot reach the terminal (fuzz F2). */
+static void test_import_notes_quote_control_bytes(void **state)
+{
+	static const char *const texts[] = {
+		"{\"permissions\":{\"ask\":[\"\\n\"]}}",
+		"{\"permissions\":{\"deny\":[\"Read(a\\u001b[2Jb\"]}}",
+	};
+	(void)state;
+
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		struct lf_policy *p = NULL;
+		struct lf_strv notes = { 0 };
+		struct lf_diag diag = { 0 };
+
+		assert_int_equal(import_text(texts[t], ROOT, &p, &notes, &diag), 0);
+		assert_true(notes.n > 0);
+		for (size_t i = 0; i < notes.n; i++)
+			for (const char *c = notes.v[i]; *c; c++)
+				assert_false((unsigned char)*c < 0x20 || *c == 0x7f);
+		lf_strv_fini(&notes);
+		lf_policy_free(p);
+	}
+}
+
 static void test_cli(void **state)
 {
 	const char *bin = getenv("LANDFENCE_BIN");
@@ -933,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_export_notes),
 		cmocka_unit_test(test_import_drop_notes),
 		cmocka_unit_test(test_export_plan),
+		cmocka_unit_test(test_import_notes_quote_control_bytes),
 		cmocka_unit_test(test_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

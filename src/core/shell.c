@@ -2375,8 +2375,8 @@ static int brace_sequence(struct analysis *an, const char *s, size_t len, size_t
 		       ((in[0] | 0x20) >= 'a' && (in[0] | 0x20) <= 'z') &&
 		       ((ys[0] | 0x20) >= 'a' && (ys[0] | 0x20) <= 'z');
 	if (letters) {
-		x = in[0];
-		y = ys[0];
+		x = (unsigned char)in[0];
+		y = (unsigned char)ys[0];
 	} else if (!seq_number(in, xl, &x) || !seq_number(ys, yl, &y)) {
 		return 0;
 	}

@@ -55,7 +55,6 @@ struct scan {
 	const char *cur_root;
 	struct lf_hardlink_report *rep;
 	size_t caphits;
-	int err;
 };
 
 static unsigned elapsed_ms(const struct timespec *start)

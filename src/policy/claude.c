@@ -861,7 +861,7 @@ static int import_drop_notes(struct imp *c, const struct lf_policy *p)
 	for (size_t i = 0, at = 0; i < eff->nrules; i++) {
 		const struct lf_rule *rule = eff->rules[i];
 		for (size_t j = 0; j < rule->nglobs; j++, at++) {
-			const struct lf_dropped *d = drops[at];
+			const struct lf_dropped *d = drops ? drops[at] : NULL;
 			const struct lf_glob *g = &rule->globs[j];
 			const char *cls = d && d->access == LF_ACCESS_RO ? "read" : "write";
 			const char *able = d && d->access == LF_ACCESS_RO ? "readable" : "writable";
@@ -1157,7 +1157,7 @@ int lf_claude_export_plan(const struct lf_effective *eff, const struct lf_plan *
 	const struct lf_dropped **drops = NULL;
 	enum lf_effect bash = LF_ALLOW;
 	bool any_bash = false, bash_lets_through = false;
-	int r = -ENOMEM;
+	int r;
 
 	if (!eff || !out)
 		return -EINVAL;

@@ -219,6 +219,17 @@ int lf_glob_init(struct lf_glob *g, const char *pattern, size_t len, struct lf_d
 			   pattern);
 		return -EINVAL;
 	}
+	/* A pattern such as "~/.ssh" would silently name a directory "~" inside the
+	 * project: the user meant the home directory, which project rules
+	 * cannot reach. */
+	if (pattern[0] == '~' && (len == 1 || pattern[1] == '/')) {
+		glob_error(diag,
+			   "path pattern \"%.*s\" names the home directory; expected a "
+			   "project-relative glob such as \"src/**\" (paths outside the project "
+			   "go in \"host\")",
+			   shown(len), pattern);
+		return -EINVAL;
+	}
 
 	char *out = malloc(len + 1);
 	if (!out)

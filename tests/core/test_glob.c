@@ -192,6 +192,12 @@ static const struct error_case error_cases[] = {
 	{ "/etc", 0,
 	  "path pattern \"/etc\" is absolute; expected a project-relative glob such as "
 	  "\"src/**\"" },
+	{ "~/.ssh/**", 0,
+	  "path pattern \"~/.ssh/**\" names the home directory; expected a project-relative "
+	  "glob such as \"src/**\" (paths outside the project go in \"host\")" },
+	{ "~", 0,
+	  "path pattern \"~\" names the home directory; expected a project-relative glob such "
+	  "as \"src/**\" (paths outside the project go in \"host\")" },
 	{ "//x/**", 0,
 	  "path pattern \"//x/**\" is absolute; expected a project-relative glob such as "
 	  "\"src/**\"" },

@@ -189,6 +189,11 @@ int lf_cmd_doctor(int argc, char **argv)
 	       "or xattrs, so they work on any path the program can name (its own files, "
 	       "as its user); set-user-ID and set-group-ID modes are refused by the seccomp "
 	       "filter.\n");
+	printf("Not fenced either: what Landlock does not mediate. stat(2) and inotify "
+	       "work on any path the program can name; /proc shows every process's command "
+	       "line; /dev/pts is granted whole for terminals made inside the sandbox, so "
+	       "another session's terminal of the same user can be opened "
+	       "(doc/escape.md).\n");
 	if (all)
 		printf("Everything landfence uses is enforceable on this kernel.\n");
 	else

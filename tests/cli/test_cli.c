@@ -1077,6 +1077,11 @@ static void test_doctor(void **state)
 	assert_non_null(strstr(r->out, "landlock: ABI"));
 	assert_non_null(strstr(r->out, "seccomp"));
 	assert_non_null(strstr(r->out, "no-new-privs"));
+	/* What no Landlock ABI fences is said, not hidden (doc/escape.md). */
+	assert_non_null(strstr(r->out, "named UNIX sockets"));
+	assert_non_null(strstr(r->out, "stat(2) and inotify"));
+	assert_non_null(strstr(r->out, "command line"));
+	assert_non_null(strstr(r->out, "/dev/pts is granted whole"));
 
 	const char *cap0[] = { "LANDFENCE_ABI_MAX=0", NULL };
 	TOOL(r, tmp_root, cap0, "doctor", "--json");

@@ -29,6 +29,7 @@ demo: all
 	tools/demo $(BUILD)
 
 bench: all
+	@tools/deps bench
 	tools/run-bench $(BUILD)
 
 format-check:

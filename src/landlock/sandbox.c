@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +40,15 @@ static const char config_fence_source[] = "landfence's own configuration (built 
 /* A fence, lexical or canonical form of a plan fence. */
 struct fence {
 	char *path;
+	size_t len; /* strlen(path): every candidate is compared with it */
 	unsigned access;
 	struct lf_source source;
+};
+
+/* A rule's path in short: every rule is compared with every other. */
+struct rule_key {
+	size_t len;
+	uint32_t hash;
 };
 
 struct lf_sandbox {
@@ -52,6 +60,7 @@ struct lf_sandbox {
 	struct lf_final_rule *rules;
 	bool *rule_dir;
 	bool *rule_device;
+	struct rule_key *rule_key;
 	size_t nrules;
 	size_t rules_cap;
 	struct lf_final_dropped *dropped;
@@ -135,10 +144,24 @@ __attribute__((format(printf, 2, 3))) static int notice_add(struct lf_sandbox *s
 }
 
 /* Component-aware: a equals b, or one is a directory ancestor of the
- * other. Both absolute and canonical (no trailing '/' except "/"). */
-static bool path_overlap(const char *a, const char *b)
+ * other. Both absolute and canonical (no trailing '/' except "/").
+ * Lengths given, as every candidate meets every fence: only the shorter
+ * path can cover the longer, so one comparison decides (lf_path_covers
+ * either way round, without the strlen). */
+static bool path_overlap_n(const char *a, size_t alen, const char *b, size_t blen)
 {
-	return lf_path_covers(a, b) || lf_path_covers(b, a);
+	if (alen > blen) {
+		const char *t = a;
+		size_t tl = alen;
+
+		a = b;
+		alen = blen;
+		b = t;
+		blen = tl;
+	}
+	if (alen == 1 && a[0] == '/')
+		return b[0] == '/';
+	return memcmp(a, b, alen) == 0 && (alen == blen || b[alen] == '/');
 }
 
 /* realpath of a path that may not exist: the longest existing ancestor is
@@ -220,6 +243,7 @@ static int fence_add(struct build *b, const char *raw, unsigned access, struct l
 		return -ENOMEM;
 	}
 	b->fences[b->nfences].path = path;
+	b->fences[b->nfences].len = strlen(path);
 	b->fences[b->nfences].access = access;
 	b->fences[b->nfences].source = src;
 	b->nfences++;
@@ -346,7 +370,8 @@ static const char *const host_home_ro[] = {
 
 /* What /etc must not show the program, even run as root: password
  * hashes, sudo rules, TLS and SSH host private keys, old passwords. A
- * directory holding one of them is granted entry by entry (etc_split). */
+ * directory holding one of them is granted entry by entry (etc_split).
+ * Each entry starts "/etc/s" or "/etc/g": etc_is_hidden relies on it. */
 static const char *const etc_hidden[] = {
 	"/etc/shadow",	    "/etc/shadow-",	     "/etc/gshadow",
 	"/etc/gshadow-",    "/etc/sudoers",	     "/etc/sudoers.d",
@@ -362,10 +387,22 @@ static const char *const etc_split[] = {
 
 static bool etc_is_hidden(const char *path)
 {
-	for (size_t i = 0; i < sizeof(etc_hidden) / sizeof(etc_hidden[0]); i++)
-		if (fnmatch(etc_hidden[i], path, FNM_PATHNAME) == 0 ||
-		    lf_path_covers(etc_hidden[i], path))
+	/* Every entry of etc_hidden is "/etc/" then 's' or 'g' (literal up to
+	 * its '*'), and a path matches or sits below one only if it starts
+	 * with the same bytes: most of /etc needs no fnmatch. */
+	if (strncmp(path, "/etc/", 5) != 0 || (path[5] != 's' && path[5] != 'g'))
+		return false;
+	for (size_t i = 0; i < sizeof(etc_hidden) / sizeof(etc_hidden[0]); i++) {
+		const char *h = etc_hidden[i];
+		size_t lit = strcspn(h, "*?[\\");
+
+		/* Both tests need path to start with h's literal part; without
+		 * a wildcard, fnmatch is strcmp, which lf_path_covers holds. */
+		if (strncmp(h, path, lit) != 0)
+			continue;
+		if (lf_path_covers(h, path) || (h[lit] && fnmatch(h, path, FNM_PATHNAME) == 0))
 			return true;
+	}
 	return false;
 }
 
@@ -402,16 +439,24 @@ static int add_host_etc(struct build *b, const char *dir, unsigned depth)
 	d = opendir(dir);
 	if (!d)
 		return errno == ENOMEM ? -ENOMEM : 0;
+	size_t dlen = strlen(dir);
+
 	while (r == 0 && (e = readdir(d))) {
 		char *path, *real;
+		size_t nlen;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		path = xasprintf("%s/%s", dir, e->d_name);
+		/* dir "/" name, without a printf per entry. */
+		nlen = strlen(e->d_name);
+		path = malloc(dlen + nlen + 2);
 		if (!path) {
 			r = -ENOMEM;
 			break;
 		}
+		memcpy(path, dir, dlen);
+		path[dlen] = '/';
+		memcpy(path + dlen + 1, e->d_name, nlen + 1);
 		if (e->d_type == DT_REG || e->d_type == DT_DIR)
 			real = strdup(path);
 		else
@@ -689,14 +734,41 @@ static int add_host_defaults(struct build *b, const struct lf_sandbox_opts *o)
  * Fencing and merging
  */
 
+static struct rule_key rule_key_of(const char *path)
+{
+	/* FNV-1a: only a cheap filter before the full comparison. */
+	struct rule_key k = { 0, 2166136261u };
+
+	for (; path[k.len]; k.len++)
+		k.hash = (k.hash ^ (unsigned char)path[k.len]) * 16777619u;
+	return k;
+}
+
+/* Whether rule a's path is a strict ancestor of rule f's. */
+static bool rule_above(const struct lf_sandbox *sb, size_t a, size_t f)
+{
+	size_t al = sb->rule_key[a].len, fl = sb->rule_key[f].len;
+	const char *ap = sb->rules[a].path, *fp = sb->rules[f].path;
+
+	/* As strcmp(ap, fp) != 0 && lf_path_covers(ap, fp): only a shorter
+	 * path can cover another one strictly. */
+	if (al >= fl)
+		return false;
+	if (al == 1 && ap[0] == '/')
+		return fp[0] == '/';
+	return fp[al] == '/' && memcmp(ap, fp, al) == 0;
+}
+
 static int rule_push(struct lf_sandbox *sb, const struct cand *c, unsigned access)
 {
 	struct lf_final_rule *fr;
 	struct stat st;
+	struct rule_key key = rule_key_of(c->path);
 
 	for (size_t i = 0; i < sb->nrules; i++) {
 		fr = &sb->rules[i];
-		if (strcmp(fr->path, c->path) != 0)
+		if (sb->rule_key[i].hash != key.hash || sb->rule_key[i].len != key.len ||
+		    memcmp(fr->path, c->path, key.len) != 0)
 			continue;
 		/* Same place from several sources: union, remember each. */
 		fr->access |= access;
@@ -726,6 +798,12 @@ static int rule_push(struct lf_sandbox *sb, const struct cand *c, unsigned acces
 		if (!d)
 			return -ENOMEM;
 		sb->rule_device = d;
+
+		struct rule_key *k = reallocarray(sb->rule_key, sb->rules_cap, sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		sb->rule_key = k;
 	}
 	fr = &sb->rules[sb->nrules];
 	memset(fr, 0, sizeof(*fr));
@@ -741,6 +819,7 @@ static int rule_push(struct lf_sandbox *sb, const struct cand *c, unsigned acces
 	fr->origin = c->origin;
 	sb->rule_dir[sb->nrules] = stat(c->path, &st) == 0 && S_ISDIR(st.st_mode);
 	sb->rule_device[sb->nrules] = c->device;
+	sb->rule_key[sb->nrules] = key;
 	sb->nrules++;
 	return 0;
 }
@@ -750,6 +829,7 @@ static int rule_push(struct lf_sandbox *sb, const struct cand *c, unsigned acces
 static int cand_fence(struct build *b, const struct cand *c)
 {
 	unsigned keep = c->access;
+	size_t clen = strlen(c->path);
 	int r;
 
 	for (unsigned cls = RO; cls <= RW; cls <<= 1) {
@@ -758,7 +838,7 @@ static int cand_fence(struct build *b, const struct cand *c)
 		for (size_t i = 0; i < b->nfences; i++) {
 			const struct fence *f = &b->fences[i];
 
-			if (f->access != cls || !path_overlap(c->path, f->path))
+			if (f->access != cls || !path_overlap_n(c->path, clen, f->path, f->len))
 				continue;
 			keep &= ~cls;
 			r = dropped_add(b->sb, c->path, cls, c->origin, c->why, f, NULL);
@@ -798,9 +878,7 @@ static int rules_fold_host(struct lf_sandbox *sb)
 			const struct lf_final_rule *a = &sb->rules[j];
 
 			fold[i] = j != i && a->origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
-				  strcmp(a->path, fr->path) != 0 &&
-				  lf_path_covers(a->path, fr->path) &&
-				  (a->access & fr->access) == fr->access;
+				  (a->access & fr->access) == fr->access && rule_above(sb, j, i);
 		}
 	}
 	for (size_t i = 0; i < sb->nrules; i++) {
@@ -812,6 +890,7 @@ static int rules_fold_host(struct lf_sandbox *sb)
 		sb->rules[out] = sb->rules[i];
 		sb->rule_dir[out] = sb->rule_dir[i];
 		sb->rule_device[out] = sb->rule_device[i];
+		sb->rule_key[out] = sb->rule_key[i];
 		out++;
 	}
 	sb->nrules = out;
@@ -1167,6 +1246,7 @@ void lf_sandbox_free(struct lf_sandbox *sb)
 	free(sb->rules);
 	free(sb->rule_dir);
 	free(sb->rule_device);
+	free(sb->rule_key);
 	for (size_t i = 0; i < sb->ndropped; i++) {
 		free(sb->dropped[i].path);
 		free(sb->dropped[i].why);
@@ -1238,10 +1318,9 @@ static bool rule_redundant(const struct lf_sandbox *sb, size_t i)
 	for (size_t j = 0; j < sb->nrules; j++) {
 		const struct lf_final_rule *a = &sb->rules[j];
 
-		if (j == i || !sb->rule_dir[j] || strcmp(a->path, fr->path) == 0 ||
-		    !lf_path_covers(a->path, fr->path))
+		if (j == i || !sb->rule_dir[j] || (a->landlock & fr->landlock) != fr->landlock)
 			continue;
-		if ((a->landlock & fr->landlock) == fr->landlock)
+		if (rule_above(sb, j, i))
 			return true;
 	}
 	return false;

@@ -28,8 +28,9 @@
 struct cand {
 	char *path;
 	unsigned access;
-	bool ioctl_dev; /* terminal ioctls: only the three terminal paths */
-	bool device;	/* a /dev node: read and write, no make/remove/execute */
+	bool ioctl_dev;	 /* terminal ioctls: only the three terminal paths */
+	bool device;	 /* a /dev node: read and write, no make/remove/execute */
+	signed char dir; /* a directory: 1 or 0 when readdir said so, -1 unknown */
 	enum lf_origin origin;
 	char *why;
 };
@@ -293,6 +294,7 @@ static int cand_push(struct build *b, char *real, unsigned access, enum lf_origi
 	c->path = real;
 	c->access = access;
 	c->device = device;
+	c->dir = -1;
 	/* Terminal ioctls only where the terminal really is, whatever a
 	 * symlink in /dev says. */
 	c->ioctl_dev =
@@ -478,6 +480,9 @@ static int add_host_etc(struct build *b, const char *dir, unsigned depth)
 			r = cand_push(b, real, RO, LF_ORIGIN_HOST, "host: system configuration",
 				      false, false);
 			real = NULL;
+			/* d_type saves rule_push a stat per entry. */
+			if (r == 0 && (e->d_type == DT_REG || e->d_type == DT_DIR))
+				b->cands[b->ncands - 1].dir = e->d_type == DT_DIR;
 		}
 		free(real);
 		free(path);
@@ -817,7 +822,12 @@ static int rule_push(struct lf_sandbox *sb, const struct cand *c, unsigned acces
 	fr->access = access;
 	fr->ioctl_dev = c->ioctl_dev;
 	fr->origin = c->origin;
-	sb->rule_dir[sb->nrules] = stat(c->path, &st) == 0 && S_ISDIR(st.st_mode);
+	/* A type that changes before the ruleset is made is caught there:
+	 * lf_sandbox_ruleset_fd judges the path as it is then. */
+	if (c->dir >= 0)
+		sb->rule_dir[sb->nrules] = c->dir;
+	else
+		sb->rule_dir[sb->nrules] = stat(c->path, &st) == 0 && S_ISDIR(st.st_mode);
 	sb->rule_device[sb->nrules] = c->device;
 	sb->rule_key[sb->nrules] = key;
 	sb->nrules++;

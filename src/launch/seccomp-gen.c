@@ -56,6 +56,21 @@ static int add_rules(scmp_filter_ctx ctx)
 	return 0;
 }
 
+/* Every call of names that this libseccomp and architecture know fails
+ * with err; a name unknown here has nothing to refuse. */
+static int add_errno_rules(scmp_filter_ctx ctx, const char *const *names, size_t n, int err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* SysV IPC has no path and no Landlock scope: a segment, queue or
  * semaphore set made outside with the user's permissions would be
  * reachable by its id. Programs use POSIX IPC (/dev/shm, files) today. */
@@ -65,19 +80,10 @@ static int add_sysv_rules(scmp_filter_ctx ctx)
 		"shmget", "shmat",  "shmctl", "shmdt",	    "msgget", "msgsnd", "msgrcv",
 		"msgctl", "semget", "semop",  "semtimedop", "semctl", "ipc",
 	};
-	int r;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(names[i]);
-		if (nr == __NR_SCMP_ERROR)
-			continue;
-		/* EACCES: what these calls return for a segment, queue or
-		 * set the caller may not use. */
-		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	/* EACCES: what these calls return for a segment, queue or set the
+	 * caller may not use. */
+	return add_errno_rules(ctx, names, sizeof(names) / sizeof(names[0]), EACCES);
 }
 
 /* The kernel key rings have no path and no Landlock scope either: the
@@ -89,17 +95,8 @@ static int add_sysv_rules(scmp_filter_ctx ctx)
 static int add_keyring_rules(scmp_filter_ctx ctx)
 {
 	static const char *const names[] = { "add_key", "request_key", "keyctl" };
-	int r;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(names[i]);
-		if (nr == __NR_SCMP_ERROR)
-			continue;
-		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return add_errno_rules(ctx, names, sizeof(names) / sizeof(names[0]), ENOSYS);
 }
 
 /* io_uring runs its operations inside the kernel, where this filter never
@@ -113,17 +110,8 @@ static int add_uring_rules(scmp_filter_ctx ctx)
 {
 	static const char *const names[] = { "io_uring_setup", "io_uring_enter",
 					     "io_uring_register" };
-	int r;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(names[i]);
-		if (nr == __NR_SCMP_ERROR)
-			continue;
-		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return add_errno_rules(ctx, names, sizeof(names) / sizeof(names[0]), ENOSYS);
 }
 
 /* Landlock has no right for metadata: a program may chmod any path it can

@@ -1814,6 +1814,16 @@ static bool git_config_runs(const struct lf_shell_word *w)
 	return false;
 }
 
+/* The special wrappers whose syntax is only their options (timeout: then
+ * its duration), unwrapped as the table of more wrappers above is. */
+static const struct wrapper plain_wrappers[] = {
+	{ "command", "pvV", "", NULL, false, 0, "", NULL },
+	{ "exec", "cl", "a", NULL, false, 0, "", NULL },
+	{ "setsid", "fwc", "", NULL, true, 0, "", NULL },
+	{ "stdbuf", "", "ioe", stdbuf_long, false, 0, "", NULL },
+	{ "timeout", "v", "sk", timeout_long, true, 1, "", NULL },
+};
+
 /*
  * Looks through a wrapper: reports the wrapped command (and, for the
  * shells, the payload) as further parts. An option the wrapper is not
@@ -1838,6 +1848,9 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 		return 0;
 	}
 
+	for (size_t k = 0; k < sizeof(plain_wrappers) / sizeof(plain_wrappers[0]); k++)
+		if (!strcmp(b, plain_wrappers[k].name))
+			return unwrap_spec(an, &plain_wrappers[k], argv, argc, reason, depth, open);
 	if (!strcmp(b, "env")) {
 		i = 1;
 		while (i < argc) {
@@ -1880,12 +1893,6 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 		i = skip_assignments(argv, argc, i);
 		return emit_inner(an, argv, argc, i, reason, depth, open);
 	}
-	if (!strcmp(b, "timeout")) {
-		i = skip_options(argv, argc, 1, "v", "sk", timeout_long, true);
-		if (i == SIZE_MAX)
-			return emit_opaque(an, w0->text, w0->len, R_WRAPPER_OPT);
-		return emit_inner(an, argv, argc, i + 1, reason, depth, open);
-	}
 	if (!strcmp(b, "nice")) {
 		i = 1;
 		if (i < argc && argv[i].text[0] == '-' && argv[i].text[1] >= '0' &&
@@ -1901,12 +1908,6 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 	    !strcmp(b, "busybox") || !strcmp(b, "toybox")) {
 		/* busybox and toybox run their first argument as the applet */
 		i = (argc > 1 && !strcmp(argv[1].text, "--")) ? 2 : 1;
-		return emit_inner(an, argv, argc, i, reason, depth, open);
-	}
-	if (!strcmp(b, "setsid")) {
-		i = skip_options(argv, argc, 1, "fwc", "", NULL, true);
-		if (i == SIZE_MAX)
-			return emit_opaque(an, w0->text, w0->len, R_WRAPPER_OPT);
 		return emit_inner(an, argv, argc, i, reason, depth, open);
 	}
 	if (!strcmp(b, "time")) {
@@ -1934,24 +1935,6 @@ static int unwrap(struct analysis *an, const struct lf_shell_word *argv, size_t 
 			if (dashdash)
 				break;
 		}
-		return emit_inner(an, argv, argc, i, reason, depth, open);
-	}
-	if (!strcmp(b, "command")) {
-		i = skip_options(argv, argc, 1, "pvV", "", NULL, false);
-		if (i == SIZE_MAX)
-			return emit_opaque(an, w0->text, w0->len, R_WRAPPER_OPT);
-		return emit_inner(an, argv, argc, i, reason, depth, open);
-	}
-	if (!strcmp(b, "exec")) {
-		i = skip_options(argv, argc, 1, "cl", "a", NULL, false);
-		if (i == SIZE_MAX)
-			return emit_opaque(an, w0->text, w0->len, R_WRAPPER_OPT);
-		return emit_inner(an, argv, argc, i, reason, depth, open);
-	}
-	if (!strcmp(b, "stdbuf")) {
-		i = skip_options(argv, argc, 1, "", "ioe", stdbuf_long, false);
-		if (i == SIZE_MAX)
-			return emit_opaque(an, w0->text, w0->len, R_WRAPPER_OPT);
 		return emit_inner(an, argv, argc, i, reason, depth, open);
 	}
 	if (!strcmp(b, "xargs")) {

@@ -139,6 +139,31 @@ static inline void make_dir(const char *dir, const char *name)
 	mkdir(p, 0755);
 }
 
+/* A temporary project made from tmpl (mkdtemp): src/ and .git/, a secret
+ * .env with src/envlink pointing at it, the policy text at .git/p.json
+ * (its path in pol) and a broken policy at .git/bad.json (its path in
+ * bad). 0 or -1, as cmocka's setups. */
+static inline int project_make(char *proj, size_t nproj, const char *tmpl, char *pol, size_t npol,
+			       const char *policy, char *bad, size_t nbad, const char *broken)
+{
+	char link[4200];
+
+	snprintf(proj, nproj, "%s", tmpl);
+	if (!mkdtemp(proj))
+		return -1;
+	make_dir(proj, "src");
+	make_dir(proj, ".git");
+	write_file(proj, ".env", "SECRET=1\n");
+	snprintf(link, sizeof(link), "%s/src/envlink", proj);
+	if (symlink("../.env", link) != 0)
+		return -1;
+	snprintf(pol, npol, "%s/.git/p.json", proj);
+	write_file(proj, ".git/p.json", policy);
+	snprintf(bad, nbad, "%s/.git/bad.json", proj);
+	write_file(proj, ".git/bad.json", broken);
+	return 0;
+}
+
 /* Removes the temporary project dir; 0 or -1, as cmocka's teardowns. */
 static inline int tree_remove(const char *dir)
 {

@@ -34,23 +34,12 @@ static const char policy_text[] =
 
 static int setup(void **state)
 {
-	snprintf(proj, sizeof(proj), "/tmp/lf-check-XXXXXX");
-	if (!mkdtemp(proj))
+	if (project_make(proj, sizeof(proj), "/tmp/lf-check-XXXXXX", pol, sizeof(pol), policy_text,
+			 bad, sizeof(bad), "{\n  \"version\": 1,\n  \"fallbak\": \"ask\"\n}\n"))
 		return -1;
-	make_dir(proj, "src");
 	make_dir(proj, "docs");
-	make_dir(proj, ".git");
-	write_file(proj, ".env", "SECRET=1\n");
 	write_file(proj, "src/a.c", "int x;\n");
 	write_file(proj, "docs/readme", "hello\n");
-	char link[400];
-	snprintf(link, sizeof(link), "%s/src/envlink", proj);
-	if (symlink("../.env", link) != 0)
-		return -1;
-	snprintf(pol, sizeof(pol), "%s/.git/p.json", proj);
-	write_file(proj, ".git/p.json", policy_text);
-	snprintf(bad, sizeof(bad), "%s/.git/bad.json", proj);
-	write_file(proj, ".git/bad.json", "{\n  \"version\": 1,\n  \"fallbak\": \"ask\"\n}\n");
 	return 0;
 }
 

@@ -32,22 +32,11 @@ static const char policy_text[] =
 
 static int setup(void **state)
 {
-	snprintf(proj, sizeof(proj), "/tmp/lf-hook-XXXXXX");
-	if (!mkdtemp(proj))
+	if (project_make(proj, sizeof(proj), "/tmp/lf-hook-XXXXXX", pol, sizeof(pol), policy_text,
+			 bad, sizeof(bad), "{ \"version\": 1, \"rules\": 3 }\n"))
 		return -1;
-	make_dir(proj, "src");
 	make_dir(proj, "src/lib");
-	make_dir(proj, ".git");
-	write_file(proj, ".env", "SECRET=1\n");
 	write_file(proj, "notes.txt", "hello\n");
-	char link[400];
-	snprintf(link, sizeof(link), "%s/src/envlink", proj);
-	if (symlink("../.env", link) != 0)
-		return -1;
-	snprintf(pol, sizeof(pol), "%s/.git/p.json", proj);
-	write_file(proj, ".git/p.json", policy_text);
-	snprintf(bad, sizeof(bad), "%s/.git/bad.json", proj);
-	write_file(proj, ".git/bad.json", "{ \"version\": 1, \"rules\": 3 }\n");
 	return 0;
 }
 

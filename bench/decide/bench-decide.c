@@ -13,22 +13,10 @@
 
 #include "core/model.h"
 
+#define BENCH_SEED 0x2545f4914f6cdd1dull
+#include "../bench-gen.h"
+
 #define ROOT "/work/proj"
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t next(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ull;
-}
-
-static unsigned below(unsigned n)
-{
-	return (unsigned)(next() % n);
-}
 
 static const char *const dirs[] = { "src",    "lib",	 "tests",   "docs",   "build",
 				    "vendor", "include", "scripts", "assets", "gen" };
@@ -49,16 +37,8 @@ static struct lf_policy *gen_policy(unsigned nrules)
 		for (unsigned k = 0; k < depth; k++)
 			n += snprintf(pat + n, sizeof(pat) - (size_t)n, "/%s", dirs[below(10)]);
 		snprintf(pat + n, sizeof(pat) - (size_t)n, "/%s", tails[below(8)]);
-		struct lf_glob *g = calloc(1, sizeof(*g));
-		if (!g || lf_glob_init(g, pat, strlen(pat), NULL) < 0) {
-			free(g);
-			lf_policy_free(p);
-			return NULL;
-		}
 		enum lf_effect eff = i % 2 ? (enum lf_effect)(1 + below(2)) : LF_ALLOW;
-		struct lf_source src = { .line = i + 1 };
-		if (lf_policy_add_file_rule(p, (enum lf_capability)below(3), eff, g, 1, src, NULL) <
-		    0) {
+		if (bench_rule_add(p, pat, (enum lf_capability)below(3), eff, i + 1) < 0) {
 			lf_policy_free(p);
 			return NULL;
 		}

@@ -18,20 +18,8 @@
 
 #include "core/model.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t next(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ull;
-}
-
-static unsigned below(unsigned n)
-{
-	return (unsigned)(next() % n);
-}
+#define BENCH_SEED 0x9e3779b97f4a7c15ull
+#include "../bench-gen.h"
 
 /* A realistic pattern: pkgN/<dir>/.../<tail>, where the number of packages
  * grows with the policy so that roots stay mostly distinct. */
@@ -63,16 +51,8 @@ static struct lf_policy *gen_policy(unsigned nrules)
 		char pat[256];
 		int allow = i % 2 == 0;
 		gen_pattern(pat, sizeof(pat), npkg, allow);
-		struct lf_glob *g = calloc(1, sizeof(*g));
-		if (!g || lf_glob_init(g, pat, strlen(pat), NULL) < 0) {
-			free(g);
-			lf_policy_free(p);
-			return NULL;
-		}
 		enum lf_effect eff = allow ? LF_ALLOW : (below(2) ? LF_DENY : LF_ASK);
-		struct lf_source src = { .line = i + 1 };
-		if (lf_policy_add_file_rule(p, (enum lf_capability)below(3), eff, g, 1, src, NULL) <
-		    0) {
+		if (bench_rule_add(p, pat, (enum lf_capability)below(3), eff, i + 1) < 0) {
 			lf_policy_free(p);
 			return NULL;
 		}

@@ -40,48 +40,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
+
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
 #endif
 
 static int passed_fd[2] = { -1, -1 }; /* a directory, a file: from recvfd */
-
-static void out(const char *tok)
-{
-	printf("%s\n", tok);
-	fflush(stdout);
-}
-
-static void out_err(int e)
-{
-	const char *n = strerrorname_np(e);
-	if (n)
-		out(n);
-	else
-		printf("E%d\n", e), fflush(stdout);
-}
-
-/* Prints ok for r >= 0, else the errno name. */
-static void result(long r)
-{
-	if (r >= 0)
-		out("ok");
-	else
-		out_err(errno);
-}
-
-static int op_read(const char *p)
-{
-	char buf[64];
-	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf));
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n < 0 ? -1 : 0;
-}
 
 /* read the file and compare its whole content with text */
 static void op_readeq(const char *p, const char *text)

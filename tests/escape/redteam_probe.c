@@ -39,32 +39,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static void result(long r)
-{
-	if (r >= 0) {
-		puts("ok");
-	} else {
-		const char *n = strerrorname_np(errno);
-		if (n)
-			puts(n);
-		else
-			printf("E%d\n", errno);
-	}
-	fflush(stdout);
-}
-
-static long op_read(const char *p)
-{
-	char buf[64];
-	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf));
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n < 0 ? -1 : 0;
-}
+#include "probe.h"
 
 static long op_readat(const char *file)
 {

@@ -91,6 +91,11 @@ struct lf_cli_state {
 int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st);
 void lf_cli_state_fini(struct lf_cli_state *st);
 
+/* The sandbox plan of the loaded policy for the project (no run
+ * directory), as run launches it and plan shows it, into *out. Returns 0,
+ * or LF_EXIT_OWN after printing why it could not be compiled. */
+int lf_cli_plan_compile(const struct lf_cli_state *st, struct lf_plan **out);
+
 /* The project root of -C DIR or of the working directory (as
  * lf_cli_load), canonical, into out. Returns 0, or an exit status after
  * printing the error. */

@@ -319,6 +319,22 @@ static int load_project_layer(struct lf_cli_state *st, const char *path)
 	return layer_push(st, path, r, p, &diag);
 }
 
+int lf_cli_plan_compile(const struct lf_cli_state *st, struct lf_plan **out)
+{
+	struct lf_context ctx = { .project_root = st->project_root, .run_dir = NULL };
+	struct lf_plan *plan = NULL;
+	int r = lf_plan_compile(st->eff, &ctx, &plan);
+
+	if (r < 0 || !plan) {
+		fprintf(stderr, "landfence: cannot compile the sandbox plan: %s\n",
+			strerror(r < 0 ? -r : EINVAL));
+		lf_plan_free(plan);
+		return LF_EXIT_OWN;
+	}
+	*out = plan;
+	return 0;
+}
+
 int lf_cli_load(const struct lf_cli_opts *o, struct lf_cli_state *st)
 {
 	static char user_path[PATH_MAX], project_path[PATH_MAX];

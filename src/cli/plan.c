@@ -478,14 +478,9 @@ int lf_cmd_plan(int argc, char **argv)
 		code = r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
 		goto out;
 	}
-	struct lf_context ctx = { .project_root = st.project_root, .run_dir = NULL };
-	r = lf_plan_compile(st.eff, &ctx, &plan);
-	if (r < 0 || !plan) {
-		fprintf(stderr, "landfence: cannot compile the sandbox plan: %s\n",
-			strerror(r < 0 ? -r : EINVAL));
-		code = LF_EXIT_OWN;
+	code = lf_cli_plan_compile(&st, &plan);
+	if (code)
 		goto out;
-	}
 	pv.plan = plan;
 
 	/* --profile names plus every layer's "profiles", as run does. */

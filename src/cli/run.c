@@ -270,14 +270,9 @@ int lf_cmd_run(int argc, char **argv)
 	if (r)
 		return r;
 
-	struct lf_context ctx = { .project_root = st.project_root, .run_dir = NULL };
-	r = lf_plan_compile(st.eff, &ctx, &plan);
-	if (r < 0 || !plan) {
-		fprintf(stderr, "landfence: cannot compile the sandbox plan: %s\n",
-			strerror(r < 0 ? -r : EINVAL));
-		code = LF_EXIT_OWN;
+	code = lf_cli_plan_compile(&st, &plan);
+	if (code)
 		goto out;
-	}
 
 	struct lf_spawn_opts so = {
 		.project_root = st.project_root,

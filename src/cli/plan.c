@@ -20,6 +20,31 @@
 
 static const char *const scope_names[] = { "abstract_unix_socket", "signal" };
 
+/* The text listing folds a run of rules that only differ by their path
+ * below one top-level directory (/etc granted entry by entry) into one
+ * line; --json and --tree keep every rule. */
+#define RULE_RUN_MIN 8
+
+static bool same_run(const struct lf_final_rule *a, const struct lf_final_rule *b)
+{
+	size_t top = strcspn(a->path + 1, "/") + 1;
+
+	return a->origin == b->origin && a->access == b->access && a->ioctl_dev == b->ioctl_dev &&
+	       a->why && b->why && strcmp(a->why, b->why) == 0 && top > 1 &&
+	       strncmp(a->path, b->path, top) == 0 && b->path[top] == '/' && a->path[top] == '/';
+}
+
+/* How many rules from i on belong to i's run. */
+static size_t rule_run(const struct lf_sandbox *sb, size_t i)
+{
+	const struct lf_final_rule *first = lf_sandbox_rule(sb, i);
+	size_t n = lf_sandbox_rule_count(sb), k = i + 1;
+
+	while (k < n && same_run(first, lf_sandbox_rule(sb, k)))
+		k++;
+	return k - i;
+}
+
 static const char *access_str(unsigned a)
 {
 	switch (a & (LF_ACCESS_RO | LF_ACCESS_RW)) {
@@ -243,12 +268,25 @@ static void print_text(const struct plan_view *pv, bool tree)
 		if (tree) {
 			print_tree(sb);
 		} else {
-			for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
+			size_t n = lf_sandbox_rule_count(sb);
+			for (size_t i = 0; i < n;) {
 				const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
+				size_t run = rule_run(sb, i);
+				if (run >= RULE_RUN_MIN) {
+					size_t top = strcspn(fr->path + 1, "/") + 1;
+					printf("  %-10s %-12s %.*s/... (%zu rules)  (%s; --json "
+					       "and "
+					       "--tree list each)\n",
+					       access_str(fr->access), lf_origin_name(fr->origin),
+					       (int)top, fr->path, run, fr->why ? fr->why : "");
+					i += run;
+					continue;
+				}
 				printf("  %-10s %-12s %s%s  (%s)\n", access_str(fr->access),
 				       lf_origin_name(fr->origin), fr->path,
 				       fr->ioctl_dev ? "  +terminal ioctls" : "",
 				       fr->why ? fr->why : "");
+				i++;
 			}
 		}
 		if (!tree)

@@ -1014,9 +1014,16 @@ static void test_plan(void **state)
 	assert_non_null(strstr(r->out, "status: enforced"));
 	assert_non_null(strstr(r->out, "handled:"));
 	assert_non_null(strstr(r->out, "dropped"));
+	/* /etc is granted entry by entry: the text folds the run into one
+	 * line that says how many rules it stands for; --tree and --json
+	 * keep every one. */
+	assert_non_null(strstr(r->out, "/etc/... ("));
+	assert_null(strstr(r->out, "/etc/passwd"));
+	assert_non_null(strstr(r->out, "/dev/null"));
 
 	TOOL(r, proj, NULL, "plan", "--tree");
 	expect_code(r, 0, "plan --tree");
+	assert_non_null(strstr(r->out, "passwd"));
 
 	TOOL(r, proj, NULL, "plan", "--json");
 	expect_code(r, 0, "plan --json");

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/path.h"
 #include "landfence.h"
 
 /* A list of owned strings. */
@@ -115,22 +116,14 @@ struct lf_effective {
 	struct lf_decide_index *index;
 };
 
-/* Lexical path normalisation for requests: resolves ".", "..", "//" as
- * the kernel would without symlinks (".." at "/" stays at "/"); a relative
- * path is taken relative to project_root. Writes the project-relative form
- * of path into out, which needs 2 * strlen(project_root) + strlen(path) + 3
- * bytes in the worst case.
- * Returns 0, 1 when the path lies outside project_root, -ENAMETOOLONG,
- * -EINVAL. */
-int lf_path_relative(const char *project_root, const char *path, char *out, size_t size);
+/* Copies a caller's option struct (src, src_size bytes: its size field)
+ * into dst (the library's own layout, dst_size bytes), zeroing what the
+ * caller's struct does not cover. Returns 0, or -EINVAL when src is NULL,
+ * its size does not cover the size field, or a field past dst_size is not
+ * zero (landfence.h, "Option structs"). */
+int lf_opts_copy(void *dst, size_t dst_size, const void *src, size_t src_size);
 
-/* Component-aware overlap of two project-relative roots ("" = the root):
- * equal, or one a strict ancestor of the other. */
-bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen);
-
-/* Whether the absolute canonical path p is root or lies below it,
- * component-wise: "/a" covers "/a/b" but not "/ab"; "/" covers every
- * absolute path. */
-bool lf_path_covers(const char *root, const char *p);
+/* snprintf that may truncate on purpose (messages for people). */
+void lf_text(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif /* LF_CORE_MODEL_H */

@@ -509,12 +509,3 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 		*status = st;
 	return r;
 }
-
-int lf_launch_exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 125;
-}

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -60,7 +62,7 @@ static bool exists(const char *path)
 
 struct result {
 	int code;
-	char out[65536];
+	char out[1 << 20];
 	char err[16384];
 };
 
@@ -75,10 +77,15 @@ static void slurp(int fd, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
+/* tool()'s flags. */
+#define LEAK_FD 0x1u /* descriptor 9 left open without O_CLOEXEC */
+#define NO_DAC \
+	0x2u /* as root, without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH:
+			 file modes bind root too */
+
 /* Runs the tool with argv (NULL-terminated) in cwd, a clean environment
- * plus extra ("K=V", NULL-terminated), and descriptor 9 left open without
- * O_CLOEXEC when leak_fd. */
-static void tool(struct result *res, const char *cwd, const char *const *extra, bool leak_fd,
+ * plus extra ("K=V", NULL-terminated), as flags say. */
+static void tool(struct result *res, const char *cwd, const char *const *extra, unsigned flags,
 		 const char *const *argv)
 {
 	char path_env[] = "PATH=/usr/local/bin:/usr/bin:/bin";
@@ -112,7 +119,11 @@ static void tool(struct result *res, const char *cwd, const char *const *extra, 
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
 			_exit(122);
-		if (leak_fd) {
+		if ((flags & NO_DAC) && getuid() == 0 &&
+		    (prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0 ||
+		     prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0) != 0))
+			_exit(125);
+		if (flags & LEAK_FD) {
 			int fd = open("/etc/hostname", O_RDONLY);
 			if (fd < 0 || dup2(fd, 9) < 0)
 				_exit(123);
@@ -131,7 +142,7 @@ static void tool(struct result *res, const char *cwd, const char *const *extra, 
 #define TOOL(res, cwd, extra, ...)                                 \
 	do {                                                       \
 		const char *const argv_[] = { __VA_ARGS__, NULL }; \
-		tool(res, cwd, extra, false, argv_);               \
+		tool(res, cwd, extra, 0, argv_);                   \
 	} while (0)
 
 static void expect_code(const struct result *r, int code, const char *what)
@@ -487,7 +498,7 @@ static void test_run_exit_statuses(void **state)
 		for (size_t j = 0; j < 4 && cases[i].argv[j]; j++)
 			argv[n++] = cases[i].argv[j];
 		argv[n] = NULL;
-		tool(r, proj, NULL, false, argv);
+		tool(r, proj, NULL, 0, argv);
 		char what[128];
 		snprintf(what, sizeof(what), "case %zu (%s)", i, cases[i].argv[0]);
 		expect_code(r, cases[i].code, what);
@@ -631,7 +642,7 @@ static void test_run_programs(void **state)
 	snprintf(proj, sizeof(proj), "%s/gitproj", tmp_root);
 	sh("rm -rf %s && mkdir -p %s", proj, proj);
 	const char *extra[] = { "GIT_CONFIG_NOSYSTEM=1", NULL };
-	tool(r, proj, extra, false,
+	tool(r, proj, extra, 0,
 	     (const char *const[]){ "run", "-C", proj, "--", "sh", "-c",
 				    "git init -q . && echo hello > a.txt && git add a.txt && "
 				    "git -c user.name=Test -c user.email=test@example.com "
@@ -642,7 +653,7 @@ static void test_run_programs(void **state)
 	snprintf(p, sizeof(p), "%s/.git/HEAD", proj);
 	assert_true(exists(p));
 
-	tool(r, proj, NULL, false,
+	tool(r, proj, NULL, 0,
 	     (const char *const[]){ "run", "-C", proj, "--", "python3", "-c",
 				    "import os, tempfile\n"
 				    "open('py.txt', 'w').write('ok')\n"
@@ -657,7 +668,7 @@ static void test_run_programs(void **state)
 	snprintf(p, sizeof(p), "%s/py.txt", proj);
 	assert_true(exists(p));
 
-	tool(r, proj, NULL, false,
+	tool(r, proj, NULL, 0,
 	     (const char *const[]){ "run", "-C", proj, "--", "sh", "-c",
 				    "for i in 1 2 3; do echo $i; done | wc -l | grep -q 3", NULL });
 	expect_code(r, 0, "sh pipeline");
@@ -756,13 +767,14 @@ static void test_run_fds_closed(void **state)
 
 	snprintf(probe, sizeof(probe), "%s/tests/launch/launch-probe", bd);
 	project(proj, sizeof(proj), "fds", NULL);
-	tool(r, proj, NULL, true, (const char *const[]){ "run", "--", probe, "closed", "9", NULL });
+	tool(r, proj, NULL, LEAK_FD,
+	     (const char *const[]){ "run", "--", probe, "closed", "9", NULL });
 	expect_code(r, 0, "descriptor 9 closed in the child");
 	/* The control: the same probe outside the sandbox sees it open. */
 	char cmd[PATH_MAX + 64];
 	snprintf(cmd, sizeof(cmd), "%s closed 9 9</etc/hostname >/dev/null", probe);
 	assert_int_not_equal(system(cmd), 0);
-	tool(r, proj, NULL, true,
+	tool(r, proj, NULL, LEAK_FD,
 	     (const char *const[]){ "run", "--", "sh", "-c",
 				    "ls /proc/self/fd | sort -n | tr '\\n' ' '", NULL });
 	expect_code(r, 0, "ls /proc/self/fd");
@@ -941,25 +953,39 @@ static void test_run_hardlink_scan_incomplete(void **state)
 	(void)state;
 	NEED_LANDLOCK();
 
+	/* A directory below the fence that the scan cannot open (file modes
+	 * bind root too without CAP_DAC_OVERRIDE): a link could hide there,
+	 * so under fallback deny nothing runs. */
+	project(proj, sizeof(proj), "hardlink-unreadable-deny", HARDLINK_POLICY("deny"));
+	sh("mkdir -p %s/src %s/secret/hidden && echo KEY > %s/secret/hidden/key && "
+	   "chmod 000 %s/secret/hidden",
+	   proj, proj, proj, proj);
+	snprintf(marker, sizeof(marker), "%s/ran", proj);
+	tool(r, proj, NULL, NO_DAC,
+	     (const char *const[]){ "run", "--", "sh", "-c", "touch ran", NULL });
+	expect_code(r, 125, "incomplete hard-link scan under fallback deny");
+	assert_non_null(strstr(r->err, "incomplete"));
+	assert_non_null(strstr(r->err, "secret/hidden"));
+	assert_false(exists(marker));
+
+	project(proj, sizeof(proj), "hardlink-unreadable-ask", HARDLINK_POLICY("ask"));
+	sh("mkdir -p %s/src %s/secret/hidden && chmod 000 %s/secret/hidden", proj, proj, proj);
+	/* Nothing is writable under this policy: the program proves it ran
+	 * by its exit status. */
+	tool(r, proj, NULL, NO_DAC,
+	     (const char *const[]){ "run", "--", "sh", "-c", "exit 7", NULL });
+	expect_code(r, 7, "incomplete hard-link scan under fallback ask");
+	assert_non_null(strstr(r->err, "incomplete"));
+
+	/* Depth is no limit: a fence 70 levels deep (the old walk stopped at
+	 * 64) is scanned whole, and the run goes ahead. */
 	project(proj, sizeof(proj), "hardlink-deep-deny", HARDLINK_POLICY("deny"));
 	sh("mkdir -p %s/src && cd %s && mkdir secret && cd secret && "
 	   "for i in $(seq 70); do mkdir d && cd d || exit 1; done && echo KEY > key",
 	   proj, proj);
-	snprintf(marker, sizeof(marker), "%s/ran", proj);
-	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "touch ran");
-	expect_code(r, 125, "incomplete hard-link scan under fallback deny");
-	assert_non_null(strstr(r->err, "incomplete"));
-	assert_false(exists(marker));
-
-	project(proj, sizeof(proj), "hardlink-deep-ask", HARDLINK_POLICY("ask"));
-	sh("mkdir -p %s/src && cd %s && mkdir secret && cd secret && "
-	   "for i in $(seq 70); do mkdir d && cd d || exit 1; done && echo KEY > key",
-	   proj, proj);
-	/* Nothing is writable under this policy: the program proves it ran
-	 * by its exit status. */
 	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "exit 7");
-	expect_code(r, 7, "incomplete hard-link scan under fallback ask");
-	assert_non_null(strstr(r->err, "incomplete"));
+	expect_code(r, 7, "a deep fence, scanned whole");
+	assert_null(strstr(r->err, "incomplete"));
 }
 
 /* ---- policy errors ---- */

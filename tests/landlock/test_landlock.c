@@ -81,7 +81,7 @@ static void opts_init(struct lf_sandbox_opts *o, const struct fx *f, int abi)
 {
 	memset(o, 0, sizeof(*o));
 	o->home = f->home;
-	o->abi_max = abi;
+	o->abi_max = abi_opt(abi);
 }
 
 /* ------------------------------------------------------------------------
@@ -326,7 +326,7 @@ static void test_abi_env_garbage(void **state)
 static void check_rule_shapes(const struct lf_sandbox *sb)
 {
 	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
-		const struct lf_final_rule *r = lf_sandbox_rule(sb, i);
+		const struct lf_sandbox_rule *r = lf_sandbox_rule(sb, i);
 		struct stat st;
 		bool tty = strcmp(r->path, "/dev/tty") == 0 || strcmp(r->path, "/dev/ptmx") == 0 ||
 			   strcmp(r->path, "/dev/pts") == 0 ||
@@ -359,7 +359,7 @@ static void test_host_grants_and_shapes(void **state)
 	};
 	const char *profiles[] = { "claude", "codex" };
 	char rundir[PATH_MAX];
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	int k = kernel_abi();
 
 	fx_path(rundir, f->base, "run");
@@ -428,7 +428,7 @@ static void test_profiles(void **state)
 	char p[PATH_MAX];
 	const char *bad[] = { "claude", "nosuch" };
 	const char *claude[] = { "claude" };
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 
@@ -467,7 +467,7 @@ static void test_profiles(void **state)
 		bool reported = false;
 
 		for (size_t i = 0; i < lf_sandbox_dropped_count(w.sb); i++) {
-			const struct lf_final_dropped *d = lf_sandbox_dropped(w.sb, i);
+			const struct lf_sandbox_dropped *d = lf_sandbox_dropped(w.sb, i);
 
 			if (strcmp(d->path, p) == 0 && !d->fence)
 				reported = true;
@@ -701,7 +701,7 @@ static void test_seed_scenarios(void **state)
 static bool dropped_with_fence(const struct lf_sandbox *sb, const char *path)
 {
 	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
-		const struct lf_final_dropped *d = lf_sandbox_dropped(sb, i);
+		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(sb, i);
 
 		if (strcmp(d->path, path) == 0 && d->fence)
 			return true;
@@ -835,7 +835,7 @@ static void test_host_missing_and_fenced(void **state)
 		bool skipped = false;
 
 		for (size_t i = 0; i < lf_sandbox_dropped_count(w.sb); i++) {
-			const struct lf_final_dropped *d = lf_sandbox_dropped(w.sb, i);
+			const struct lf_sandbox_dropped *d = lf_sandbox_dropped(w.sb, i);
 
 			if (strcmp(d->path, missing) == 0 && !d->fence &&
 			    d->origin == LF_ORIGIN_HOST_POLICY)
@@ -884,7 +884,7 @@ static void test_fallback_materialised(void **state)
 		{ OP_WRITE, "proj", "src/a.txt", EACCES },
 		{ OP_READ, "home", "private.txt", EACCES },
 	};
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 	int fd;
@@ -927,7 +927,7 @@ static void test_command_grant(void **state)
 	};
 	char script[PATH_MAX], interp[PATH_MAX], body[PATH_MAX + 32], cmd[PATH_MAX * 2];
 	char fenced[PATH_MAX];
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 	int fd;
@@ -1001,7 +1001,7 @@ static void test_merge_duplicates(void **state)
 		{ LF_CAP_READ, LF_ALLOW, "docs/**" },
 	};
 	char docs[PATH_MAX];
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 
@@ -1105,7 +1105,7 @@ static void test_config_dir_fenced(void **state)
 	char cfg[PATH_MAX], trusted[PATH_MAX], other[PATH_MAX];
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	bool reported = false;
 	int fd;
 
@@ -1129,7 +1129,7 @@ static void test_config_dir_fenced(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->access, RO);
 	for (size_t i = 0; i < lf_sandbox_dropped_count(w.sb); i++) {
-		const struct lf_final_dropped *d = lf_sandbox_dropped(w.sb, i);
+		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(w.sb, i);
 		if (d->fence && !strcmp(d->fence, cfg) && d->access == RW &&
 		    !strcmp(d->path, f->home))
 			reported = true;
@@ -1207,7 +1207,7 @@ static void test_ioctl_dev_only_terminals(void **state)
 	assert_int_equal(w.rc, 0);
 	check_rule_shapes(w.sb);
 	for (size_t i = 0; i < lf_sandbox_rule_count(w.sb); i++) {
-		const struct lf_final_rule *r = lf_sandbox_rule(w.sb, i);
+		const struct lf_sandbox_rule *r = lf_sandbox_rule(w.sb, i);
 
 		if (r->ioctl_dev)
 			with++;

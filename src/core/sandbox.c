@@ -281,8 +281,9 @@ static int sources_host_policy(struct lf_sandbox_input *in, const struct lf_effe
 				if (r < 0)
 					return r;
 				r = cand_new(in, path, access, LF_ORIGIN_HOST_POLICY, 0,
-					     xasprintf("host.%s %s (%s)", w ? "write" : "read",
-						       sv->v[i], pol->file ? pol->file : "policy"),
+					     xasprintf("host.%s %s (%s %s)", w ? "write" : "read",
+						       sv->v[i], lf_layer_name(pol->layer),
+						       pol->file ? pol->file : "policy"),
 					     src, pol->layer);
 				if (r < 0)
 					return r;
@@ -315,7 +316,10 @@ static int sources_profile(struct lf_sandbox_input *in, const char *name, struct
 		if (r < 0)
 			return r;
 		r = cand_new(in, path, pp->access, LF_ORIGIN_PROFILE, 0,
-			     xasprintf("profile %s", name), src, layer);
+			     src.file ? xasprintf("profile %s (%s %s)", name, lf_layer_name(layer),
+						  src.file)
+				      : xasprintf("profile %s", name),
+			     src, layer);
 		if (r < 0)
 			return r;
 	}

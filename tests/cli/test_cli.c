@@ -1152,6 +1152,107 @@ static void test_init(void **state)
 	assert_non_null(strstr(r->out, ".landfence/policy.json"));
 }
 
+/* ---- the managed layer ---- */
+
+#define MANAGED_POLICY                                                                  \
+	"{\"version\": 1, \"rules\": ["                                                 \
+	"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\"secret/**\"]}," \
+	"{\"effect\": \"ask\", \"capability\": \"write\", \"paths\": [\"src/gen/**\"]}]}"
+
+/* A local policy that tries to lift the managed layer's deny and ask. */
+#define LIFTING_POLICY                                                                           \
+	"{\"version\": 1, \"fallback\": \"allow\", \"rules\": ["                                 \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\", \"secret/**\"]}," \
+	"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"src/gen/**\"]}]}"
+
+/* /etc/landfence/policy.json (here LANDFENCE_MANAGED_POLICY) is honoured
+ * only when root owns it and nobody else can change it; its denies and
+ * asks hold whatever another layer says; plan names its layer. */
+static void test_managed_layer(void **state)
+{
+	char proj[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 32], local[PATH_MAX + 32];
+	char env[3 * PATH_MAX], marker[PATH_MAX + 32];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "managed", NULL);
+	sh("mkdir -p %s/secret %s/src/gen && echo KEY > %s/secret/k", proj, proj, proj);
+	snprintf(local, sizeof(local), "%s/local.json", tmp_root);
+	write_file(local, LIFTING_POLICY);
+	snprintf(dir, sizeof(dir), "%s/etc-landfence", tmp_root);
+	snprintf(file, sizeof(file), "%s/policy.json", dir);
+	snprintf(marker, sizeof(marker), "%s/ran", proj);
+	sh("mkdir -p %s && chmod 755 %s %s", dir, dir, tmp_root);
+	write_file(file, MANAGED_POLICY);
+	sh("chmod 644 %s", file);
+	snprintf(env, sizeof(env), "LANDFENCE_MANAGED_POLICY=%s", file);
+	const char *extra[] = { env, NULL };
+
+	if (getuid() == 0) {
+		/* Honoured: the deny and the ask hold against the local allows. */
+		TOOL(r, proj, extra, "check", "-p", local, "read", "secret/k");
+		expect_code(r, 1, "a managed deny under a local allow");
+		assert_true(has(r->out, "managed"));
+		TOOL(r, proj, extra, "check", "-p", local, "--json", "write", "src/gen/x");
+		json_error_t e;
+		json_t *j = json_loads(r->out, 0, &e);
+		assert_non_null(j);
+		json_t *req = json_array_get(json_object_get(j, "requests"), 0);
+		assert_string_equal(json_string_value(json_object_get(
+					    json_object_get(req, "policy"), "verdict")),
+				    "ask");
+		json_decref(j);
+		TOOL(r, proj, extra, "run", "-p", local, "--", "sh", "-c",
+		     "cat secret/k; echo done");
+		expect_code(r, 0, "a run under the managed layer");
+		assert_true(has(r->out, "done"));
+		assert_false(has(r->out, "KEY"));
+		assert_true(has(r->err, "Permission denied"));
+		TOOL(r, proj, extra, "plan", "-p", local);
+		expect_code(r, 0, "plan");
+		assert_true(has(r->out, "(managed)"));
+		snprintf(env, sizeof(env), "fenced by deny %s/secret at managed %s:", proj, file);
+		if (!has(r->out, env))
+			fail_msg("plan does not name the managed layer: %s", r->out);
+		snprintf(env, sizeof(env), "LANDFENCE_MANAGED_POLICY=%s", file);
+	}
+	remove(marker);
+
+	/* Refused, loudly, with nothing run: not root's file (as any user:
+	 * nobody's), writable by group or others, or in a directory others
+	 * can change. */
+	static const struct {
+		const char *setup;
+		const char *says;
+	} bad[] = {
+		{ "chown 65534 @F", "not owned by root" },
+		{ "chmod 666 @F", "writable by group or others" },
+		{ "chmod 664 @F", "writable by group or others" },
+		{ "chmod 777 @D", "which is not owned by root or is writable by others" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (getuid() != 0 && i > 0)
+			break; /* not root: the file is not root's already */
+		sh("chown 0 %s 2>/dev/null; chmod 644 %s; chmod 755 %s", file, file, dir);
+		char cmd[PATH_MAX * 2];
+		const char *at = strchr(bad[i].setup, '@');
+		snprintf(cmd, sizeof(cmd), "%.*s%s", (int)(at - bad[i].setup), bad[i].setup,
+			 at[1] == 'F' ? file : dir);
+		if (getuid() == 0)
+			sh("%s", cmd);
+		TOOL(r, proj, extra, "run", "--", "sh", "-c", "touch ran");
+		expect_code(r, 2, "a managed policy that is not safe");
+		if (!has(r->err, getuid() == 0 ? bad[i].says : "not owned by root"))
+			fail_msg("case %zu: %s", i, r->err);
+		assert_true(has(r->err, "nothing ran"));
+		assert_false(exists(marker));
+		TOOL(r, proj, extra, "check", "read", "x");
+		expect_code(r, 2, "check under an unsafe managed policy");
+	}
+	sh("chmod 755 %s; chown 0 %s 2>/dev/null; chmod 644 %s", dir, file, file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1181,6 +1282,7 @@ int main(void)
 		cmocka_unit_test(test_run_auto_profile),
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),
+		cmocka_unit_test(test_managed_layer),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

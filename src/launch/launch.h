@@ -34,6 +34,7 @@ enum lf_launch_stage {
 	LF_STAGE_LANDLOCK = 6, /* landlock_restrict_self */
 	LF_STAGE_EXEC = 7,     /* execve */
 	LF_STAGE_CAPS = 8,     /* dropping capabilities (after NNP, before seccomp) */
+	LF_STAGE_PARENT = 9,   /* PR_SET_PDEATHSIG, first of all */
 };
 
 const char *lf_launch_stage_name(enum lf_launch_stage stage);
@@ -98,12 +99,16 @@ struct lf_launch_failure {
 	int err; /* positive errno */
 };
 
-/* Forks and runs the child sequence. Blocks SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT, SIGWINCH and SIGCHLD in the caller until lf_launch_wait, so
- * none is lost; the child gets the caller's mask back before exec. Marks
- * the caller non-dumpable (PR_SET_DUMPABLE 0) so that the program cannot
- * read the caller's /proc entries; the child drops every capability but a
- * small kept set (doc/launch.md) after no-new-privs.
+/* Starts the child sequence (a CLONE_VM | CLONE_VFORK child on its own
+ * stack, with a guard page). Blocks SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGWINCH and SIGCHLD in the calling thread (pthread_sigmask) until
+ * lf_launch_wait, so none is lost; the child gets the caller's mask back
+ * before exec. Marks the caller non-dumpable (PR_SET_DUMPABLE 0) so that
+ * the program cannot read the caller's /proc entries; sets SIGCHLD back
+ * to its default when the caller ignores it. The child asks for SIGKILL
+ * when the calling thread ends (PR_SET_PDEATHSIG), and exits at once when
+ * the caller is already gone; it drops every capability but a small kept
+ * set (doc/launch.md) after no-new-privs.
  * Returns 0 once the program has been exec'ed (the error pipe saw EOF),
  * with *out filled; or a negative errno: -ECHILD-style failures of the
  * child carry the child's errno (negated) with *fail filled (the child

@@ -1152,6 +1152,121 @@ static void test_init(void **state)
 	assert_non_null(strstr(r->out, ".landfence/policy.json"));
 }
 
+/* ---- the program never outlives landfence ---- */
+
+/* Starts `landfence run -- sh -c script` in proj (output discarded) with
+ * extra in the environment; returns its pid. */
+static pid_t run_async(const char *proj, const char *extra, const char *script)
+{
+	char home_env[400];
+	pid_t pid;
+
+	snprintf(home_env, sizeof(home_env), "HOME=%s", home);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", home_env, "LC_ALL=C",
+				(char *)extra, NULL };
+		char *argv[] = { (char *)bin, "run", "-q", "--", "sh", "-c", (char *)script, NULL };
+		int devnull = open("/dev/null", O_RDWR);
+		if (chdir(proj) < 0 || devnull < 0 || dup2(devnull, 0) < 0 ||
+		    dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)
+			_exit(121);
+		execve(bin, argv, env);
+		_exit(124);
+	}
+	return pid;
+}
+
+/* The pid the program wrote to file, waiting for it (a generous bound:
+ * the test asserts what happens, never how fast). */
+static pid_t pid_from(const char *file)
+{
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen(file, "r");
+		long pid = 0;
+		if (f && fscanf(f, "%ld", &pid) == 1 && pid > 0) {
+			fclose(f);
+			return (pid_t)pid;
+		}
+		if (f)
+			fclose(f);
+		usleep(10000);
+	}
+	fail_msg("the program never wrote %s", file);
+	return -1;
+}
+
+/* Reaps want (a child of this subreaper), waiting at most 10 s; returns
+ * its wait status. */
+static int reap(pid_t want)
+{
+	for (int i = 0; i < 1000; i++) {
+		int st;
+		pid_t w = waitpid(want, &st, WNOHANG);
+		if (w == want)
+			return st;
+		usleep(10000);
+	}
+	fail_msg("process %d is still running", (int)want);
+	return -1;
+}
+
+/* landfence run killed with SIGKILL, from outside or by the program where
+ * signals are not scoped (ABI 5): the program gets SIGKILL too (its
+ * parent-death signal). Where they are scoped (ABI 6 and later) the
+ * program cannot signal landfence at all. */
+static void test_run_killed(void **state)
+{
+	char proj[PATH_MAX], pidfile[PATH_MAX + 16], refused[PATH_MAX + 16];
+	static const struct {
+		const char *name;
+		const char *extra;
+		const char *script;
+		bool outside;
+	} cases[] = {
+		{ "killed from outside", "LC_CTYPE=C",
+		  "echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 100", true },
+		{ "killed by the program (ABI 5: no signal scope)", "LANDFENCE_ABI_MAX=5",
+		  "echo $$ > pid.tmp && mv pid.tmp pid && kill -KILL $PPID; exec sleep 100",
+		  false },
+	};
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "killed", NULL);
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", proj);
+	snprintf(refused, sizeof(refused), "%s/refused", proj);
+	/* The program's new parent: we reap it and see how it ended. */
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		remove(pidfile);
+		pid_t lf = run_async(proj, cases[i].extra, cases[i].script);
+		pid_t prog = pid_from(pidfile);
+		if (cases[i].outside)
+			assert_int_equal(kill(lf, SIGKILL), 0);
+		int st = reap(lf);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+			fail_msg("%s: landfence was not killed (status %#x)", cases[i].name, st);
+		st = reap(prog);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+			fail_msg("%s: the program was not killed with landfence (status %#x)",
+				 cases[i].name, st);
+	}
+	/* Scoped signals: the program's kill is refused, landfence finishes
+	 * the run and reports the program's own exit status. */
+	if (lf_landlock_abi(-1) >= 6) {
+		remove(pidfile);
+		pid_t lf = run_async(proj, "LC_CTYPE=C",
+				     "echo $$ > pid; kill -KILL $PPID || : > refused; exit 3");
+		int st = reap(lf);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 3);
+		assert_true(exists(refused));
+	}
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
+}
+
 /* ---- the managed layer ---- */
 
 #define MANAGED_POLICY                                                                  \
@@ -1283,6 +1398,7 @@ int main(void)
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),
 		cmocka_unit_test(test_managed_layer),
+		cmocka_unit_test(test_run_killed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -192,8 +192,8 @@ struct lf_effective;
  * n == 0 means no policy: returns 0 with *out = NULL (the program runs
  * natively; compile_sandbox_plan gives no plan).
  * Returns 0, -EINVAL (layers NULL with n > 0), -ENOMEM. */
-LF_EXPORT int lf_resolve(const struct lf_policy *const *layers, size_t n,
-			 struct lf_effective **out);
+LF_EXPORT int lf_effective_resolve(const struct lf_policy *const *layers, size_t n,
+				   struct lf_effective **out);
 LF_EXPORT void lf_effective_free(struct lf_effective *e);
 /* The resolved fallback: the strictest any layer states, ask when none
  * states one (doc/model.md); LF_DENY for e == NULL. */
@@ -226,14 +226,15 @@ struct lf_verdict {
  * layer order (doc/model.md).
  * Returns 0, -EINVAL (bash capability, NULL argument), -ENOMEM (only for
  * paths longer than 4 KiB, which need a heap buffer). */
-LF_EXPORT int lf_decide_file(const struct lf_effective *e, const char *project_root,
-			     enum lf_capability cap, const char *path, struct lf_verdict *out);
+LF_EXPORT int lf_effective_decide_file(const struct lf_effective *e, const char *project_root,
+				       enum lf_capability cap, const char *path,
+				       struct lf_verdict *out);
 
 /* Decides a shell command line (SPEC §1 bash requests). The line's verdict
  * is the strictest of its parts; what cannot be analysed is at best ask.
  * Returns 0, -EINVAL, -ENOMEM. */
-LF_EXPORT int lf_decide_bash(const struct lf_effective *e, const char *project_root,
-			     const char *line, struct lf_verdict *out);
+LF_EXPORT int lf_effective_decide_bash(const struct lf_effective *e, const char *project_root,
+				       const char *line, struct lf_verdict *out);
 
 /* ------------------------------------------------------------------------
  * The sandbox plan (SPEC §2, seed-exact): the first stage of the sandbox
@@ -608,7 +609,7 @@ LF_EXPORT const char *lf_landlock_hint(int err);
  * to the calling process. One-shot and irreversible, meant for a child
  * after fork and before exec; it only ever removes access, and a no-op
  * adapter is a valid enforcer. It allocates and sets no-new-privs: a
- * multithreaded caller should prefer lf_child_new/lf_spawn below, which
+ * multithreaded caller should prefer lf_child_new/lf_child_spawn below, which
  * prepare everything before fork. */
 enum lf_sandbox_kind {
 	LF_SANDBOX_LANDLOCK = 0,
@@ -775,9 +776,9 @@ LF_EXPORT int lf_child_wait(struct lf_child *c, int *status);
 LF_EXPORT void lf_child_free(struct lf_child *c);
 
 /* lf_child_new + lf_child_start. On success *out holds a running child. */
-LF_EXPORT int lf_spawn(const struct lf_effective *e, const struct lf_plan *plan,
-		       const struct lf_child_opts *o, char *const argv[], struct lf_child **out,
-		       struct lf_diag *diag);
+LF_EXPORT int lf_child_spawn(const struct lf_effective *e, const struct lf_plan *plan,
+			     const struct lf_child_opts *o, char *const argv[],
+			     struct lf_child **out, struct lf_diag *diag);
 
 /* Ends every process of a sandbox still alive once its program exited:
  * kills (SIGKILL) and reaps every child of the calling process. A caller

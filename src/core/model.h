@@ -116,6 +116,16 @@ struct lf_effective {
 	struct lf_decide_index *index;
 };
 
+/* The names the seed's tests and the shell analysis (src/core/
+ * decide_bash.c) use for lf_effective_resolve, lf_effective_decide_file and
+ * lf_effective_decide_bash (landfence.h names them noun-first); the last
+ * is defined there and the public one calls it. */
+int lf_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out);
+int lf_decide_file(const struct lf_effective *e, const char *project_root, enum lf_capability cap,
+		   const char *path, struct lf_verdict *out);
+int lf_decide_bash(const struct lf_effective *e, const char *project_root, const char *line,
+		   struct lf_verdict *out);
+
 /* Copies a caller's option struct (src, src_size bytes: its size field)
  * into dst (the library's own layout, dst_size bytes), zeroing what the
  * caller's struct does not cover. Returns 0, or -EINVAL when src is NULL,

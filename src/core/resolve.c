@@ -11,7 +11,7 @@
 #include "core/decide_index.h"
 #include "core/model.h"
 
-int lf_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out)
+int lf_effective_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out)
 {
 	if (!out || (n && !layers))
 		return -EINVAL;
@@ -105,4 +105,9 @@ int lf_effective_layer_of(const struct lf_effective *e, const struct lf_source *
 			return 0;
 		}
 	return -ENOENT;
+}
+
+int lf_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out)
+{
+	return lf_effective_resolve(layers, n, out);
 }

@@ -248,13 +248,13 @@ int lf_advisor_file(struct lf_advisor *a, enum lf_capability cap, const char *pa
 	path_clean(joined, clean, sizeof(clean));
 	lf_text(ad.path, sizeof(ad.path), "%s", clean);
 
-	r = lf_decide_file(a->st->eff, a->st->project_root, cap, clean, &ad.policy);
+	r = lf_effective_decide_file(a->st->eff, a->st->project_root, cap, clean, &ad.policy);
 	if (r < 0)
 		return r;
 	/* The same file through its symlinks: the stricter verdict. */
 	path_canon(joined, canon, sizeof(canon));
 	if (strcmp(canon, clean) != 0) {
-		r = lf_decide_file(a->st->eff, a->st->project_root, cap, canon, &v2);
+		r = lf_effective_decide_file(a->st->eff, a->st->project_root, cap, canon, &v2);
 		if (r < 0)
 			return r;
 		if (v2.effect > ad.policy.effect)
@@ -307,7 +307,8 @@ static int redirect_recheck_part(void *ctx, const struct lf_shell_part *p)
 	path_canon(joined, canon, sizeof(canon));
 	if (!strcmp(clean, canon))
 		return 0;
-	int r = lf_decide_file(rc->a->st->eff, rc->a->st->project_root, p->cap, canon, &v2);
+	int r = lf_effective_decide_file(rc->a->st->eff, rc->a->st->project_root, p->cap, canon,
+					 &v2);
 	if (r < 0)
 		return r;
 	if (v2.effect > rc->v->effect) {

@@ -3,7 +3,7 @@
  * The launcher (src/launch): starts a program in a forked child that
  * closes inherited descriptors, sets no-new-privs, loads a seccomp filter
  * against terminal injection, enters the Landlock domain and execs.
- * Internal: not installed; the public entry is lf_spawn() in landfence.h.
+ * Internal: not installed; the public entry is lf_child_spawn() in landfence.h.
  *
  * Everything that can allocate happens in the parent before fork: the
  * program path search, the scrubbed environment, the seccomp BPF program

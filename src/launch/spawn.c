@@ -225,9 +225,9 @@ int lf_child_wait(struct lf_child *c, int *status)
 	return lf_launch_wait(&c->launch, status);
 }
 
-int lf_spawn(const struct lf_effective *e, const struct lf_plan *plan,
-	     const struct lf_child_opts *o, char *const argv[], struct lf_child **out,
-	     struct lf_diag *diag)
+int lf_child_spawn(const struct lf_effective *e, const struct lf_plan *plan,
+		   const struct lf_child_opts *o, char *const argv[], struct lf_child **out,
+		   struct lf_diag *diag)
 {
 	struct lf_child *c = NULL;
 	int r = lf_child_new(e, plan, o, argv, &c, diag);

@@ -818,8 +818,8 @@ static int import_drop_notes(struct imp *c, const struct lf_policy *p)
 
 	if (!c->notes)
 		return 0;
-	if ((r = lf_resolve(layers, 1, &eff)) < 0 || (r = lf_plan_compile(eff, &ctx, &plan)) < 0 ||
-	    (r = plan_drops(eff, plan, &drops)) < 0)
+	if ((r = lf_effective_resolve(layers, 1, &eff)) < 0 ||
+	    (r = lf_plan_compile(eff, &ctx, &plan)) < 0 || (r = plan_drops(eff, plan, &drops)) < 0)
 		goto out;
 	for (size_t i = 0, at = 0; i < eff->nrules; i++) {
 		const struct lf_rule *rule = eff->rules[i];

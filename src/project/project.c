@@ -446,8 +446,8 @@ int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,
 	if (r == 0 && !(o.flags & LF_PROJECT_ROOT_ONLY)) {
 		r = load_layers(p, &o, diag);
 		if (r == 0)
-			r = lf_resolve((const struct lf_policy *const *)p->layers, p->nlayers,
-				       &p->eff);
+			r = lf_effective_resolve((const struct lf_policy *const *)p->layers,
+						 p->nlayers, &p->eff);
 		struct lf_context ctx = { .project_root = p->project_root };
 		if (r == 0)
 			r = lf_plan_compile(p->eff, &ctx, &p->plan);

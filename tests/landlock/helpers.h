@@ -146,7 +146,7 @@ static inline void world_build(struct world *w, const char *root, struct lf_sand
 	const struct lf_policy *layers[1] = { w->pol };
 	struct lf_context ctx = { .project_root = root, .run_dir = NULL };
 
-	assert_int_equal(lf_resolve(layers, 1, &w->eff), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &w->eff), 0);
 	assert_int_equal(lf_plan_compile(w->eff, &ctx, &w->plan), 0);
 	assert_non_null(w->plan);
 	if (!o->project_root)

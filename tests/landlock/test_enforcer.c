@@ -67,7 +67,7 @@ static struct lf_plan *compile(struct lf_effective **eff, struct lf_policy **pol
 
 	*pol = policy_make(fb, r, n);
 	const struct lf_policy *layers[1] = { *pol };
-	assert_int_equal(lf_resolve(layers, 1, eff), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, eff), 0);
 	assert_int_equal(lf_plan_compile(*eff, &ctx, &plan), 0);
 	assert_non_null(plan);
 	return plan;
@@ -238,7 +238,7 @@ static void test_landlock_enforcer_applies_host_grants(void **state)
 			 0);
 	const struct lf_policy *layers[1] = { pol };
 	struct lf_context ctx = { .project_root = f.root };
-	assert_int_equal(lf_resolve(layers, 1, &eff), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &eff), 0);
 	assert_int_equal(lf_plan_compile(eff, &ctx, &plan), 0);
 	pid_t pid = fork();
 	assert_true(pid >= 0);

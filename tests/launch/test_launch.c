@@ -174,7 +174,7 @@ static struct lf_sandbox *scrub_value(const char *env_json)
 	assert_int_equal(lf_policy_parse(text, strlen(text), "env.json", LF_LAYER_LOCAL, &p, &d),
 			 0);
 	const struct lf_policy *layers[] = { p };
-	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 	struct lf_context ctx = { .project_root = tmp_root };
 	assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
 	struct lf_sandbox_opts o = { .size = sizeof(o), .project_root = tmp_root };
@@ -545,12 +545,12 @@ static int spawn_policy(const char *policy, const char *proj, const char *script
 	if (r < 0)
 		fail_msg("policy: %s", d.message);
 	const struct lf_policy *layers[] = { p };
-	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 	struct lf_context ctx = { .project_root = proj };
 	assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
 	struct lf_child_opts o = { .size = sizeof(o), .project_root = proj, .cwd = proj };
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
-	r = lf_spawn(e, plan, &o, argv, &c, &d);
+	r = lf_child_spawn(e, plan, &o, argv, &c, &d);
 	if (r < 0)
 		fail_msg("lf_spawn: %d %s", r, d.message);
 	assert_true(lf_child_pid(c) > 0);

@@ -44,19 +44,6 @@ static size_t rule_run(const struct lf_sandbox *sb, size_t i)
 	return k - i;
 }
 
-static const char *access_str(unsigned a)
-{
-	switch (a & (LF_ACCESS_RO | LF_ACCESS_RW)) {
-	case LF_ACCESS_RO:
-		return "read";
-	case LF_ACCESS_RW:
-		return "write";
-	case LF_ACCESS_RO | LF_ACCESS_RW:
-		return "read+write";
-	}
-	return "none";
-}
-
 static const char *status_str(enum lf_status_kind k)
 {
 	switch (k) {
@@ -222,7 +209,7 @@ static void print_tree(const struct lf_sandbox *sb)
 		for (size_t j = k; j < nc; j++) {
 			printf("  %*s%.*s", (int)(2 * (j + 1)), "", (int)curlen[j], cur[j]);
 			if (j + 1 == nc)
-				printf("  [%s%s, %s]", access_str(v[i]->access),
+				printf("  [%s%s, %s]", lf_access_name(v[i]->access),
 				       v[i]->ioctl_dev ? "+ioctl" : "",
 				       lf_origin_name(v[i]->origin));
 			else
@@ -283,7 +270,7 @@ static void print_rules(const struct plan_view *pv, bool tree)
 		printf("\nplan grants (%zu):\n", lf_plan_grant_count(pv->plan));
 		for (size_t i = 0; i < lf_plan_grant_count(pv->plan); i++) {
 			const struct lf_grant *g = lf_plan_grant(pv->plan, i);
-			printf("  %-10s %s\n", access_str(g->access), g->abs_root);
+			printf("  %-10s %s\n", lf_access_name(g->access), g->abs_root);
 		}
 		return;
 	}
@@ -299,12 +286,12 @@ static void print_rules(const struct plan_view *pv, bool tree)
 			size_t top = strcspn(fr->path + 1, "/") + 1;
 			printf("  %-10s %-12s %.*s/... (%zu rules)  (%s; --json and --tree list "
 			       "each)\n",
-			       access_str(fr->access), lf_origin_name(fr->origin), (int)top,
+			       lf_access_name(fr->access), lf_origin_name(fr->origin), (int)top,
 			       fr->path, run, fr->why ? fr->why : "");
 			i += run;
 			continue;
 		}
-		printf("  %-10s %-12s %s%s  (%s)\n", access_str(fr->access),
+		printf("  %-10s %-12s %s%s  (%s)\n", lf_access_name(fr->access),
 		       lf_origin_name(fr->origin), fr->path,
 		       fr->ioctl_dev ? "  +terminal ioctls" : "", fr->why ? fr->why : "");
 		i++;
@@ -325,17 +312,18 @@ static void print_dropped(const struct plan_view *pv)
 		const struct lf_dropped *d = lf_plan_dropped(pv->plan, i);
 		source_text(src, sizeof(src), pv->p, &d->allow);
 		source_text(fsrc, sizeof(fsrc), pv->p, &d->fence);
-		printf("  %-10s %s  (allow at %s) fenced by %s %s at %s\n", access_str(d->access),
-		       d->abs_root, src, lf_effect_name(d->fence_effect), d->fence_root, fsrc);
+		printf("  %-10s %s  (allow at %s) fenced by %s %s at %s\n",
+		       lf_access_name(d->access), d->abs_root, src, lf_effect_name(d->fence_effect),
+		       d->fence_root, fsrc);
 	}
 	for (size_t i = 0; i < nad; i++) {
 		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(sb, i);
 		if (d->fence) {
 			source_text(src, sizeof(src), pv->p, &d->fence_source);
-			printf("  %-10s %s  (%s) fenced by %s at %s\n", access_str(d->access),
+			printf("  %-10s %s  (%s) fenced by %s at %s\n", lf_access_name(d->access),
 			       d->path, d->why ? d->why : lf_origin_name(d->origin), d->fence, src);
 		} else {
-			printf("  %-10s %s  (%s) skipped\n", access_str(d->access), d->path,
+			printf("  %-10s %s  (%s) skipped\n", lf_access_name(d->access), d->path,
 			       d->why ? d->why : lf_origin_name(d->origin));
 		}
 	}

@@ -13,94 +13,53 @@
 #include "core/path.h"
 #include "core/sandbox.h"
 
-struct lines {
-	char **v;
-	size_t n, cap;
-};
-
-__attribute__((format(printf, 2, 3))) static int line_add(struct lines *l, const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int r;
-
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 64;
-		char **v = realloc(l->v, ncap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = ncap;
-	}
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	l->v[l->n++] = s;
-	return 0;
-}
-
 static int cmp_line(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static const char *class_name(unsigned access)
-{
-	switch (access & (LF_ACCESS_RO | LF_ACCESS_RW)) {
-	case LF_ACCESS_RO:
-		return "read";
-	case LF_ACCESS_RW:
-		return "write";
-	case LF_ACCESS_RO | LF_ACCESS_RW:
-		return "read+write";
-	}
-	return "none";
-}
-
 /* A path with the run directory written as $TMPDIR: it differs on every
  * launch. */
-static int path_line(struct lines *l, const struct lf_sandbox *sb, const char *kind,
+static int path_line(struct lf_strv *l, const struct lf_sandbox *sb, const char *kind,
 		     const char *cls, const char *path, const char *tail)
 {
 	size_t rl = sb->run_dir ? strlen(sb->run_dir) : 0;
 
 	if (rl && lf_path_covers_n(sb->run_dir, rl, path, strlen(path)))
-		return line_add(l, "%s %s $TMPDIR%s%s", kind, cls, path + rl, tail);
-	return line_add(l, "%s %s %s%s", kind, cls, path, tail);
+		return lf_strv_pushf(l, "%s %s $TMPDIR%s%s", kind, cls, path + rl, tail);
+	return lf_strv_pushf(l, "%s %s %s%s", kind, cls, path, tail);
 }
 
-static int describe_lines(const struct lf_sandbox *sb, struct lines *l)
+static int describe_lines(const struct lf_sandbox *sb, struct lf_strv *l)
 {
 	static const char *const status[] = { "enforced", "degraded", "unsupported" };
 	int r;
 
-	r = line_add(l, "abi %d", sb->abi);
-	r = r ?: line_add(l, "fallback %s", lf_effect_name(sb->posture));
-	r = r ?: line_add(l, "status %s", status[sb->status.kind]);
+	r = lf_strv_pushf(l, "abi %d", sb->abi);
+	r = r ?: lf_strv_pushf(l, "fallback %s", lf_effect_name(sb->posture));
+	r = r ?: lf_strv_pushf(l, "status %s", status[sb->status.kind]);
 	for (size_t i = 0; i < sb->nrules && r == 0; i++) {
 		const struct lf_sandbox_rule *fr = &sb->rules[i];
 		char tail[64];
 
 		snprintf(tail, sizeof(tail), " %s%s", lf_origin_name(fr->origin),
 			 fr->ioctl_dev ? " ioctl" : "");
-		r = path_line(l, sb, "rule", class_name(fr->access), fr->path, tail);
+		r = path_line(l, sb, "rule", lf_access_name(fr->access), fr->path, tail);
 	}
 	for (size_t i = 0; i < sb->nfences && r == 0; i++)
-		r = path_line(l, sb, "fence", class_name(sb->fences[i].access), sb->fences[i].path,
-			      "");
+		r = path_line(l, sb, "fence", lf_access_name(sb->fences[i].access),
+			      sb->fences[i].path, "");
 	for (size_t i = 0; i < sb->nmasks && r == 0; i++)
-		r = path_line(l, sb, "mask", class_name(sb->masks[i].access), sb->masks[i].path,
+		r = path_line(l, sb, "mask", lf_access_name(sb->masks[i].access), sb->masks[i].path,
 			      "");
 	for (size_t i = 0; i < sb->nenv && r == 0; i++)
-		r = line_add(l, "env %s", sb->env[i].name);
+		r = lf_strv_pushf(l, "env %s", sb->env[i].name);
 	return r;
 }
 
 int lf_sandbox_describe(const struct lf_sandbox *sb, char **out)
 {
-	struct lines l = { 0 };
+	struct lf_strv l = { 0 };
 	size_t len = 1;
 	char *text = NULL;
 	int r;
@@ -128,8 +87,6 @@ int lf_sandbox_describe(const struct lf_sandbox *sb, char **out)
 		text[n] = '\0';
 		*out = text;
 	}
-	for (size_t i = 0; i < l.n; i++)
-		free(l.v[i]);
-	free(l.v);
+	lf_strv_fini(&l);
 	return r;
 }

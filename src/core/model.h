@@ -102,6 +102,8 @@ int lf_policy_add_bash_rule(struct lf_policy *p, enum lf_effect effect, struct l
 			    size_t n, struct lf_source src);
 
 int lf_strv_push(struct lf_strv *sv, const char *s);
+/* Appends a formatted string. Returns 0 or -ENOMEM. */
+int lf_strv_pushf(struct lf_strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lf_strv_fini(struct lf_strv *sv);
 
 /* The resolved policy. Rules are pooled as pointers in layer order. */
@@ -132,6 +134,21 @@ int lf_decide_bash(const struct lf_effective *e, const char *project_root, const
  * its size does not cover the size field, or a field past dst_size is not
  * zero (landfence.h, "Option structs"). */
 int lf_opts_copy(void *dst, size_t dst_size, const void *src, size_t src_size);
+
+/* Makes room for element n of the array *v (of size-byte elements, *cap
+ * of them allocated): nothing when n < *cap, else twice the room (16 at
+ * first). Returns 0 or -ENOMEM (*v and *cap unchanged). */
+int lf_grow(void **v, size_t *cap, size_t n, size_t size);
+
+/* Fills diag (when not NULL) with file, line, column and a formatted
+ * message; file "" (or NULL) for a refusal or an error that is not about a
+ * place in a file. Returns -EINVAL so that a parser can
+ * "return lf_diag_set(...)". */
+int lf_diag_set(struct lf_diag *diag, const char *file, unsigned line, unsigned column,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* "read", "write", "read+write" or "none" for LF_ACCESS_* classes. */
+const char *lf_access_name(unsigned access);
 
 /* snprintf that may truncate on purpose (messages for people). */
 void lf_text(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

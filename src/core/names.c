@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -156,4 +157,49 @@ void lf_text(char *buf, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
+}
+
+int lf_grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	nv = reallocarray(*v, ncap, size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+int lf_diag_set(struct lf_diag *diag, const char *file, unsigned line, unsigned column,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!diag)
+		return -EINVAL;
+	snprintf(diag->file, sizeof(diag->file), "%s", file ? file : "");
+	diag->line = line;
+	diag->column = column;
+	va_start(ap, fmt);
+	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+const char *lf_access_name(unsigned access)
+{
+	switch (access & (LF_ACCESS_RO | LF_ACCESS_RW)) {
+	case LF_ACCESS_RO:
+		return "read";
+	case LF_ACCESS_RW:
+		return "write";
+	case LF_ACCESS_RO | LF_ACCESS_RW:
+		return "read+write";
+	}
+	return "none";
 }

@@ -21,34 +21,6 @@
 #define RO LF_ACCESS_RO
 #define RW LF_ACCESS_RW
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *nv;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	nv = reallocarray(*v, ncap, size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
-__attribute__((format(printf, 2, 3))) static void diag_set(struct lf_diag *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!d)
-		return;
-	memset(d, 0, sizeof(*d));
-	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof(d->message), fmt, ap);
-	va_end(ap);
-}
-
 __attribute__((format(printf, 1, 2))) static char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -71,7 +43,7 @@ static int cand_new(struct lf_sandbox_input *in, char *raw, unsigned access, enu
 	struct lf_cand *c;
 
 	if (!raw || !why ||
-	    grow((void **)&in->cands, &in->cands_cap, in->ncands, sizeof(*in->cands)) < 0) {
+	    lf_grow((void **)&in->cands, &in->cands_cap, in->ncands, sizeof(*in->cands)) < 0) {
 		free(raw);
 		free(why);
 		return -ENOMEM;
@@ -94,7 +66,7 @@ static int fence_new(struct lf_sandbox_input *in, const char *raw, unsigned acce
 		     enum lf_effect effect, enum lf_origin origin, struct lf_source src,
 		     enum lf_layer layer)
 {
-	if (grow((void **)&in->fences, &in->fences_cap, in->nfences, sizeof(*in->fences)) < 0)
+	if (lf_grow((void **)&in->fences, &in->fences_cap, in->nfences, sizeof(*in->fences)) < 0)
 		return -ENOMEM;
 	char *copy = strdup(raw);
 	if (!copy)
@@ -271,11 +243,12 @@ static int sources_host_policy(struct lf_sandbox_input *in, const struct lf_effe
 				int r = home_expand(&in->host, sv->v[i], &path);
 
 				if (r == -EINVAL || r == -ENOENT) {
-					diag_set(diag, "%s: host.%s \"%s\": %s",
-						 pol->file ? pol->file : "", w ? "write" : "read",
-						 sv->v[i],
-						 r == -EINVAL ? "must be absolute or start with ~/"
-							      : "no home directory to expand ~");
+					lf_diag_set(diag, "", 0, 0, "%s: host.%s \"%s\": %s",
+						    pol->file ? pol->file : "",
+						    w ? "write" : "read", sv->v[i],
+						    r == -EINVAL
+							    ? "must be absolute or start with ~/"
+							    : "no home directory to expand ~");
 					return -EINVAL;
 				}
 				if (r < 0)
@@ -301,7 +274,8 @@ static int sources_profile(struct lf_sandbox_input *in, const char *name, struct
 
 	if (!p) {
 		lf_profile_list(names, sizeof(names), false);
-		diag_set(diag, "unknown profile \"%s\", expected one of %s", name, names);
+		lf_diag_set(diag, "", 0, 0, "unknown profile \"%s\", expected one of %s", name,
+			    names);
 		return -EINVAL;
 	}
 	for (const struct lf_profile_path *pp = p->paths; pp->path; pp++) {
@@ -353,7 +327,7 @@ static int sources_profiles(struct lf_sandbox_input *in, const struct lf_effecti
 			bool dup = false;
 
 			if (!names[i]) {
-				diag_set(diag, "profile name is NULL");
+				lf_diag_set(diag, "", 0, 0, "profile name is NULL");
 				r = -EINVAL;
 				break;
 			}
@@ -361,7 +335,7 @@ static int sources_profiles(struct lf_sandbox_input *in, const struct lf_effecti
 				dup = strcmp(seen[j], names[i]) == 0;
 			if (dup)
 				continue;
-			if (grow((void **)&seen, &cap, nseen, sizeof(*seen)) < 0) {
+			if (lf_grow((void **)&seen, &cap, nseen, sizeof(*seen)) < 0) {
 				r = -ENOMEM;
 				break;
 			}
@@ -380,7 +354,7 @@ static int env_add(struct lf_sandbox_input *in, const char *name, char *why)
 			free(why);
 			return 0;
 		}
-	if (!why || grow((void **)&in->env, &in->env_cap, in->nenv, sizeof(*in->env)) < 0) {
+	if (!why || lf_grow((void **)&in->env, &in->env_cap, in->nenv, sizeof(*in->env)) < 0) {
 		free(why);
 		return -ENOMEM;
 	}
@@ -429,7 +403,8 @@ int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 	int r;
 
 	if (!plan || !host || !out || !host->project_root || host->project_root[0] != '/') {
-		diag_set(diag, "sandbox: a plan and an absolute project root are required");
+		lf_diag_set(diag, "", 0, 0,
+			    "sandbox: a plan and an absolute project root are required");
 		return -EINVAL;
 	}
 	in = calloc(1, sizeof(*in));
@@ -459,7 +434,7 @@ int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 		r = sources_env(in, e);
 	if (r < 0) {
 		if (r == -ENOMEM && diag && !diag->message[0])
-			diag_set(diag, "out of memory");
+			lf_diag_set(diag, "", 0, 0, "out of memory");
 		lf_sandbox_input_free(in);
 		return r;
 	}
@@ -515,24 +490,6 @@ struct grant {
 	bool ioctl_dev;
 };
 
-__attribute__((format(printf, 2, 3))) static int notice_add(struct lf_sandbox *sb, const char *fmt,
-							    ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int r;
-
-	if (grow((void **)&sb->notices, &sb->notices_cap, sb->nnotices, sizeof(char *)) < 0)
-		return -ENOMEM;
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	sb->notices[sb->nnotices++] = s;
-	return 0;
-}
-
 static int fence_push(struct lf_sandbox *sb, const char *raw, const struct lf_fence_in *f)
 {
 	char *path = NULL;
@@ -544,7 +501,7 @@ static int fence_push(struct lf_sandbox *sb, const char *raw, const struct lf_fe
 			free(path);
 			return 0;
 		}
-	if (grow((void **)&sb->fences, &sb->fences_cap, sb->nfences, sizeof(*sb->fences)) < 0) {
+	if (lf_grow((void **)&sb->fences, &sb->fences_cap, sb->nfences, sizeof(*sb->fences)) < 0) {
 		free(path);
 		return -ENOMEM;
 	}
@@ -565,7 +522,8 @@ static int dropped_add(struct lf_sandbox *sb, const struct grant *g, unsigned ac
 	struct lf_sandbox_dropped *d;
 	char *path, *why, *fence = NULL;
 
-	if (grow((void **)&sb->dropped, &sb->dropped_cap, sb->ndropped, sizeof(*sb->dropped)) < 0)
+	if (lf_grow((void **)&sb->dropped, &sb->dropped_cap, sb->ndropped, sizeof(*sb->dropped)) <
+	    0)
 		return -ENOMEM;
 	path = strdup(g->path);
 	why = reason ? xasprintf("%s: %s", g->why, reason) : strdup(g->why);
@@ -632,7 +590,7 @@ static int rules_grow(struct lf_sandbox *sb)
 {
 	size_t old_cap = sb->rules_cap;
 
-	if (grow((void **)&sb->rules, &sb->rules_cap, sb->nrules, sizeof(*sb->rules)) < 0)
+	if (lf_grow((void **)&sb->rules, &sb->rules_cap, sb->nrules, sizeof(*sb->rules)) < 0)
 		return -ENOMEM;
 	if (sb->rules_cap == old_cap)
 		return 0;
@@ -706,8 +664,8 @@ static int grant_fence(struct lf_sandbox *sb, const struct grant *g)
 			keep &= ~cls;
 			r = dropped_add(sb, g, cls, f, NULL);
 			if (r == 0 && f->origin == LF_ORIGIN_BUILTIN)
-				r = notice_add(
-					sb,
+				r = lf_strv_pushf(
+					&sb->notices,
 					"write access to %s (%s) dropped: it covers "
 					"landfence's configuration %s, which stays read-only",
 					g->path, g->why, f->path);
@@ -857,9 +815,10 @@ static int grant_command(struct lf_sandbox *sb, const struct lf_sandbox_input *i
 		};
 		r = grant_fence(sb, &g);
 		if (r == 0 && rules_cover(sb, paths[i], RO))
-			r = notice_add(sb,
-				       "granted read+execute on %s (%s), outside the host grants",
-				       paths[i], what[i]);
+			r = lf_strv_pushf(
+				&sb->notices,
+				"granted read+execute on %s (%s), outside the host grants",
+				paths[i], what[i]);
 	}
 	return r;
 }
@@ -915,7 +874,7 @@ static int status_compute(struct lf_sandbox *sb)
 		else
 			status_set(sb, LF_STATUS_UNSUPPORTED, "this kernel has no Landlock");
 		if (landlock_hint(sb->probe.err))
-			r = notice_add(sb, "%s", landlock_hint(sb->probe.err));
+			r = lf_strv_pushf(&sb->notices, "%s", landlock_hint(sb->probe.err));
 		return r;
 	}
 	if (sb->abi < 3 && !all_writable)
@@ -928,24 +887,27 @@ static int status_compute(struct lf_sandbox *sb)
 
 	if (sb->probe.kernel > LF_LANDLOCK_ABI_KNOWN && sb->abi == sb->probe.kernel)
 		r = r
-			    ?: notice_add(sb,
-					  "kernel Landlock ABI %d is newer than %d: used as ABI %d",
-					  sb->abi, LF_LANDLOCK_ABI_KNOWN, LF_LANDLOCK_ABI_KNOWN);
+			    ?: lf_strv_pushf(
+				       &sb->notices,
+				       "kernel Landlock ABI %d is newer than %d: used as ABI %d",
+				       sb->abi, LF_LANDLOCK_ABI_KNOWN, LF_LANDLOCK_ABI_KNOWN);
 	if (sb->abi < 2)
 		r = r
-			    ?: notice_add(sb,
-					  "Landlock ABI 1: renaming or linking a file into another "
-					  "directory is always refused (no REFER right)");
+			    ?: lf_strv_pushf(
+				       &sb->notices,
+				       "Landlock ABI 1: renaming or linking a file into another "
+				       "directory is always refused (no REFER right)");
 	if (sb->abi < 5)
 		r = r
-			    ?: notice_add(sb,
-					  "Landlock ABI %d: ioctls on devices are not restricted "
-					  "(IOCTL_DEV needs ABI 5)",
-					  sb->abi);
+			    ?: lf_strv_pushf(
+				       &sb->notices,
+				       "Landlock ABI %d: ioctls on devices are not restricted "
+				       "(IOCTL_DEV needs ABI 5)",
+				       sb->abi);
 	if (sb->abi < 6)
 		r = r
-			    ?: notice_add(
-				       sb,
+			    ?: lf_strv_pushf(
+				       &sb->notices,
 				       "Landlock ABI %d: abstract UNIX sockets and signals are not "
 				       "scoped to the sandbox (needs ABI 6)",
 				       sb->abi);
@@ -962,8 +924,8 @@ static int compile_fences(struct lf_sandbox *sb, const struct lf_sandbox_input *
 		if (r == 0 && f->canon)
 			r = fence_push(sb, f->canon, f);
 		if (r == 0 && f->origin == LF_ORIGIN_POLICY && f->nlink > 1)
-			r = notice_add(
-				sb,
+			r = lf_strv_pushf(
+				&sb->notices,
 				"fenced file %s has %lu hard links: Landlock fences the "
 				"file's names below granted directories, not its other links",
 				f->canon, f->nlink);
@@ -1043,13 +1005,14 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	if (r == 0)
 		r = status_compute(sb);
 	if (r == 0 && sb->posture == LF_DENY && sb->status.kind != LF_STATUS_ENFORCED) {
-		diag_set(diag, "KernelTooOld: fallback deny cannot be fully enforced: %s",
-			 sb->status.reason);
+		lf_diag_set(diag, "", 0, 0,
+			    "KernelTooOld: fallback deny cannot be fully enforced: %s",
+			    sb->status.reason);
 		r = -EOPNOTSUPP;
 	}
 	if (r < 0) {
 		if (r == -ENOMEM)
-			diag_set(diag, "out of memory");
+			lf_diag_set(diag, "", 0, 0, "out of memory");
 		lf_sandbox_free(sb);
 		return r;
 	}
@@ -1088,9 +1051,7 @@ void lf_sandbox_free(struct lf_sandbox *sb)
 		free((char *)sb->env[i].why);
 	}
 	free(sb->env);
-	for (size_t i = 0; i < sb->nnotices; i++)
-		free(sb->notices[i]);
-	free(sb->notices);
+	lf_strv_fini(&sb->notices);
 	free(sb->project_root);
 	free(sb->home);
 	free(sb->run_dir);
@@ -1184,10 +1145,10 @@ const struct lf_sandbox_env *lf_sandbox_env(const struct lf_sandbox *sb, size_t 
 
 size_t lf_sandbox_notice_count(const struct lf_sandbox *sb)
 {
-	return sb->nnotices;
+	return sb->notices.n;
 }
 
 const char *lf_sandbox_notice(const struct lf_sandbox *sb, size_t i)
 {
-	return i < sb->nnotices ? sb->notices[i] : NULL;
+	return i < sb->notices.n ? sb->notices.v[i] : NULL;
 }

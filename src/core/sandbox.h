@@ -151,8 +151,7 @@ struct lf_sandbox {
 	size_t nmasks;
 	struct lf_sandbox_env *env;
 	size_t nenv;
-	char **notices;
-	size_t nnotices, notices_cap;
+	struct lf_strv notices;
 };
 
 /* Landlock rights (pure tables, src/core/rights.c): every filesystem

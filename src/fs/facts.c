@@ -84,16 +84,10 @@ static int list_visit(void *ctx, const struct lf_walk_entry *e)
 		 * directory). */
 		type = canon && stat(canon, &st) == 0 ? IFTODT(st.st_mode) : DT_UNKNOWN;
 	}
-	if (c->nlist == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 256;
-		struct lf_listing_entry *v = realloc(c->list, ncap * sizeof(*v));
-		if (!v) {
-			free(path);
-			free(canon);
-			return -ENOMEM;
-		}
-		c->list = v;
-		l->cap = ncap;
+	if (lf_grow((void **)&c->list, &l->cap, c->nlist, sizeof(*c->list)) < 0) {
+		free(path);
+		free(canon);
+		return -ENOMEM;
 	}
 	le = &c->list[c->nlist++];
 	*le = (struct lf_listing_entry){ .path = path, .canon = canon, .type = type };

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/model.h"
 #include "fs/fs.h"
 
 /* One directory on the current path. Its entries are read whole when it
@@ -203,15 +204,9 @@ static int level_push(struct state *s, int dirfd, const char *name, size_t path_
 		close(fd);
 		return 0;
 	}
-	if (s->nlv == s->caplv) {
-		size_t ncap = s->caplv ? s->caplv * 2 : 16;
-		struct level *v = realloc(s->lv, ncap * sizeof(*v));
-		if (!v) {
-			close(fd);
-			return -ENOMEM;
-		}
-		s->lv = v;
-		s->caplv = ncap;
+	if (lf_grow((void **)&s->lv, &s->caplv, s->nlv, sizeof(*s->lv)) < 0) {
+		close(fd);
+		return -ENOMEM;
 	}
 	struct level *lv = &s->lv[s->nlv];
 	*lv = (struct level){ .fd = fd, .dev = st.st_dev, .ino = st.st_ino, .path_len = path_len };

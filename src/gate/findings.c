@@ -43,14 +43,8 @@ int lf_findings_add(struct lf_findings *f, unsigned scan, bool incomplete,
 	char *text = NULL, *p = NULL;
 	int r;
 
-	if (f->n == f->cap) {
-		size_t ncap = f->cap ? f->cap * 2 : 8;
-		struct lf_finding *v = realloc(f->v, ncap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		f->v = v;
-		f->cap = ncap;
-	}
+	if (lf_grow((void **)&f->v, &f->cap, f->n, sizeof(*f->v)) < 0)
+		return -ENOMEM;
 	va_start(ap, fmt);
 	r = vasprintf(&text, fmt, ap);
 	va_end(ap);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "core/model.h"
 #include "core/path.h"
 #include "core/tables.h"
 #include "gate/scan.h"
@@ -86,8 +88,9 @@ static void walk_init(struct lf_walk *w, lf_walk_fn visit, void *ctx,
 	lf_walk_begin(w);
 }
 
-static void walk_finish(struct lf_walk *w, size_t *seen, bool *incomplete, char *reason,
-			size_t size)
+/* Ends a scan's walk: what it saw and whether it saw all. Returns r. */
+static int walk_finish(struct lf_walk *w, int r, size_t *seen, bool *incomplete, char *reason,
+		       size_t size)
 {
 	*seen = w->entries;
 	if (w->incomplete) {
@@ -95,6 +98,22 @@ static void walk_finish(struct lf_walk *w, size_t *seen, bool *incomplete, char 
 		snprintf(reason, size, "%s", w->reason ? w->reason : "incomplete");
 	}
 	lf_walk_end(w);
+	return r;
+}
+
+/* Whether a scan walks this root, after setting up for it. */
+typedef bool (*root_fn)(void *ctx, const struct lf_path_access *root);
+
+/* Walks each root take() accepts, in order, until an error or a stop. */
+static int walk_roots(struct lf_walk *w, const struct lf_path_access *roots, size_t n, root_fn take,
+		      void *ctx)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0 && !w->stopped; i++)
+		if (take(ctx, &roots[i]))
+			r = lf_walk_run(w, roots[i].path);
+	return r;
 }
 
 static int entry_stat(const struct lf_walk_entry *e, struct stat *st)
@@ -124,14 +143,8 @@ static int visit_fenced(void *ctx, const struct lf_walk_entry *e)
 			return LF_WALK_NEXT;
 		}
 	}
-	if (s->ncand == s->capcand) {
-		size_t ncap = s->capcand ? s->capcand * 2 : 16;
-		struct candidate *n = realloc(s->cand, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		s->cand = n;
-		s->capcand = ncap;
-	}
+	if (lf_grow((void **)&s->cand, &s->capcand, s->ncand, sizeof(*s->cand)) < 0)
+		return -ENOMEM;
 	char *copy = strdup(e->path);
 	if (!copy)
 		return -ENOMEM;
@@ -157,14 +170,8 @@ static int add_hit(struct scan *s, const struct candidate *c, const char *path)
 			rep->hits[i].access |= c->access & s->cur_access;
 			return 0; /* a name seen again through an overlapping root */
 		}
-	if (rep->nhits == s->caphits) {
-		size_t ncap = s->caphits ? s->caphits * 2 : 8;
-		struct lf_hardlink_hit *n = realloc(rep->hits, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		rep->hits = n;
-		s->caphits = ncap;
-	}
+	if (lf_grow((void **)&rep->hits, &s->caphits, rep->nhits, sizeof(*rep->hits)) < 0)
+		return -ENOMEM;
 	struct lf_hardlink_hit *h = &rep->hits[rep->nhits];
 	h->fenced_path = strdup(c->path);
 	h->granted_path = strdup(path);
@@ -264,31 +271,31 @@ static int roots_valid(const struct lf_path_access *v, size_t n)
 	return 0;
 }
 
-/* Walks every grant whose class a candidate has (phase 2). */
-static int scan_grants(struct scan *s, struct lf_walk *w, const struct lf_path_access *grants,
-		       size_t ngrants)
+static bool take_fence(void *ctx, const struct lf_path_access *root)
 {
+	struct scan *s = ctx;
+
+	s->cur_access = root->access;
+	s->cur_root = root->path;
+	return root->access & (LF_ACCESS_RO | LF_ACCESS_RW);
+}
+
+/* A grant of a class some candidate has, on a candidate's file system (a
+ * granted directory elsewhere holds no second name of one). */
+static bool take_grant(void *ctx, const struct lf_path_access *root)
+{
+	struct scan *s = ctx;
+	struct stat st;
 	unsigned want = 0;
-	int r = 0;
 
 	for (size_t j = 0; j < s->ncand; j++)
 		want |= s->cand[j].access;
-	s->dino_ok = dino_trusted(s);
-	w->visit = visit_granted;
-	for (size_t i = 0; i < ngrants && r == 0 && !w->stopped; i++) {
-		struct stat st;
-
-		/* A granted directory on another file system holds no second
-		 * name of a candidate. */
-		if (!(grants[i].access & want) ||
-		    (stat(grants[i].path, &st) == 0 && S_ISDIR(st.st_mode) &&
-		     !dev_wanted(s, st.st_dev)))
-			continue;
-		s->cur_access = grants[i].access;
-		s->cur_root = grants[i].path;
-		r = lf_walk_run(w, grants[i].path);
-	}
-	return r;
+	if (!(root->access & want) ||
+	    (stat(root->path, &st) == 0 && S_ISDIR(st.st_mode) && !dev_wanted(s, st.st_dev)))
+		return false;
+	s->cur_access = root->access;
+	s->cur_root = root->path;
+	return true;
 }
 
 int lf_hardlink_scan(const struct lf_path_access *fences, size_t nfences,
@@ -298,32 +305,28 @@ int lf_hardlink_scan(const struct lf_path_access *fences, size_t nfences,
 	struct lf_hardlink_report rep = { 0 };
 	struct scan s = { .fences = fences, .nfences = nfences, .rep = &rep };
 	struct lf_walk w;
-	int r = 0;
+	int r;
 
 	if (!out || roots_valid(fences, nfences) < 0 || roots_valid(grants, ngrants) < 0)
 		return -EINVAL;
 	walk_init(&w, visit_fenced, &s, budget);
-	for (size_t i = 0; i < nfences && r == 0; i++) {
-		if (!(fences[i].access & (LF_ACCESS_RO | LF_ACCESS_RW)))
-			continue;
-		s.cur_access = fences[i].access;
-		s.cur_root = fences[i].path;
-		r = lf_walk_run(&w, fences[i].path);
-	}
+	r = walk_roots(&w, fences, nfences, take_fence, &s);
 	rep.candidates = s.ncand;
-	if (r == 0 && s.ncand && !all_found(&s))
-		r = scan_grants(&s, &w, grants, ngrants);
+	if (r == 0 && s.ncand && !all_found(&s)) {
+		s.dino_ok = dino_trusted(&s);
+		w.visit = visit_granted;
+		r = walk_roots(&w, grants, ngrants, take_grant, &s);
+	}
 	/* A stop because every name was found is completeness, not a bound. */
-	walk_finish(&w, &rep.files_seen, &rep.incomplete, rep.reason, sizeof(rep.reason));
+	r = walk_finish(&w, r, &rep.files_seen, &rep.incomplete, rep.reason, sizeof(rep.reason));
 	for (size_t i = 0; i < s.ncand; i++)
 		free(s.cand[i].path);
 	free(s.cand);
-	if (r < 0) {
+	if (r == 0)
+		*out = rep;
+	else
 		lf_hardlink_report_fini(&rep);
-		return r;
-	}
-	*out = rep;
-	return 0;
+	return r;
 }
 
 void lf_hardlink_report_fini(struct lf_hardlink_report *r)
@@ -381,14 +384,8 @@ static int visit_device(void *ctx, const struct lf_walk_entry *e)
 		return LF_WALK_NEXT;
 	if (entry_stat(e, &st) < 0 || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)))
 		return LF_WALK_NEXT;
-	if (rep->nhits == d->cap) {
-		size_t ncap = d->cap ? d->cap * 2 : 8;
-		struct lf_devnode_hit *n = realloc(rep->hits, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		rep->hits = n;
-		d->cap = ncap;
-	}
+	if (lf_grow((void **)&rep->hits, &d->cap, rep->nhits, sizeof(*rep->hits)) < 0)
+		return -ENOMEM;
 	char *copy = strdup(e->path);
 	if (!copy)
 		return -ENOMEM;
@@ -401,43 +398,51 @@ static int visit_device(void *ctx, const struct lf_walk_entry *e)
 	return LF_WALK_NEXT;
 }
 
+/* On a nodev mount a device node cannot be opened: nothing to find
+ * there. */
+static bool take_device_root(void *ctx, const struct lf_path_access *root)
+{
+	struct dev_scan *d = ctx;
+	struct statvfs vfs;
+
+	d->root = root->path;
+	return !(statvfs(root->path, &vfs) == 0 && (vfs.f_flag & ST_NODEV));
+}
+
 int lf_devnode_scan(const struct lf_path_access *roots, size_t nroots,
 		    const struct lf_walk_budget *budget, struct lf_devnode_report *out)
 {
 	struct lf_devnode_report rep = { 0 };
 	struct dev_scan d = { &rep, 0, NULL };
 	struct lf_walk w;
-	int r = 0;
+	int r;
 
 	if (!out || roots_valid(roots, nroots) < 0)
 		return -EINVAL;
 	walk_init(&w, visit_device, &d, budget);
-	for (size_t i = 0; i < nroots && r == 0; i++) {
-		struct statvfs vfs;
-
-		/* On a nodev mount a device node cannot be opened: nothing
-		 * to find there. */
-		if (statvfs(roots[i].path, &vfs) == 0 && (vfs.f_flag & ST_NODEV))
-			continue;
-		d.root = roots[i].path;
-		r = lf_walk_run(&w, roots[i].path);
-	}
-	walk_finish(&w, &rep.files_seen, &rep.incomplete, rep.reason, sizeof(rep.reason));
-	if (r < 0) {
+	r = walk_roots(&w, roots, nroots, take_device_root, &d);
+	r = walk_finish(&w, r, &rep.files_seen, &rep.incomplete, rep.reason, sizeof(rep.reason));
+	if (r == 0)
+		*out = rep;
+	else
 		lf_devnode_report_fini(&rep);
-		return r;
-	}
-	*out = rep;
-	return 0;
+	return r;
+}
+
+/* Frees n hits of size bytes each, and the owned path at offset off in
+ * each: the device-node and the persistence reports hold the same. */
+static void path_hits_free(void *hits, size_t n, size_t size, size_t off)
+{
+	for (size_t i = 0; i < n; i++)
+		free(*(char **)((char *)hits + i * size + off));
+	free(hits);
 }
 
 void lf_devnode_report_fini(struct lf_devnode_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nhits; i++)
-		free(r->hits[i].path);
-	free(r->hits);
+	path_hits_free(r->hits, r->nhits, sizeof(*r->hits), offsetof(struct lf_devnode_hit, path));
 	r->hits = NULL;
 	r->nhits = 0;
 }
@@ -461,14 +466,8 @@ static int persist_add(struct lf_persist_report *rep, size_t *cap, const char *p
 	for (size_t i = 0; i < rep->nhits; i++)
 		if (!strcmp(rep->hits[i].path, path))
 			return 0;
-	if (rep->nhits == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		struct lf_persist_hit *n = realloc(rep->hits, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		rep->hits = n;
-		*cap = ncap;
-	}
+	if (lf_grow((void **)&rep->hits, cap, rep->nhits, sizeof(*rep->hits)) < 0)
+		return -ENOMEM;
 	char *copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
@@ -605,9 +604,7 @@ void lf_persist_report_fini(struct lf_persist_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nhits; i++)
-		free(r->hits[i].path);
-	free(r->hits);
+	path_hits_free(r->hits, r->nhits, sizeof(*r->hits), offsetof(struct lf_persist_hit, path));
 	r->hits = NULL;
 	r->nhits = 0;
 }

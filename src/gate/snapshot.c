@@ -43,15 +43,8 @@ static int snap_push(struct snap_list *l, const char *path, const char *why)
 {
 	struct snap_item *it;
 
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 32;
-		struct snap_item *nv = realloc(l->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		l->v = nv;
-		l->cap = ncap;
-	}
+	if (lf_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+		return -ENOMEM;
 	it = &l->v[l->n];
 	memset(it, 0, sizeof(*it));
 	if (!(it->path = strdup(path)))

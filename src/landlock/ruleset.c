@@ -33,18 +33,6 @@ static bool rule_redundant(const struct lf_sandbox *sb, size_t i)
 	return false;
 }
 
-__attribute__((format(printf, 2, 3))) static void diag_set(struct lf_diag *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!d)
-		return;
-	memset(d, 0, sizeof(*d));
-	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof(d->message), fmt, ap);
-	va_end(ap);
-}
-
 /* Adds rule i; returns 0 (added or rightly left out) or a negative errno. */
 static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct lf_diag *diag)
 {
@@ -63,7 +51,7 @@ static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct lf_di
 		/* Gone since the value was compiled: losing an allow is safe. */
 		if (e == ENOENT)
 			return 0;
-		diag_set(diag, "%s: %s", fr->path, strerror(e));
+		lf_diag_set(diag, "", 0, 0, "%s: %s", fr->path, strerror(e));
 		return -e;
 	}
 	/* Replaced by a symlink since: left out. What the path is now
@@ -76,7 +64,8 @@ static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct lf_di
 		if (rights &&
 		    lf_sys_landlock_add_rule(rfd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0) {
 			r = -errno;
-			diag_set(diag, "landlock_add_rule %s: %s", fr->path, strerror(-r));
+			lf_diag_set(diag, "", 0, 0, "landlock_add_rule %s: %s", fr->path,
+				    strerror(-r));
 		}
 	}
 	close(pfd);
@@ -90,7 +79,7 @@ int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *
 	int rfd;
 
 	if (!sb || !fd) {
-		diag_set(diag, "sandbox: no sandbox");
+		lf_diag_set(diag, "", 0, 0, "sandbox: no sandbox");
 		return -EINVAL;
 	}
 	if (sb->abi == 0) {
@@ -106,7 +95,7 @@ int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *
 	if (rfd < 0) {
 		int e = errno;
 
-		diag_set(diag, "landlock_create_ruleset: %s", strerror(e));
+		lf_diag_set(diag, "", 0, 0, "landlock_create_ruleset: %s", strerror(e));
 		return -e;
 	}
 	for (size_t i = 0; i < sb->nrules; i++) {

@@ -32,21 +32,6 @@ struct lf_child {
 	struct lf_launch_failure failure;
 };
 
-static void diag_set(struct lf_diag *diag, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void diag_set(struct lf_diag *diag, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return;
-	memset(diag, 0, sizeof(*diag));
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-}
-
 void lf_child_free(struct lf_child *c)
 {
 	if (!c)
@@ -107,7 +92,7 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 		memset(diag, 0, sizeof(*diag));
 	if (!opts || lf_opts_copy(&o, sizeof(o), opts, opts->size) < 0 || !e || !plan ||
 	    !o.project_root || !argv || !argv[0] || !out) {
-		diag_set(diag, "invalid arguments");
+		lf_diag_set(diag, "", 0, 0, "invalid arguments");
 		return -EINVAL;
 	}
 	c = calloc(1, sizeof(*c));
@@ -117,8 +102,8 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 
 	r = lf_launch_resolve(argv[0], secure_getenv("PATH"), c->path, sizeof(c->path));
 	if (r < 0) {
-		diag_set(diag, "%s: %s", argv[0],
-			 r == -ENOENT ? "command not found" : strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "%s: %s", argv[0],
+			    r == -ENOENT ? "command not found" : strerror(-r));
 		if (r != -ENOENT && r != -EACCES)
 			r = -EINVAL;
 		goto fail;
@@ -132,7 +117,7 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 
 	r = lf_rundir_create(c->run_dir, sizeof(c->run_dir));
 	if (r < 0) {
-		diag_set(diag, "cannot create the private TMPDIR: %s", strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "cannot create the private TMPDIR: %s", strerror(-r));
 		r = own_error(r);
 		goto fail;
 	}
@@ -160,7 +145,7 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 
 	r = lf_seccomp_build(&c->filter);
 	if (r < 0) {
-		diag_set(diag, "cannot build the seccomp filter: %s", strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "cannot build the seccomp filter: %s", strerror(-r));
 		goto fail;
 	}
 	r = lf_env_build(environ, c->sb->env, c->sb->nenv, c->run_dir, &c->envp);
@@ -170,7 +155,7 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 	return 0;
 fail:
 	if (r == -ENOMEM && diag && !diag->message[0])
-		diag_set(diag, "out of memory");
+		lf_diag_set(diag, "", 0, 0, "out of memory");
 	lf_child_free(c);
 	return r;
 }
@@ -199,8 +184,8 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 	};
 	r = lf_launch_spawn(&lo, &c->launch, &c->failure);
 	if (r < 0) {
-		diag_set(diag, "%s: %s: %s", c->argv[0], lf_launch_stage_name(c->failure.stage),
-			 strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "%s: %s: %s", c->argv[0],
+			    lf_launch_stage_name(c->failure.stage), strerror(-r));
 		/* Only exec's own failure is the program's (127, 126). */
 		if (c->failure.stage == LF_STAGE_EXEC)
 			return c->failure.err == ENOENT ? -ENOENT : -EACCES;

@@ -22,36 +22,6 @@
  * (tests, and machines that keep it elsewhere). */
 #define MANAGED_POLICY "/etc/landfence/policy.json"
 
-__attribute__((format(printf, 2, 3))) static void say(struct lf_diag *diag, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return;
-	memset(diag, 0, sizeof(*diag));
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-}
-
-__attribute__((format(printf, 2, 3))) static int warn(struct lf_project *p, const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	char **v = realloc(p->warnings, (p->nwarnings + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	p->warnings = v;
-	va_start(ap, fmt);
-	int r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	p->warnings[p->nwarnings++] = s;
-	return 0;
-}
-
 /* ------------------------------------------------------------------------
  * The root
  */
@@ -124,11 +94,13 @@ static int check_nested_root(const char *root, struct lf_diag *diag)
 		snprintf(pol, sizeof(pol), "%s/.landfence/policy.json",
 			 strcmp(cur, "/") == 0 ? "" : cur);
 		if (lf_trust_known(pol)) {
-			say(diag,
-			    "%s was taken as the project root (it holds .git or .landfence/), but "
-			    "it lies inside the trusted project %s and has no trusted policy of "
-			    "its own; nothing ran.\nrun from %s, or name the root with -C",
-			    root, cur, cur);
+			lf_diag_set(diag, "", 0, 0,
+				    "%s was taken as the project root (it holds .git or "
+				    ".landfence/), but "
+				    "it lies inside the trusted project %s and has no trusted "
+				    "policy of "
+				    "its own; nothing ran.\nrun from %s, or name the root with -C",
+				    root, cur, cur);
 			return -EPERM;
 		}
 	}
@@ -167,15 +139,16 @@ static int check_home_root(const char *root, struct lf_diag *diag)
 	if (!root_holds_home(root))
 		return 0;
 	cwd = getcwd(NULL, 0);
-	say(diag,
-	    "the project root would be %s (%s), which %s; nothing ran.\n"
-	    "run inside a project (a directory holding .git or .landfence/), or name the "
-	    "project root with -C DIR",
-	    root,
-	    cwd && strcmp(root, cwd) == 0
-		    ? "no .git or .landfence/ above the working directory"
-		    : "the nearest .git or .landfence/ above the working directory",
-	    strcmp(root, "/") == 0 ? "is the whole file system" : "holds your home directory");
+	lf_diag_set(diag, "", 0, 0,
+		    "the project root would be %s (%s), which %s; nothing ran.\n"
+		    "run inside a project (a directory holding .git or .landfence/), or name the "
+		    "project root with -C DIR",
+		    root,
+		    cwd && strcmp(root, cwd) == 0
+			    ? "no .git or .landfence/ above the working directory"
+			    : "the nearest .git or .landfence/ above the working directory",
+		    strcmp(root, "/") == 0 ? "is the whole file system"
+					   : "holds your home directory");
 	free(cwd);
 	return -EPERM;
 }
@@ -189,19 +162,19 @@ static int root_open(struct lf_project *p, const char *directory, struct lf_diag
 		p->project_root = realpath(directory, NULL);
 		if (!p->project_root) {
 			r = errno;
-			say(diag, "-C %s: %s", directory, strerror(r));
+			lf_diag_set(diag, "", 0, 0, "-C %s: %s", directory, strerror(r));
 			return r == ENOMEM ? -ENOMEM : -EINVAL;
 		}
 		/* Named on purpose: allowed, but never quietly. */
 		if (root_holds_home(p->project_root))
-			return warn(p,
-				    "the project root %s %s: the program can read and change "
-				    "everything below it (keys, shell start-up files) unless the "
-				    "policy says otherwise",
-				    p->project_root,
-				    strcmp(p->project_root, "/") == 0
-					    ? "is the whole file system"
-					    : "holds your home directory");
+			return lf_strv_pushf(
+				&p->warnings,
+				"the project root %s %s: the program can read and change "
+				"everything below it (keys, shell start-up files) unless the "
+				"policy says otherwise",
+				p->project_root,
+				strcmp(p->project_root, "/") == 0 ? "is the whole file system"
+								  : "holds your home directory");
 		return 0;
 	}
 	r = root_discover(&found);
@@ -209,7 +182,7 @@ static int root_open(struct lf_project *p, const char *directory, struct lf_diag
 		r = -errno;
 	free(found);
 	if (r < 0) {
-		say(diag, "cannot determine the project root: %s", strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "cannot determine the project root: %s", strerror(-r));
 		return r == -ENOMEM ? -ENOMEM : -EIO;
 	}
 	r = check_nested_root(p->project_root, diag);
@@ -276,15 +249,18 @@ static int managed_safe(const char *canon, const struct stat *st, struct lf_diag
 	char dir[PATH_MAX];
 
 	if (!S_ISREG(st->st_mode)) {
-		say(diag, "the managed policy %s is not a regular file; nothing ran", canon);
+		lf_diag_set(diag, "", 0, 0,
+			    "the managed policy %s is not a regular file; nothing ran", canon);
 		return -EPERM;
 	}
 	if (st->st_uid != 0 || (st->st_mode & 022)) {
-		say(diag,
-		    "the managed policy %s is %s (owner uid %u, mode %04o), expected a file "
-		    "owned by root and writable by root only; nothing ran",
-		    canon, st->st_uid != 0 ? "not owned by root" : "writable by group or others",
-		    (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+		lf_diag_set(
+			diag, "", 0, 0,
+			"the managed policy %s is %s (owner uid %u, mode %04o), expected a file "
+			"owned by root and writable by root only; nothing ran",
+			canon,
+			st->st_uid != 0 ? "not owned by root" : "writable by group or others",
+			(unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
 		return -EPERM;
 	}
 	snprintf(dir, sizeof(dir), "%s", canon);
@@ -294,10 +270,11 @@ static int managed_safe(const char *canon, const struct stat *st, struct lf_diag
 		slash[slash == dir] = '\0';
 		if (stat(dir, &ds) != 0 || ds.st_uid != 0 ||
 		    ((ds.st_mode & 022) && !(ds.st_mode & S_ISVTX))) {
-			say(diag,
-			    "the managed policy %s lies in %s, which is not owned by root or is "
-			    "writable by others; nothing ran",
-			    canon, dir);
+			lf_diag_set(diag, "", 0, 0,
+				    "the managed policy %s lies in %s, which is not owned by root "
+				    "or is "
+				    "writable by others; nothing ran",
+				    canon, dir);
 			return -EPERM;
 		}
 		if (slash == dir)
@@ -325,7 +302,8 @@ static int load_managed(struct lf_project *p, struct lf_diag *diag)
 	fd = canon ? open(canon, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		r = errno;
-		say(diag, "cannot read the managed policy %s: %s; nothing ran", path, strerror(r));
+		lf_diag_set(diag, "", 0, 0, "cannot read the managed policy %s: %s; nothing ran",
+			    path, strerror(r));
 		free(canon);
 		if (fd >= 0)
 			close(fd);
@@ -337,8 +315,9 @@ static int load_managed(struct lf_project *p, struct lf_diag *diag)
 		r = lf_fd_read(fd, (size_t)st.st_size, LF_POLICY_MAX_SIZE, &text, &len);
 	close(fd);
 	if (r < 0 && r != -EPERM) {
-		say(diag, "cannot read the managed policy %s: %s; nothing ran", path,
-		    r == -EFBIG ? "larger than " LF_POLICY_MAX_SIZE_TEXT : strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "cannot read the managed policy %s: %s; nothing ran",
+			    path,
+			    r == -EFBIG ? "larger than " LF_POLICY_MAX_SIZE_TEXT : strerror(-r));
 		return r == -ENOMEM ? r : -EPERM;
 	}
 	if (r == 0)
@@ -371,7 +350,7 @@ static int load_project(struct lf_project *p, const char *path, struct lf_diag *
 	if (r == 0)
 		r = lf_trust_read_policy(canon, &text, &len);
 	if (r < 0) {
-		say(diag, "%s", strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "%s", strerror(-r));
 		return load_error(r, path, diag);
 	}
 	r = lf_trust_check(canon, text, len);
@@ -436,7 +415,7 @@ int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,
 		memset(diag, 0, sizeof(*diag));
 	if (!opts || !out || lf_opts_copy(&o, sizeof(o), opts, opts->size) < 0 ||
 	    (o.npolicy_files && !o.policy_files)) {
-		say(diag, "lf_project_open: invalid options");
+		lf_diag_set(diag, "", 0, 0, "lf_project_open: invalid options");
 		return -EINVAL;
 	}
 	p = calloc(1, sizeof(*p));
@@ -454,7 +433,7 @@ int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,
 	}
 	if (r < 0) {
 		if (r == -ENOMEM && diag && !diag->message[0])
-			say(diag, "out of memory");
+			lf_diag_set(diag, "", 0, 0, "out of memory");
 		lf_project_free(p);
 		return r;
 	}
@@ -474,9 +453,7 @@ void lf_project_free(struct lf_project *p)
 	}
 	free(p->layers);
 	free(p->info);
-	for (size_t i = 0; i < p->nwarnings; i++)
-		free(p->warnings[i]);
-	free(p->warnings);
+	lf_strv_fini(&p->warnings);
 	free(p->project_root);
 	free(p);
 }
@@ -513,10 +490,10 @@ const struct lf_plan *lf_project_plan(const struct lf_project *p)
 
 size_t lf_project_warning_count(const struct lf_project *p)
 {
-	return p->nwarnings;
+	return p->warnings.n;
 }
 
 const char *lf_project_warning(const struct lf_project *p, size_t i)
 {
-	return i < p->nwarnings ? p->warnings[i] : NULL;
+	return i < p->warnings.n ? p->warnings.v[i] : NULL;
 }

@@ -22,8 +22,7 @@ struct lf_project {
 	bool embedded_default;
 	struct lf_effective *eff;
 	struct lf_plan *plan;
-	char **warnings;
-	size_t nwarnings;
+	struct lf_strv warnings;
 };
 
 /* The path of name in landfence's configuration directory

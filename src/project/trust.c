@@ -254,18 +254,6 @@ int lf_trust_record(const char *canon_path, const void *text, size_t len)
 	return store_update(canon_path, hex);
 }
 
-__attribute__((format(printf, 2, 3))) static void say(struct lf_diag *diag, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return;
-	memset(diag, 0, sizeof(*diag));
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-}
-
 void lf_trust_refusal(const char *shown_path, int err, struct lf_diag *diag)
 {
 	char store[PATH_MAX];
@@ -274,33 +262,34 @@ void lf_trust_refusal(const char *shown_path, int err, struct lf_diag *diag)
 		snprintf(store, sizeof(store), "~/.config/landfence/trusted");
 	switch (err) {
 	case -EPERM:
-		say(diag,
-		    "%s: this project policy is not trusted; nothing ran.\n"
-		    "review it, then run `landfence trust` in the project to use it "
-		    "(trusted policies are recorded in %s)",
-		    shown_path, store);
+		lf_diag_set(diag, "", 0, 0,
+			    "%s: this project policy is not trusted; nothing ran.\n"
+			    "review it, then run `landfence trust` in the project to use it "
+			    "(trusted policies are recorded in %s)",
+			    shown_path, store);
 		break;
 	case -ELOOP:
-		say(diag,
-		    "%s: a project policy must be a regular file in the project's own "
-		    ".landfence directory, not a symbolic link; nothing ran",
-		    shown_path);
+		lf_diag_set(diag, "", 0, 0,
+			    "%s: a project policy must be a regular file in the project's own "
+			    ".landfence directory, not a symbolic link; nothing ran",
+			    shown_path);
 		break;
 	case -ENOENT:
-		say(diag,
-		    "%s: this trusted project policy is gone; nothing ran.\n"
-		    "restore it, or run `landfence trust --revoke` in the project to run "
-		    "without it",
-		    shown_path);
+		lf_diag_set(diag, "", 0, 0,
+			    "%s: this trusted project policy is gone; nothing ran.\n"
+			    "restore it, or run `landfence trust --revoke` in the project to run "
+			    "without it",
+			    shown_path);
 		break;
 	case -ESTALE:
-		say(diag,
-		    "%s: this project policy changed since you trusted it; nothing ran.\n"
-		    "review the change, then run `landfence trust` in the project again",
-		    shown_path);
+		lf_diag_set(diag, "", 0, 0,
+			    "%s: this project policy changed since you trusted it; nothing ran.\n"
+			    "review the change, then run `landfence trust` in the project again",
+			    shown_path);
 		break;
 	default:
-		say(diag, "%s: cannot check whether it is trusted: %s", shown_path, strerror(-err));
+		lf_diag_set(diag, "", 0, 0, "%s: cannot check whether it is trusted: %s",
+			    shown_path, strerror(-err));
 		break;
 	}
 }

@@ -124,7 +124,7 @@ static int judge_request(const struct lf_cli_opts *o, enum tool_kind kind, const
 {
 	struct lf_project *p = NULL;
 	struct lf_advisor *adv = NULL;
-	struct lf_advice ad;
+	struct lf_advice ad = { 0 };
 	char what[4200], reason[6000];
 	int r;
 

@@ -45,7 +45,7 @@ static int root_discover(char **out)
 	char *cwd = getcwd(NULL, 0), *cur;
 
 	if (!cwd)
-		return -errno;
+		return errno ? -errno : -EIO;
 	cur = strdup(cwd);
 	if (!cur) {
 		free(cwd);
@@ -179,9 +179,9 @@ static int root_open(struct lf_project *p, const char *directory, struct lf_diag
 	}
 	r = root_discover(&found);
 	if (r == 0 && !(p->project_root = realpath(found, NULL)))
-		r = -errno;
+		r = errno ? -errno : -EIO;
 	free(found);
-	if (r < 0) {
+	if (r != 0 || !p->project_root) {
 		lf_diag_set(diag, "", 0, 0, "cannot determine the project root: %s", strerror(-r));
 		return r == -ENOMEM ? -ENOMEM : -EIO;
 	}
@@ -196,23 +196,24 @@ static int root_open(struct lf_project *p, const char *directory, struct lf_diag
 static int layer_push(struct lf_project *p, const char *file, enum lf_layer layer,
 		      struct lf_policy *pol)
 {
-	char *copy = strdup(file);
+	char *copy = NULL;
 
-	if (copy && p->nlayers == p->cap) {
+	if (p->nlayers == p->cap) {
 		size_t ncap = p->cap ? p->cap * 2 : 8;
 		struct lf_policy **l = reallocarray(p->layers, ncap, sizeof(*l));
-		struct lf_project_layer *info =
-			l ? reallocarray(p->info, ncap, sizeof(*info)) : NULL;
+		struct lf_project_layer *info;
 
 		if (l)
 			p->layers = l;
+		info = l ? reallocarray(p->info, ncap, sizeof(*info)) : NULL;
 		if (info) {
 			p->info = info;
 			p->cap = ncap;
 		}
 	}
-	if (!copy || p->nlayers == p->cap) {
-		free(copy);
+	if (p->nlayers < p->cap)
+		copy = strdup(file);
+	if (!copy) {
 		lf_policy_free(pol);
 		return -ENOMEM;
 	}

@@ -308,7 +308,7 @@ static int policy_name(const char *project_root, char *out, size_t size, bool go
 
 int lf_trust_status(const char *project_root)
 {
-	char canon[PATH_MAX];
+	char canon[PATH_MAX] = "";
 	char *text = NULL;
 	size_t len = 0;
 	int r;
@@ -326,7 +326,7 @@ int lf_trust_status(const char *project_root)
 
 int lf_trust_add(const char *project_root, char sha256[65], struct lf_diag *diag)
 {
-	char canon[PATH_MAX], hex[LF_SHA256_HEX_LEN + 1];
+	char canon[PATH_MAX] = "", hex[LF_SHA256_HEX_LEN + 1];
 	struct lf_policy *p = NULL;
 	char *text = NULL;
 	size_t len = 0;
@@ -357,7 +357,7 @@ int lf_trust_add(const char *project_root, char sha256[65], struct lf_diag *diag
 
 int lf_trust_remove(const char *project_root)
 {
-	char canon[PATH_MAX];
+	char canon[PATH_MAX] = "";
 	int r;
 
 	if (!project_root || project_root[0] != '/')

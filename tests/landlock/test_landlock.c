@@ -1217,6 +1217,57 @@ static void test_ioctl_dev_only_terminals(void **state)
 	world_fini(&w);
 }
 
+/* lf_sandbox_describe: the value as lines, the three header lines first,
+ * the entries sorted, the run directory written $TMPDIR, every rule,
+ * fence and scrubbed variable present once. */
+static void test_describe(void **state)
+{
+	static const struct spec_rule rules[] = {
+		{ LF_CAP_READ, LF_ALLOW, "src/**" },
+		{ LF_CAP_WRITE, LF_DENY, "src/gen/**" },
+	};
+	struct fx *f = *state;
+	struct world w = { 0 };
+	struct lf_sandbox_opts o;
+	char rundir[PATH_MAX], want[PATH_MAX + 64], *text = NULL;
+
+	fx_path(rundir, f->base, "run-describe");
+	mkdir_p(rundir);
+	opts_init(&o, f, -1);
+	o.run_dir = rundir;
+	w.pol = policy_make(LF_DENY, rules, 2);
+	world_build(&w, f->proj, &o);
+	if (w.rc == -EOPNOTSUPP) {
+		world_fini(&w);
+		return; /* no Landlock here: no value */
+	}
+	assert_int_equal(w.rc, 0);
+	assert_int_equal(lf_sandbox_describe(w.sb, &text), 0);
+	snprintf(want, sizeof(want), "abi %d\nfallback deny\nstatus ", lf_sandbox_abi(w.sb));
+	assert_int_equal(strncmp(text, want, strlen(want)), 0);
+	assert_non_null(strstr(text, "\nrule read+write $TMPDIR run-dir\n"));
+	assert_null(strstr(text, rundir));
+	snprintf(want, sizeof(want), "\nrule read %s/src policy\n", f->proj);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "\nfence write %s/src/gen\n", f->proj);
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(text, "\nenv SSH_AUTH_SOCK\n"));
+	assert_non_null(strstr(text, "\nenv LANDFENCE_*\n"));
+	/* Sorted after the header. */
+	const char *prev = NULL;
+	size_t lines = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), lines++)
+		if (lines >= 3) {
+			if (prev)
+				assert_true(strcmp(prev, line) <= 0);
+			prev = line;
+		}
+	assert_int_equal(lines, 3 + lf_sandbox_rule_count(w.sb) + lf_sandbox_fence_count(w.sb) +
+					lf_sandbox_env_count(w.sb));
+	free(text);
+	world_fini(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1241,6 +1292,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merge_duplicates, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_claude_save_dance, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_config_dir_fenced, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_describe, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ioctl_dev_only_terminals, fx_setup,
 						fx_teardown),
 	};

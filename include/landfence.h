@@ -675,7 +675,8 @@ struct lf_findings;
  * over sb. p names the policy files of the run for the persistence check
  * (a writable one decides the next run; NULL: none). Under fallback deny
  * a hard link, a device node or an incomplete hard-link scan is an error
- * (lf_findings_verdict refuses); under another posture a warning. A value
+ * (lf_findings_verdict refuses); under another posture a warning, as an
+ * incomplete device-node scan always is; a persistence path is a note. A value
  * whose status is Unsupported enforces nothing: nothing is checked.
  * Returns 0 and *out (free with lf_findings_free), -EINVAL, -ENOMEM. */
 LF_EXPORT int lf_findings_scan(const struct lf_sandbox *sb, const struct lf_project *p,

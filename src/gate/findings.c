@@ -104,7 +104,7 @@ static int scan_hardlinks(const struct lf_sandbox *sb, const struct lf_path_acce
 	 * have missed a link (doc/escape.md, kind 2). */
 	if (r == 0 && rep.incomplete)
 		r = lf_findings_add(f, LF_SCAN_HARDLINKS, true,
-				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_NOTE, NULL,
+				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING, NULL,
 				    "the hard-link scan is incomplete: %s", rep.reason);
 	lf_hardlink_report_fini(&rep);
 	free(fences);
@@ -143,8 +143,10 @@ static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
 				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING,
 				    rep.hits[i].path, "%s", line);
 	}
+	/* A warning, never hidden; not a refusal: the sandbox cannot make a
+	 * device node itself (doc/escape.md). */
 	if (r == 0 && rep.incomplete)
-		r = lf_findings_add(f, LF_SCAN_DEVICES, true, LF_SEVERITY_NOTE, NULL,
+		r = lf_findings_add(f, LF_SCAN_DEVICES, true, LF_SEVERITY_WARNING, NULL,
 				    "the device-node scan is incomplete: %s", rep.reason);
 	lf_devnode_report_fini(&rep);
 	free(roots);
@@ -233,7 +235,6 @@ int lf_findings_verdict(const struct lf_findings *f, struct lf_diag *diag)
 		{ LF_SCAN_DEVICES, false,
 		  "a device node lies below a grant and would open like a file there; nothing "
 		  "was run (remove it)" },
-		{ LF_SCAN_DEVICES, true, "the device-node scan could not finish; nothing was run" },
 	};
 
 	if (!f)

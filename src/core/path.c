@@ -143,13 +143,6 @@ int lf_path_clean_dup(const char *in, char **out)
 	return 0;
 }
 
-bool lf_path_covers_n(const char *root, size_t rlen, const char *p, size_t plen)
-{
-	if (rlen == 1 && root[0] == '/')
-		return p[0] == '/';
-	return rlen <= plen && memcmp(root, p, rlen) == 0 && (rlen == plen || p[rlen] == '/');
-}
-
 bool lf_path_covers(const char *root, const char *p)
 {
 	return lf_path_covers_n(root, strlen(root), p, strlen(p));

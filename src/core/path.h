@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Lexical normalisation of the absolute path in: "" and "." components
  * vanish, ".." removes the component before it (".." at "/" stays at "/",
@@ -43,9 +44,15 @@ bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen);
  * absolute path. */
 bool lf_path_covers(const char *root, const char *p);
 
-/* lf_path_covers with both lengths known (hot loops compare every grant
- * with every fence). */
-bool lf_path_covers_n(const char *root, size_t rlen, const char *p, size_t plen);
+/* lf_path_covers with both lengths known: hot loops compare every rule
+ * with every other, so it is inline, and the byte after the root is looked
+ * at before the root is compared. */
+static inline bool lf_path_covers_n(const char *root, size_t rlen, const char *p, size_t plen)
+{
+	if (rlen == 1 && root[0] == '/')
+		return p[0] == '/';
+	return rlen <= plen && (rlen == plen || p[rlen] == '/') && memcmp(root, p, rlen) == 0;
+}
 
 /* Whether a and b (absolute, clean) are equal or one covers the other. */
 bool lf_path_overlap(const char *a, const char *b);

@@ -471,10 +471,16 @@ static json_t *json_view(const struct plan_view *pv)
 		json_decref(lim);
 		return NULL;
 	}
-	for (size_t i = 0; i < lf_project_layer_count(p); i++)
-		json_array_append_new(files, json_string(lf_project_layer(p, i)->file));
+	json_t *layers = json_array();
+	for (size_t i = 0; i < lf_project_layer_count(p); i++) {
+		const struct lf_project_layer *l = lf_project_layer(p, i);
+		json_array_append_new(files, json_string(l->file));
+		json_array_append_new(layers, json_pack("{s:s, s:s}", "layer",
+							lf_layer_name(l->layer), "file", l->file));
+	}
 	json_object_set_new(root, "project_root", json_string(lf_project_root(p)));
 	json_object_set_new(root, "policy_files", files);
+	json_object_set_new(root, "policy_layers", layers);
 	json_object_set_new(root, "embedded_default", json_boolean(lf_project_embedded_default(p)));
 	json_object_set_new(
 		root, "fallback",

@@ -222,6 +222,14 @@ static int sources_host_table(struct lf_sandbox_input *in)
 	if (r == 0 && in->host.run_dir)
 		r = cand_new(in, strdup(in->host.run_dir), RO | RW, LF_ORIGIN_RUN_DIR, 0,
 			     strdup("run directory (TMPDIR)"), none, LF_LAYER_LOCAL);
+	for (size_t i = 0; r == 0 && i < in->host.ndiscovered; i++) {
+		const struct lf_discovered *d = &in->host.discovered[i];
+
+		if (!d->path || d->path[0] != '/')
+			continue;
+		r = cand_new(in, strdup(d->path), d->access & (RO | RW), LF_ORIGIN_TOOLCHAIN, 0,
+			     strdup(d->why ? d->why : "discovered"), none, LF_LAYER_LOCAL);
+	}
 	return r;
 }
 

@@ -27,6 +27,15 @@
 #include "core/model.h"
 #include "landfence.h"
 
+/* A grant found on the host rather than written anywhere: a toolchain's
+ * installation root or cache (LF_ORIGIN_TOOLCHAIN). why names what led
+ * to it (a PATH entry, a variable). */
+struct lf_discovered {
+	const char *path; /* absolute */
+	unsigned access;  /* LF_ACCESS_* */
+	const char *why;
+};
+
 /* What is known of the host before compiling (gathered by the I/O step:
  * environment, the ABI probe). Borrowed strings. */
 struct lf_host {
@@ -36,6 +45,10 @@ struct lf_host {
 	const char *run_dir;	  /* canonical, or NULL */
 	const char *command;	  /* the program's absolute path, or NULL */
 	struct lf_abi_probe probe;
+	/* Grants discovered on the host, fenced like every other; the I/O
+	 * step gathers none yet (doc/landlock.md, "Masks" and after). */
+	const struct lf_discovered *discovered;
+	size_t ndiscovered;
 };
 
 /* Flags of a candidate grant. */

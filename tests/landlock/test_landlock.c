@@ -6,6 +6,7 @@
  */
 #include "helpers.h"
 
+#include "fs/fs.h"
 #include "landlock/compat.h"
 
 #define RO LF_ACCESS_RO
@@ -1268,6 +1269,64 @@ static void test_describe(void **state)
 	world_fini(&w);
 }
 
+/* The three stages by hand, with grants discovered on the host: one
+ * outside every fence becomes a toolchain rule, one that covers a fence of
+ * its class loses that class and is listed as dropped, as every grant. */
+static void test_discovered_grants_fenced(void **state)
+{
+	static const struct spec_rule rules[] = {
+		{ LF_CAP_READ, LF_ALLOW, "src/**" },
+		{ LF_CAP_READ, LF_DENY, "src/secret/**" },
+	};
+	struct fx *f = *state;
+	struct world w = { 0 };
+	struct lf_sandbox_input *in = NULL;
+	struct lf_sandbox *sb = NULL;
+	struct lf_diag d;
+	char tool[PATH_MAX], src[PATH_MAX], canon_src[PATH_MAX];
+	struct lf_sandbox_opts o;
+
+	fx_path(tool, f->out, "toolchain");
+	mkdir_p(tool);
+	fx_path(src, f->proj, "src");
+	mkdir_p(src);
+	assert_non_null(realpath(src, canon_src));
+	opts_init(&o, f, -1);
+	w.pol = policy_make(LF_ASK, rules, 2);
+	world_build(&w, f->proj, &o);
+	assert_int_equal(w.rc, 0);
+	const struct lf_discovered found[] = {
+		{ tool, LF_ACCESS_RO, "PATH entry (test)" },
+		{ src, LF_ACCESS_RO, "a toolchain in the project (test)" },
+	};
+	struct lf_host host = {
+		.project_root = f->proj,
+		.home = f->home,
+		.discovered = found,
+		.ndiscovered = 2,
+	};
+	assert_int_equal(lf_landlock_probe(-1, &host.probe), 0);
+	assert_int_equal(lf_sandbox_sources(w.eff, w.plan, &host, NULL, 0, &in, &d), 0);
+	assert_int_equal(lf_facts_gather(in), 0);
+	assert_int_equal(lf_sandbox_compile(in, &sb, &d), 0);
+	const struct lf_sandbox_rule *r = rule_at(sb, tool);
+	assert_non_null(r);
+	assert_int_equal(r->origin, LF_ORIGIN_TOOLCHAIN);
+	assert_string_equal(r->why, "PATH entry (test)");
+	/* src is read-fenced by src/secret: the discovered grant is dropped. */
+	assert_null(rule_at(sb, canon_src));
+	bool dropped = false;
+	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
+		const struct lf_sandbox_dropped *x = lf_sandbox_dropped(sb, i);
+		dropped = dropped || (x->origin == LF_ORIGIN_TOOLCHAIN && x->fence &&
+				      !strcmp(x->path, canon_src));
+	}
+	assert_true(dropped);
+	lf_sandbox_free(sb);
+	lf_sandbox_input_free(in);
+	world_fini(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1293,6 +1352,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_claude_save_dance, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_config_dir_fenced, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_describe, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_discovered_grants_fenced, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ioctl_dev_only_terminals, fx_setup,
 						fx_teardown),
 	};

@@ -426,6 +426,15 @@ static void test_cli_usage_messages(void **state)
 	expect_code(r, 2, "options before the command");
 	assert_true(has(r->err, "landfence plan -C ."));
 	assert_false(has(r->err, "unknown command"));
+	/* The tool, the library and the header agree on the version. */
+	int major = -1, minor = -1, patch = -1;
+	assert_string_equal(lf_version(&major, &minor, &patch), LANDFENCE_VERSION_STRING);
+	assert_int_equal(major, LANDFENCE_VERSION_MAJOR);
+	assert_int_equal(minor, LANDFENCE_VERSION_MINOR);
+	assert_int_equal(patch, LANDFENCE_VERSION_PATCH);
+	TOOL(r, proj, NULL, "--version");
+	expect_code(r, 0, "--version");
+	assert_string_equal(r->out, "landfence " LANDFENCE_VERSION_STRING "\n");
 }
 
 /* plan's dropped list: a default host path missing on this machine is not

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "project/project.h"
 
 /* Fences drop every allow they overlap (SPEC §2), so a deny inside the
  * project would drop a broad "**" allow of its class entirely: the starter
@@ -66,8 +67,11 @@ int lf_cmd_init(int argc, char **argv)
 		return LF_EXIT_USAGE;
 	}
 	struct lf_cli_opts o = { .project_dir = dir };
-	if ((r = lf_cli_project_root(&o, root, sizeof(root))) != 0)
+	struct lf_project *p = NULL;
+	if ((r = lf_cli_open(&o, LF_PROJECT_ROOT_ONLY, &p)) != 0)
 		return r;
+	snprintf(root, sizeof(root), "%s", lf_project_root(p));
+	lf_project_free(p);
 	snprintf(ldir, sizeof(ldir), "%s/.landfence", root);
 	snprintf(file, sizeof(file), "%s/policy.json", ldir);
 	if (mkdir(ldir, 0755) < 0 && errno != EEXIST) {

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 		return LF_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		puts("landfence 0.1.0");
+		printf("landfence %s\n", lf_version(NULL, NULL, NULL));
 		return LF_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/model.h"
-#include "landlock/sandbox.h"
+#include "core/tables.h"
 #include "policy/jpos.h"
 #include "policy/policy.h"
 
@@ -188,15 +188,15 @@ static int get_strv(struct ctx *c, const struct member *m, const char *key, stru
 		const struct lf_jpos *epos = kid_pos(apos, i);
 		const char *s;
 		size_t len;
-		char name[64];
+		char name[64], names[128];
 
 		snprintf(name, sizeof(name), "%s[%zu]", key, i);
-		if (!json_is_string(e) && check == check_profile)
+		if (!json_is_string(e) && check == check_profile) {
 			/* An enum-valued list: say the values it takes. */
-			return err_at(c, AT(epos),
-				      "%s is %s, expected the string \"claude\", \"codex\", "
-				      "\"gemini\" or \"aider\"",
-				      name, lf_json_type_name(e));
+			lf_profile_list(names, sizeof(names), true);
+			return err_at(c, AT(epos), "%s is %s, expected the string %s", name,
+				      lf_json_type_name(e), names);
+		}
 		if ((r = get_string(c, e, epos, name, &s, &len)) < 0)
 			return r;
 		if (check && (r = check(c, s, len, epos)) < 0)
@@ -222,15 +222,15 @@ static int check_host_path(struct ctx *c, const char *s, size_t len, const struc
 
 static int check_profile(struct ctx *c, const char *s, size_t len, const struct lf_jpos *pos)
 {
-	char q[96];
+	char q[96], names[128];
 
 	if (lf_profile_known(s))
 		return 0;
 	lf_quote(q, sizeof(q), s, len);
+	lf_profile_list(names, sizeof(names), false);
 	return err_at(c, AT(pos),
-		      "unknown profile %s, expected an agent profile landfence knows "
-		      "(claude, codex, gemini, aider)",
-		      q);
+		      "unknown profile %s, expected an agent profile landfence knows (%s)", q,
+		      names);
 }
 
 bool lf_env_name_valid(const char *s)

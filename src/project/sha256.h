@@ -4,8 +4,8 @@
  * the digest of a project policy recorded outside the project
  * (doc/trust.md). Pure; internal.
  */
-#ifndef LF_CLI_SHA256_H
-#define LF_CLI_SHA256_H
+#ifndef LF_PROJECT_SHA256_H
+#define LF_PROJECT_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ void lf_sha256_finish(struct lf_sha256 *c, uint8_t out[LF_SHA256_LEN]);
 /* The digest of data[0..len) as 64 lower-case hex digits and a NUL. */
 void lf_sha256_hex(const void *data, size_t len, char out[LF_SHA256_HEX_LEN + 1]);
 
-#endif /* LF_CLI_SHA256_H */
+#endif /* LF_PROJECT_SHA256_H */

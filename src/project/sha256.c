@@ -2,7 +2,7 @@
 /* SHA-256 after FIPS 180-4, sections 4.1.2, 4.2.2, 5.1.1, 6.2. */
 #include <string.h>
 
-#include "cli/sha256.h"
+#include "project/sha256.h"
 
 static const uint32_t k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,

@@ -18,8 +18,8 @@
 #include "policy/policy.h"
 #include "project/project.h"
 
-/* The managed layer's file, unless LANDFENCE_MANAGED_POLICY names another
- * (tests, and machines that keep it elsewhere). */
+/* The managed layer's file; LANDFENCE_MANAGED_POLICY names another only
+ * where this one does not exist (tests, machines that keep it elsewhere). */
 #define MANAGED_POLICY "/etc/landfence/policy.json"
 
 /* ------------------------------------------------------------------------
@@ -295,7 +295,10 @@ static int load_managed(struct lf_project *p, struct lf_diag *diag)
 	struct stat st;
 	int fd, r;
 
-	if (!path || !path[0])
+	/* The variable may not replace a fleet file that is there: a user
+	 * would otherwise shed the machine's policy for a root-owned file of
+	 * their choosing. */
+	if (!path || !path[0] || access(MANAGED_POLICY, F_OK) == 0 || errno != ENOENT)
 		path = MANAGED_POLICY;
 	canon = realpath(path, NULL);
 	if (!canon && errno == ENOENT)

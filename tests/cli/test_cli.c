@@ -1377,6 +1377,44 @@ static void test_managed_layer(void **state)
 	sh("chmod 755 %s; chown 0 %s 2>/dev/null; chmod 644 %s", dir, file, file);
 }
 
+/* Where the fleet's /etc/landfence/policy.json exists, the variable
+ * cannot swap it for another root-owned file. The fleet file is made in a
+ * private mount namespace (an overlay on /etc), never on the host. */
+static void test_managed_variable_cannot_replace(void **state)
+{
+	char proj[PATH_MAX], fleet[PATH_MAX + 32], other[PATH_MAX + 32], out[PATH_MAX + 32];
+	char text[4096] = "";
+	(void)state;
+
+	if (getuid() != 0)
+		skip(); /* an overlay on /etc needs root */
+	project(proj, sizeof(proj), "managed-var", NULL);
+	sh("mkdir -p %s/secret && echo KEY > %s/secret/k", proj, proj);
+	snprintf(fleet, sizeof(fleet), "%s/fleet.json", tmp_root);
+	snprintf(other, sizeof(other), "%s/other.json", tmp_root);
+	snprintf(out, sizeof(out), "%s/managed-var.out", tmp_root);
+	write_file(fleet, MANAGED_POLICY);
+	write_file(other, "{\"version\": 1}");
+	sh("chmod 644 %s %s", fleet, other);
+	sh("mkdir -p %s/ovl && unshare -m --propagation private sh -c '"
+	   "mount -t tmpfs tmpfs %s/ovl && mkdir %s/ovl/u %s/ovl/w && "
+	   "mount -t overlay overlay -o lowerdir=/etc,upperdir=%s/ovl/u,workdir=%s/ovl/w /etc && "
+	   "mkdir -p /etc/landfence && cp %s /etc/landfence/policy.json && "
+	   "chmod 755 /etc/landfence && chmod 644 /etc/landfence/policy.json && "
+	   "cd %s && LANDFENCE_MANAGED_POLICY=%s %s check read secret/k >%s 2>&1; "
+	   "echo \"exit $?\" >>%s'",
+	   tmp_root, tmp_root, tmp_root, tmp_root, tmp_root, tmp_root, fleet, proj, other, bin, out,
+	   out);
+	FILE *f = fopen(out, "r");
+	assert_non_null(f);
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	if (!strstr(text, "deny") || !strstr(text, "/etc/landfence/policy.json") ||
+	    !strstr(text, "exit 1"))
+		fail_msg("the variable replaced the fleet's managed policy:\n%s", text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1407,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),
 		cmocka_unit_test(test_managed_layer),
+		cmocka_unit_test(test_managed_variable_cannot_replace),
 		cmocka_unit_test(test_run_killed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -52,6 +52,15 @@ static bool have_close_range(void)
 	return close_range(~0U - 1, ~0U - 1, 0) == 0;
 }
 
+static const char usage_text[] =
+	"usage: landfence doctor [--json]\n"
+	"Says what this machine can enforce: the kernel, the Landlock ABI, and for each\n"
+	"right and hardening whether it is enforceable here.\n"
+	"\noptions:\n"
+	"      --json            print one JSON object\n" LF_HELP_HELP
+	"\nexit status: 0 everything landfence uses is enforceable, 1 something is\n"
+	"missing, 2 usage error, 125 landfence's own error. See landfence-doctor(1).\n";
+
 int lf_cmd_doctor(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -69,10 +78,10 @@ int lf_cmd_doctor(int argc, char **argv)
 		if (c == LF_OPT_JSON) {
 			json = true;
 		} else if (c == 'h') {
-			puts("usage: landfence doctor [--json]");
+			fputs(usage_text, stdout);
 			return LF_EXIT_OK;
 		} else {
-			fputs("usage: landfence doctor [--json]\n", stderr);
+			fputs(usage_text, stderr);
 			return LF_EXIT_USAGE;
 		}
 	}

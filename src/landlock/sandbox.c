@@ -544,6 +544,11 @@ bool lf_profile_known(const char *name)
 	return false;
 }
 
+const char *lf_profile_name(size_t i)
+{
+	return i < sizeof(profiles) / sizeof(profiles[0]) ? profiles[i].name : NULL;
+}
+
 static int add_profile(struct build *b, const char *name)
 {
 	const struct profile *p = NULL;

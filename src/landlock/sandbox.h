@@ -105,6 +105,11 @@ int lf_landlock_restrict(int ruleset_fd);
  * "aider"). Pure; the policy loader uses it to reject unknown names. */
 bool lf_profile_known(const char *name);
 
+/* The name of the i-th known agent profile, in the profile table's order;
+ * NULL when i is past the end. `landfence --list-profiles` prints them (the
+ * shell completions read that list). */
+const char *lf_profile_name(size_t i);
+
 /* ------------------------------------------------------------------------
  * Landlock primitives (added by the adapter; see doc/landlock.md).
  */

@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/apparmor.h"
 #include "cli/cli.h"
 #include "landlock/sandbox.h"
 
@@ -133,6 +134,12 @@ int lf_cmd_doctor(int argc, char **argv)
 			all = false;
 	}
 	const char *hint = p.kernel == 0 ? lf_landlock_hint(p.err) : NULL;
+	struct lf_apparmor_userns aa;
+	if (lf_apparmor_userns_read(LF_APPARMOR_USERNS_SYSCTL, LF_APPARMOR_LABEL, &aa) < 0) {
+		fprintf(stderr, "landfence: %s does not hold a number\n",
+			LF_APPARMOR_USERNS_SYSCTL);
+		return LF_EXIT_OWN;
+	}
 
 	if (json) {
 		json_t *root = json_object(), *feats = json_object();
@@ -152,6 +159,11 @@ int lf_cmd_doctor(int argc, char **argv)
 		json_object_set_new(root, "features", feats);
 		json_object_set_new(root, "complete", json_boolean(all));
 		json_object_set_new(root, "hint", hint ? json_string(hint) : json_null());
+		json_object_set_new(root, "apparmor_restrict_unprivileged_userns",
+				    aa.restrict_userns >= 0 ? json_integer(aa.restrict_userns)
+							    : json_null());
+		json_object_set_new(root, "apparmor_label",
+				    aa.label[0] ? json_string(aa.label) : json_null());
 		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(root);
 		if (!text)
@@ -203,6 +215,13 @@ int lf_cmd_doctor(int argc, char **argv)
 	       "line; /dev/pts is granted whole for terminals made inside the sandbox, so "
 	       "another session's terminal of the same user can be opened "
 	       "(doc/escape.md).\n");
+	char aa_text[512];
+	printf("%s\n", lf_apparmor_userns_text(&aa, geteuid() == 0, aa_text, sizeof(aa_text)));
+	/* Not yet used: the masks of precise denies will need a user
+	 * namespace when landfence runs unprivileged. */
+	if (aa.restrict_userns > 0)
+		printf("landfence does not create namespaces yet, so this does not change what "
+		       "it enforces today.\n");
 	if (all)
 		printf("Everything landfence uses is enforceable on this kernel.\n");
 	else

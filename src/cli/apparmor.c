@@ -77,11 +77,12 @@ const char *lf_apparmor_userns_text(const struct lf_apparmor_userns *a, bool pri
 			 "root here, which the restriction does not cover.",
 			 a->restrict_userns);
 	} else if (strncmp(l, "landfence", n) == 0 && (l[n] == '\0' || l[n] == ' ')) {
-		snprintf(buf, size,
-			 "user namespaces: AppArmor restricts unprivileged ones "
-			 "(kernel.apparmor_restrict_unprivileged_userns = %d); landfence runs under "
-			 "its AppArmor profile (%s), whose userns rule allows them.",
-			 a->restrict_userns, l);
+		snprintf(
+			buf, size,
+			"user namespaces: AppArmor restricts unprivileged ones "
+			"(kernel.apparmor_restrict_unprivileged_userns = %d); landfence runs under "
+			"its AppArmor profile (%s), whose userns rule allows them.",
+			a->restrict_userns, l);
 	} else if (l[0] == '\0' || strcmp(l, "unconfined") == 0) {
 		snprintf(buf, size,
 			 "user namespaces: AppArmor restricts unprivileged ones "
@@ -91,11 +92,12 @@ const char *lf_apparmor_userns_text(const struct lf_apparmor_userns *a, bool pri
 			 "/usr/bin/landfence (landfence(1), APPARMOR).",
 			 a->restrict_userns);
 	} else {
-		snprintf(buf, size,
-			 "user namespaces: AppArmor restricts unprivileged ones "
-			 "(kernel.apparmor_restrict_unprivileged_userns = %d); landfence runs under "
-			 "the AppArmor profile %s, whose rules decide.",
-			 a->restrict_userns, l);
+		snprintf(
+			buf, size,
+			"user namespaces: AppArmor restricts unprivileged ones "
+			"(kernel.apparmor_restrict_unprivileged_userns = %d); landfence runs under "
+			"the AppArmor profile %s, whose rules decide.",
+			a->restrict_userns, l);
 	}
 	return buf;
 }

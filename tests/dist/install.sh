@@ -8,13 +8,15 @@
 # pkg-config, shared and static, and runs (not in sanitizer builds, whose
 # library needs the sanitizer runtime).
 #
-#   install.sh PREFIX BINDIR LIBDIR SYSCONFDIR MANS(yes|no) SANITIZE
+#   install.sh PREFIX BINDIR LIBDIR BASHCOMPDIR ZSHCOMPDIR APPARMORDIR MANS(yes|no) SANITIZE
+# (the directories as meson has them: absolute, or relative to PREFIX)
 set -u
 build=${LANDFENCE_BUILDDIR:?LANDFENCE_BUILDDIR not set}
-prefix=$1 bindir=$2 libdir=$3 sysconfdir=$4 mans=$5 sanitize=$6
-case $bindir in /*) ;; *) bindir=$prefix/$bindir ;; esac
-case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
-case $sysconfdir in /*) ;; *) sysconfdir=$prefix/$sysconfdir ;; esac
+prefix=$1 mans=$7 sanitize=$8
+abs() {
+	case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac
+}
+bindir=$(abs "$2") libdir=$(abs "$3") bashdir=$(abs "$4") zshdir=$(abs "$5") aadir=$(abs "$6")
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -34,8 +36,7 @@ rm -f "$root.log"
 
 for f in "$bindir/landfence" "$libdir/liblandfence.so.0" "$libdir/liblandfence.so" \
 	"$libdir/liblandfence.a" "$libdir/pkgconfig/landfence.pc" "$prefix/include/landfence.h" \
-	"$prefix/share/bash-completion/completions/landfence" \
-	"$prefix/share/zsh/site-functions/_landfence" "$sysconfdir/apparmor.d/landfence"; do
+	"$bashdir/landfence" "$zshdir/_landfence" "$aadir/landfence"; do
 	[ -e "$root$f" ] || bad "not installed: $f"
 done
 if [ "$mans" = yes ]; then
@@ -46,7 +47,7 @@ if [ "$mans" = yes ]; then
 		[ -s "$root$prefix/share/man/$m" ] || bad "not installed: $prefix/share/man/$m"
 	done
 fi
-grep -q "^profile landfence $bindir/landfence " "$root$sysconfdir/apparmor.d/landfence" ||
+grep -q "^profile landfence $bindir/landfence " "$root$aadir/landfence" ||
 	bad "the installed AppArmor profile does not attach to $bindir/landfence"
 "$root$bindir/landfence" --version | grep -q '^landfence ' || bad "the installed tool does not run"
 

@@ -16,10 +16,14 @@
 #include "core/model.h"
 
 static const char usage_text[] =
-	"usage: landfence check [-p POLICY]... [-C DIR] [--profile NAME]... [--json] "
+	"usage: landfence check [-p FILE]... [-C DIR] [--profile NAME]... [--json] "
 	"read|write|delete PATH...\n"
-	"       landfence check [-p POLICY]... [-C DIR] [--json] bash -- LINE\n"
-	"exit status: 0 allow, 1 deny, 3 ask, 2 usage or policy error\n";
+	"       landfence check [-p FILE]... [-C DIR] [--profile NAME]... [--json] bash -- LINE\n"
+	"Prints the advisory verdict (allow, ask or deny) and the deciding rule.\n"
+	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
+	"      --json            print one JSON object\n" LF_HELP_HELP
+	"\nexit status: 0 allow, 1 deny, 3 ask, 2 usage or policy error.\n"
+	"See landfence-check(1).\n";
 
 static int exit_of(enum lf_effect e)
 {

@@ -54,6 +54,20 @@ struct lf_cli_opts {
 		"tree", no_argument, NULL, LF_OPT_TREE                                             \
 	}
 
+/* --help lines of the shared options, so every command describes them in
+ * the same words. Each command's --help lists every option it takes; its
+ * man page (doc/man/landfence-COMMAND.1.scd) documents the same set, and
+ * tests/dist/man-options.py fails when the two differ. */
+#define LF_HELP_POLICY \
+	"  -p, --policy FILE     add the policy in FILE as a layer (repeatable, in order)\n"
+#define LF_HELP_DIRECTORY                                                                  \
+	"  -C, --directory DIR   the project root (default: the nearest ancestor of the\n" \
+	"                        working directory holding .landfence/ or .git)\n"
+#define LF_HELP_PROFILE                                                                   \
+	"      --profile NAME    add an agent profile's grants (repeatable; the names:\n" \
+	"                        landfence --list-profiles)\n"
+#define LF_HELP_HELP "  -h, --help            show this help\n"
+
 /* Handles one shared option. Returns 1 when handled, 0 when c is not a
  * shared option, -1 after printing a usage error. */
 int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg);

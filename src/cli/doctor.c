@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/apparmor.h"
 #include "cli/cli.h"
 
 struct feature {
@@ -59,6 +60,7 @@ struct report {
 	size_t nf;
 	bool all; /* every feature landfence relies on is there */
 	const char *hint;
+	struct lf_apparmor_userns aa; /* Ubuntu's user-namespace restriction */
 };
 
 static int print_json(const struct report *rp)
@@ -82,6 +84,11 @@ static int print_json(const struct report *rp)
 	json_object_set_new(root, "features", feats);
 	json_object_set_new(root, "complete", json_boolean(rp->all));
 	json_object_set_new(root, "hint", rp->hint ? json_string(rp->hint) : json_null());
+	json_object_set_new(root, "apparmor_restrict_unprivileged_userns",
+			    rp->aa.restrict_userns >= 0 ? json_integer(rp->aa.restrict_userns)
+							: json_null());
+	json_object_set_new(root, "apparmor_label",
+			    rp->aa.label[0] ? json_string(rp->aa.label) : json_null());
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!text)
@@ -144,6 +151,13 @@ static int print_text(const struct report *rp)
 		printf("Hint: below ABI 6 abstract UNIX sockets and signals are not scoped: a "
 		       "sandboxed program can reach abstract sockets outside it.\n");
 	print_limits();
+	char aa_text[512];
+	printf("%s\n", lf_apparmor_userns_text(&rp->aa, geteuid() == 0, aa_text, sizeof(aa_text)));
+	/* Not yet used: the masks of precise denies will need a user
+	 * namespace when landfence runs unprivileged. */
+	if (rp->aa.restrict_userns > 0)
+		printf("landfence does not create namespaces yet, so this does not change what "
+		       "it enforces today.\n");
 	if (rp->all)
 		printf("Everything landfence uses is enforceable on this kernel.\n");
 	else
@@ -153,6 +167,15 @@ static int print_text(const struct report *rp)
 }
 
 /* Returns -1 after a good parse (json set), else the exit status. */
+static const char usage_text[] =
+	"usage: landfence doctor [--json]\n"
+	"Says what this machine can enforce: the kernel, the Landlock ABI, and for each\n"
+	"right and hardening whether it is enforceable here.\n"
+	"\noptions:\n"
+	"      --json            print one JSON object\n" LF_HELP_HELP
+	"\nexit status: 0 everything landfence uses is enforceable, 1 something is\n"
+	"missing, 2 usage error, 125 landfence's own error. See landfence-doctor(1).\n";
+
 static int doctor_parse(int argc, char **argv, bool *json)
 {
 	static const struct option longopts[] = {
@@ -167,10 +190,10 @@ static int doctor_parse(int argc, char **argv, bool *json)
 		if (c == LF_OPT_JSON) {
 			*json = true;
 		} else if (c == 'h') {
-			puts("usage: landfence doctor [--json]");
+			fputs(usage_text, stdout);
 			return LF_EXIT_OK;
 		} else {
-			fputs("usage: landfence doctor [--json]\n", stderr);
+			fputs(usage_text, stderr);
 			return LF_EXIT_USAGE;
 		}
 	}
@@ -234,5 +257,10 @@ int lf_cmd_doctor(int argc, char **argv)
 			rp.all = false;
 	}
 	rp.hint = rp.p.kernel == 0 ? lf_landlock_hint(rp.p.err) : NULL;
+	if (lf_apparmor_userns_read(LF_APPARMOR_USERNS_SYSCTL, LF_APPARMOR_LABEL, &rp.aa) < 0) {
+		fprintf(stderr, "landfence: %s does not hold a number\n",
+			LF_APPARMOR_USERNS_SYSCTL);
+		return LF_EXIT_OWN;
+	}
 	return json ? print_json(&rp) : print_text(&rp);
 }

@@ -27,8 +27,13 @@
 #define PAYLOAD_MAX (16u << 20)
 
 static const char usage_text[] =
-	"usage: landfence hook claude [-p POLICY]... [-C DIR] [--profile NAME]...\n"
-	"reads a Claude Code PreToolUse payload on standard input\n";
+	"usage: landfence hook claude [-p FILE]... [-C DIR] [--profile NAME]...\n"
+	"Reads a Claude Code PreToolUse payload on standard input and answers allow,\n"
+	"ask or deny on standard output.\n"
+	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE LF_HELP_HELP
+	"\nexit status: 0 answered (deny included); 2 usage error, or the answer cannot be\n"
+	"written: Claude Code blocks the call.\n"
+	"See landfence-hook(1).\n";
 
 /* Exit status 2 is Claude Code's "block the call, show stderr": the
  * fail-closed answer when the JSON one cannot be given. Any other

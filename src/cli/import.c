@@ -135,7 +135,10 @@ int lf_cmd_import(int argc, char **argv)
 		"usage: landfence import claude [-C DIR] FILE...\n"
 		"Translates Claude Code settings files (lowest precedence first: user, project,\n"
 		"local, managed) into a landfence policy on stdout. Rules landfence cannot\n"
-		"represent are listed on stderr. See doc/claude-settings.md.\n";
+		"represent are listed on stderr.\n"
+		"\noptions:\n" LF_HELP_DIRECTORY LF_HELP_HELP
+		"\nexit status: 0, 2 usage error or a malformed settings file, 125 landfence's\n"
+		"own error. See landfence-import(1).\n";
 	struct lf_cli_opts o;
 	struct lf_project *proj = NULL;
 	struct lf_claude_file *files = NULL;
@@ -184,10 +187,13 @@ int lf_cmd_import(int argc, char **argv)
 int lf_cmd_export(int argc, char **argv)
 {
 	static const char usage[] =
-		"usage: landfence export claude [-C DIR] [-p POLICY]...\n"
+		"usage: landfence export claude [-C DIR] [-p FILE]...\n"
 		"Writes the effective policy as a Claude Code settings.json (a permissions\n"
 		"block) on stdout, so the agent's prompts agree with the kernel. What Claude\n"
-		"Code cannot express is listed on stderr. See doc/claude-settings.md.\n";
+		"Code cannot express is listed on stderr.\n"
+		"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_HELP
+		"\nexit status: 0, 2 usage or policy error, 125 landfence's own error.\n"
+		"See landfence-export(1).\n";
 	struct lf_cli_opts o;
 	struct lf_project *proj = NULL;
 	struct lf_strv notes = { 0 };

@@ -39,6 +39,13 @@ static const char starter[] =
 	"  \"profiles\": []\n"
 	"}\n";
 
+static const char usage_text[] =
+	"usage: landfence init [-C DIR]\n"
+	"Writes a starter .landfence/policy.json at the project root and trusts it.\n"
+	"\noptions:\n" LF_HELP_DIRECTORY LF_HELP_HELP
+	"\nexit status: 0 written, 2 a policy exists already or usage error, 125 cannot\n"
+	"write. See landfence-init(1).\n";
+
 int lf_cmd_init(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -55,10 +62,10 @@ int lf_cmd_init(int argc, char **argv)
 		if (c == 'C') {
 			dir = optarg;
 		} else if (c == 'h') {
-			puts("usage: landfence init [-C DIR]");
+			fputs(usage_text, stdout);
 			return LF_EXIT_OK;
 		} else {
-			fputs("usage: landfence init [-C DIR]\n", stderr);
+			fputs(usage_text, stderr);
 			return LF_EXIT_USAGE;
 		}
 	}

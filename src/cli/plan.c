@@ -530,7 +530,13 @@ static int print_json(const struct plan_view *pv)
 }
 
 static const char usage_text[] =
-	"usage: landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... [--json] [--tree]\n";
+	"usage: landfence plan [-p FILE]... [-C DIR] [--profile NAME]... [--json | --tree]\n"
+	"Shows what `landfence run` would enforce here, without running anything.\n"
+	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
+	"      --json            print one JSON object\n"
+	"      --tree            print the rules as a directory tree\n" LF_HELP_HELP
+	"\nexit status: 0, 2 usage or policy error, 125 landfence's own error.\n"
+	"See landfence-plan(1).\n";
 
 /* Builds the sandbox value and runs the checks into pv. Returns 0 or the
  * exit status after printing why. */

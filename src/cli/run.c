@@ -14,11 +14,19 @@
 
 #include "cli/cli.h"
 
+static const char usage_text[] =
+	"usage: landfence run [-p FILE]... [-C DIR] [--profile NAME]... [-q] [--] CMD [ARGS...]\n"
+	"Runs CMD under the OS guard: the policy's plan, host grants and agent profiles,\n"
+	"applied with Landlock in the child before exec.\n"
+	"\noptions (they end at CMD or at --):\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
+	"  -q, --quiet           do not print notices (warnings are always printed)\n" LF_HELP_HELP
+	"\nexit status: CMD's own; 128+N CMD killed by signal N; 125 landfence's own\n"
+	"error, nothing ran; 126 CMD cannot be executed; 127 CMD not found; 2 usage or\n"
+	"policy error. See landfence-run(1).\n";
+
 static void run_usage(FILE *f)
 {
-	fputs("usage: landfence run [-p POLICY]... [-C DIR] [--profile NAME]... [-q] -- CMD "
-	      "ARGS...\n",
-	      f);
+	fputs(usage_text, f);
 }
 
 /* Parses the options; returns -1 when the command starts at optind, else

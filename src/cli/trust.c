@@ -12,12 +12,18 @@
 
 #include "cli/cli.h"
 
+static const char usage_text[] =
+	"usage: landfence trust [-C DIR] [--revoke | --status]\n"
+	"Records the SHA-256 of DIR/.landfence/policy.json as trusted.\n"
+	"\noptions:\n" LF_HELP_DIRECTORY "      --revoke          forget the trust instead\n"
+	"      --status          say whether the policy is trusted (exit 0 yes, 1 "
+	"no)\n" LF_HELP_HELP
+	"\nexit status: 0, 1 not trusted (--status), 2 usage or policy error, 125\n"
+	"landfence's own error. See landfence-trust(1).\n";
+
 static void usage(FILE *f)
 {
-	fputs("usage: landfence trust [-C DIR] [--revoke | --status]\n"
-	      "  records the SHA-256 of DIR/.landfence/policy.json as trusted;\n"
-	      "  --revoke forgets it, --status says whether it is trusted (exit 0 yes, 1 no)\n",
-	      f);
+	fputs(usage_text, f);
 }
 
 enum trust_action {

@@ -1124,6 +1124,8 @@ static void test_doctor(void **state)
 	assert_non_null(strstr(r->out, "stat(2) and inotify"));
 	assert_non_null(strstr(r->out, "command line"));
 	assert_non_null(strstr(r->out, "/dev/pts is granted whole"));
+	/* Whether AppArmor restricts user namespaces is said either way. */
+	assert_non_null(strstr(r->out, "user namespaces: "));
 
 	const char *cap0[] = { "LANDFENCE_ABI_MAX=0", NULL };
 	TOOL(r, tmp_root, cap0, "doctor", "--json");
@@ -1132,6 +1134,20 @@ static void test_doctor(void **state)
 	assert_non_null(j);
 	assert_int_equal(json_integer_value(json_object_get(j, "landlock_abi")), 0);
 	assert_false(json_is_true(json_object_get(j, "complete")));
+	/* The sysctl's value as the kernel has it, null where it has none. */
+	json_t *aa = json_object_get(j, "apparmor_restrict_unprivileged_userns");
+	assert_non_null(aa);
+	FILE *f = fopen("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "re");
+	if (f) {
+		int v = -1;
+		assert_int_equal(fscanf(f, "%d", &v), 1);
+		fclose(f);
+		assert_true(json_is_integer(aa));
+		assert_int_equal(json_integer_value(aa), v);
+	} else {
+		assert_true(json_is_null(aa));
+	}
+	assert_non_null(json_object_get(j, "apparmor_label"));
 	json_decref(j);
 }
 

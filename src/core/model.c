@@ -63,6 +63,8 @@ void lf_policy_free(struct lf_policy *p)
 	lf_strv_fini(&p->profiles);
 	lf_strv_fini(&p->env_unset);
 	lf_strv_fini(&p->env_keep);
+	lf_strv_fini(&p->protect_add);
+	lf_strv_fini(&p->protect_lift);
 	free(p->file);
 	free(p);
 }

@@ -117,6 +117,34 @@ static int child_prepare(struct lf_run *r, const struct lf_run_opts *o, char *co
 	return e;
 }
 
+/* Which mechanism keeps the denies: without a mount namespace, and when
+ * one would have masked something, why not (the probe's failing step);
+ * a glob fence whose matches were masked, that a match made later is not
+ * covered. Notes: -q hides them. */
+static void namespace_notes(const struct lf_run *r, const struct lf_sandbox *sb)
+{
+	const struct lf_namespace *ns = lf_sandbox_namespace(sb);
+	bool lost = false;
+
+	for (size_t i = 0; i < lf_sandbox_fence_count(sb); i++) {
+		const struct lf_sandbox_fence *f = lf_sandbox_fence(sb, i);
+
+		if (!ns->available && f->mechanism == LF_MECH_DROP)
+			lost = true;
+		if (f->mechanism == LF_MECH_MASK && f->mechanism_why)
+			tell(r, LF_SEVERITY_NOTE, "the fence %s is masked: %s", f->path,
+			     f->mechanism_why);
+	}
+	for (size_t i = 0; i < lf_sandbox_protect_count(sb) && !lost; i++)
+		lost = !ns->available && !lf_sandbox_protect(sb, i)->lifted;
+	if (lost)
+		tell(r, LF_SEVERITY_NOTE,
+		     "no private mount namespace here (%s): a deny or ask rule inside a grant "
+		     "drops the grant, and protected paths are only watched (`landfence plan` "
+		     "shows which)",
+		     ns->failed ? ns->failed : "unknown");
+}
+
 /* The sandbox's status and notices, then the pre-launch checks and their
  * verdict. */
 static int checks_before(struct lf_run *r, struct lf_diag *diag)
@@ -137,6 +165,7 @@ static int checks_before(struct lf_run *r, struct lf_diag *diag)
 		     s->reason[0] ? s->reason : "a right the plan needs is missing");
 	for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
 		tell(r, LF_SEVERITY_NOTE, "%s", lf_sandbox_notice(sb, i));
+	namespace_notes(r, sb);
 	e = lf_findings_scan(sb, r->p, LF_SCAN_HARDLINKS | LF_SCAN_DEVICES, &f);
 	if (e < 0) {
 		if (diag)

@@ -558,6 +558,9 @@ int main(int argc, char **argv)
 		if (!strcmp(op, "read")) {
 			NEED(1);
 			result(op_read(argv[++i]));
+		} else if (!strcmp(op, "readsome")) {
+			NEED(1);
+			op_readsome(argv[++i]);
 		} else if (!strcmp(op, "readeq")) {
 			NEED(2);
 			op_readeq(argv[i + 1], argv[i + 2]);

@@ -137,6 +137,8 @@ static void namespace_notes(const struct lf_run *r, const struct lf_sandbox *sb)
 	}
 	for (size_t i = 0; i < lf_sandbox_protect_count(sb) && !lost; i++)
 		lost = !ns->available && !lf_sandbox_protect(sb, i)->lifted;
+	/* The plan's drops that a mask would have given back. */
+	lost = lost || (!ns->available && lf_plan_dropped_count(r->p->plan) > 0);
 	if (lost)
 		tell(r, LF_SEVERITY_NOTE,
 		     "no private mount namespace here (%s): a deny or ask rule inside a grant "

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -37,6 +38,16 @@
 	"{'effect':'deny','capability':'read','paths':['secret/**']},"                   \
 	"{'effect':'deny','capability':'write','paths':['.git/**','secret/**','docs/**']}"
 #define STD "{'version':1,'fallback':'deny','rules':[" STD_RULES "]}"
+
+/* Precise denies: the project readable and writable, a secret directory
+ * and a deep one hidden, the hooks and config read-only. */
+#define MASK_RULES                                                                       \
+	"{'effect':'allow','capability':'read','paths':['**']},"                         \
+	"{'effect':'allow','capability':'write','paths':['**']},"                        \
+	"{'effect':'allow','capability':'delete','paths':['**']},"                       \
+	"{'effect':'deny','capability':'read','paths':['secret/**','src/sub/deep/**']}," \
+	"{'effect':'deny','capability':'write','paths':['.git/hooks/**','.git/config']}"
+#define MASKP "{'version':1,'fallback':'deny','rules':[" MASK_RULES "]}"
 #define STD_ASK "{'version':1,'fallback':'ask','rules':[" STD_RULES "]}"
 
 /* ------------------------------------------------------------------------
@@ -176,6 +187,158 @@ static void claude_home(struct esc *e)
 {
 	esc_mkdir(e, "home/.claude");
 	esc_put(e, "home/.claude/settings.json", "{}");
+}
+
+/* ------------------------------------------------------------------------
+ * Masks (kind 13)
+ */
+
+/* A deep fence: a mask two directories below the project root. */
+static void deep_secret(struct esc *e)
+{
+	esc_mkdir(e, "proj/src/sub/deep");
+	esc_put(e, "proj/src/sub/deep/k", "DEEP");
+}
+
+static void untouched_masks(struct esc *e, const struct esc_result *r)
+{
+	untouched(e, r);
+	assert_true(esc_file_is(e, "proj/src/sub/deep/k", "DEEP"));
+	assert_true(esc_exists(e, "proj/src/sub/deep"));
+	assert_false(esc_exists(e, "proj/g2"));
+	assert_false(esc_exists(e, "proj/src2"));
+}
+
+static void cwd_in_secret(struct esc *e)
+{
+	deep_secret(e);
+	snprintf(e->cwd, sizeof(e->cwd), "%s", esc_path(e, "proj/secret"));
+}
+
+static void cwd_in_hooks(struct esc *e)
+{
+	deep_secret(e);
+	snprintf(e->cwd, sizeof(e->cwd), "%s", esc_path(e, "proj/.git/hooks"));
+}
+
+static void mount_tmpfs(const char *path, const char *file)
+{
+	char p[PATH_MAX];
+
+	if (mount("lf-esc", path, "tmpfs", 0, "size=64k") != 0)
+		fail_msg("mount tmpfs on %s: %s", path, strerror(errno));
+	snprintf(p, sizeof(p), "%s/%s", path, file);
+	FILE *f = fopen(p, "we");
+	assert_non_null(f);
+	fputs("SUB", f);
+	fclose(f);
+}
+
+/* Submounts below masked places, and one below a plain grant. */
+static void submounts(struct esc *e)
+{
+	deep_secret(e);
+	esc_mkdir(e, "proj/.git/hooks/sub");
+	esc_mkdir(e, "proj/secret/m");
+	esc_mkdir(e, "proj/src/mnt");
+	mount_tmpfs(esc_path(e, "proj/.git/hooks/sub"), "x");
+	mount_tmpfs(esc_path(e, "proj/secret/m"), "f");
+	mount_tmpfs(esc_path(e, "proj/src/mnt"), "f");
+}
+
+static void submounts_gone(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(esc_file_is(e, "proj/.git/hooks/sub/x", "SUB"));
+	assert_false(esc_exists(e, "proj/.git/hooks/sub/y"));
+	umount2(esc_path(e, "proj/.git/hooks/sub"), MNT_DETACH);
+	umount2(esc_path(e, "proj/secret/m"), MNT_DETACH);
+	umount2(esc_path(e, "proj/src/mnt"), MNT_DETACH);
+}
+
+/* The project bound a second time at @B/alias. */
+static void alias_mount(struct esc *e)
+{
+	deep_secret(e);
+	esc_mkdir(e, "alias");
+	if (mount(e->proj, esc_path(e, "alias"), NULL, MS_BIND, NULL) != 0)
+		fail_msg("bind the project: %s", strerror(errno));
+}
+
+static void alias_gone(struct esc *e, const struct esc_result *r)
+{
+	untouched(e, r);
+	umount2(esc_path(e, "alias"), MNT_DETACH);
+}
+
+static void link_to_secret(struct esc *e)
+{
+	assert_int_equal(symlink("secret", esc_path(e, "proj/lnk")), 0);
+}
+
+static void late_dir(struct esc *e)
+{
+	deep_secret(e);
+	esc_mkdir(e, "proj/src/late");
+}
+
+static void mount_late(struct esc *e)
+{
+	mount_tmpfs(esc_path(e, "proj/src/late"), "f");
+}
+
+/* Nothing of the sandbox's namespace reached ours, and ours did not
+ * reach it. */
+static void no_propagation(struct esc *e, const struct esc_result *r)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+
+	(void)r;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, e->proj) && !strstr(line, "/src/late"))
+			fail_msg("a mount of the sandbox reached the host: %s", line);
+	fclose(f);
+	umount2(esc_path(e, "proj/src/late"), MNT_DETACH);
+	untouched(e, r);
+}
+
+/* Git directories other than the project's own: a nested repository,
+ * a submodule's, and the common directory of a linked worktree that
+ * lives outside the project (granted by the policy). */
+static void git_dirs(struct esc *e)
+{
+	esc_mkdir(e, "proj/src/nested/.git/hooks");
+	esc_put(e, "proj/src/nested/.git/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "proj/src/nested/.git/config", "[core]\n");
+	esc_mkdir(e, "proj/.git/modules/sm/hooks");
+	esc_put(e, "proj/.git/modules/sm/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "proj/.git/modules/sm/config", "[core]\n");
+	esc_mkdir(e, "main/.git/hooks");
+	esc_mkdir(e, "main/.git/worktrees/wt");
+	esc_put(e, "main/.git/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "main/.git/config", "[core]\n");
+	esc_put(e, "main/.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
+	esc_put(e, "main/.git/worktrees/wt/commondir", "../..\n");
+	esc_mkdir(e, "proj/wt");
+	char g[PATH_MAX + 16];
+	snprintf(g, sizeof(g), "gitdir: %s\n", esc_path(e, "main/.git/worktrees/wt"));
+	esc_put(e, "proj/wt/.git", g);
+	/* core.hooksPath names a directory of the project. */
+	esc_put(e, "proj/.git/config", "[core]\n\thooksPath = tools/hooks\n");
+	esc_mkdir(e, "proj/tools/hooks");
+}
+
+static void git_dirs_untouched(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(esc_file_is(e, "proj/src/nested/.git/config", "[core]\n"));
+	assert_true(esc_file_is(e, "proj/.git/modules/sm/config", "[core]\n"));
+	assert_true(esc_file_is(e, "main/.git/config", "[core]\n"));
+	assert_false(esc_exists(e, "proj/.git/modules/sm/hooks/post-checkout"));
+	assert_false(esc_exists(e, "main/.git/hooks/x"));
+	assert_false(esc_exists(e, "proj/tools/hooks/pre-commit"));
 }
 
 static void keys_setup(struct esc *e)
@@ -1116,6 +1279,192 @@ const struct esc_case esc_cases[] = {
 	  /* With masks the glob is expanded at launch (no match here): src
 	   * keeps its grant; `plan` says a match made later is not hidden. */
 	  .want_ns = "ok" },
+
+	/* 13. Masks: the private mount namespace ---------------------- */
+	{ .name = "masks: denied paths refused, the project usable",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "readeq @P/src/a.txt A ls @P create @P/newtop mkdir @P/newdir readsome "
+		   "@P/secret/key readsome @P/src/sub/deep/k write @P/.git/hooks/pre-commit "
+		   "write @P/.git/config create @P/.git/hooks/post-checkout readeq @P/.git/config "
+		   "[core]",
+	  .want = "ok ok ok ok ENOENT|EACCES ENOENT|EACCES EROFS EROFS EROFS DIFF",
+	  .after = untouched_masks },
+	{ .name = "masks: the same policy without a namespace drops the grants",
+	  .kind = 13,
+	  .flags = ESC_NO_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "read @P/src/a.txt create @P/newtop read @P/secret/key write "
+		   "@P/.git/hooks/pre-commit",
+	  .want = "EACCES EACCES EACCES EACCES",
+	  .err_has = { "no private mount namespace here" },
+	  .after = untouched_masks },
+	{ .name = "masks: a parent of a mask cannot be renamed away and made again",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "rename @P/.git @P/g2 rename @P/.git/hooks @P/src/h rename @P/src/sub "
+		   "@P/src/s2 rename @P/src @P/src2 exchange @P/src @P/docs rename @P/secret "
+		   "@P/s2 rmdir @P/src/sub/deep rename @P/src/a.txt @P/src/a2 readeq @P/src/a2 A",
+	  .want = "EBUSY EBUSY|EROFS|EXDEV EBUSY EBUSY EBUSY EBUSY EBUSY ok ok",
+	  .after = untouched_masks },
+	{ .name = "masks: pins come first, the masks stay on their pinned parents",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "exchange @P/src/sub @P/docs rename @P/src/sub/deep @P/docs/d count "
+		   "@P/src/sub/deep readsome @P/src/sub/deep/k readeq @P/src/sub/b.txt B",
+	  .want = "EBUSY|EXDEV EBUSY|EXDEV 0|EACCES ENOENT|EACCES ok",
+	  .after = untouched_masks },
+	{ .name = "masks: submounts below a mask are covered, elsewhere they work",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_ROOT,
+	  .policy = MASKP,
+	  .setup = submounts,
+	  .probe = "write @P/.git/hooks/sub/x create @P/.git/hooks/sub/y readsome @P/secret/m/f "
+		   "readeq @P/src/mnt/f SUB create @P/src/mnt/g",
+	  .want = "EROFS EROFS ENOENT ok ok",
+	  .after = submounts_gone },
+	{ .name = "masks: flags cannot be cleared, nothing can be unmounted or cloned",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "setattr-clear @P/.git/hooks remount-rw @P/.git/hooks umount @P/.git/hooks "
+		   "umount @P/secret open-tree @P/secret unshare mnt readeq @P/src/a.txt A",
+	  .want = "EPERM EPERM EPERM EPERM EPERM EPERM ok",
+	  .after = untouched_masks },
+	{ .name = "masks: a working directory inside a hidden one is entered again",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = cwd_in_secret,
+	  .probe = "readsome key count . readeq @P/src/a.txt A",
+	  .want = "ENOENT|EACCES 0|EACCES ok",
+	  .after = untouched },
+	{ .name = "masks: a working directory inside a read-only one is entered again",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = cwd_in_hooks,
+	  .probe = "write pre-commit create evil create @P/src/ok",
+	  .want = "EROFS EROFS ok",
+	  .after = untouched_no_evil },
+	{ .name = "masks: a directory on stdin that reaches around the masks is refused",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_STDIN_DIR,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "create @P/src/ran",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "descriptor 0 is the directory" },
+	  .after = nothing_ran },
+	{ .name = "masks: inherited descriptors are closed before masking",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_INHERIT_FDS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "fds fd 3 readeq @P/src/a.txt A",
+	  .want = "none EBADF ok" },
+	{ .name = "masks: another mount path of the project is masked too",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_ROOT,
+	  .policy = "{'version':1,'fallback':'deny','rules':[" MASK_RULES
+		    "],'host':{'write':['@B/alias']}}",
+	  .setup = alias_mount,
+	  .probe = "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "
+		   "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq "
+		   "@B/alias/src/a.txt A create @B/alias/src/new",
+	  .want = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok ok",
+	  .after = alias_gone },
+	{ .name = "masks: a fence reached through a symbolic link is dropped, not masked",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**','docs/**']},"
+		    "{'effect':'deny','capability':'read','paths':['lnk/**']}]}",
+	  .setup = link_to_secret,
+	  .probe = "read @P/src/a.txt read @P/secret/key readeq @P/docs/ro.txt RO",
+	  .want = "EACCES EACCES ok" },
+	{ .name = "masks: plan says why a fence through a link is not masked",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .mode = ESC_PLAN,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**']},"
+		    "{'effect':'deny','capability':'read','paths':['lnk/**']}]}",
+	  .setup = link_to_secret,
+	  .out_has = { "the path goes through a symbolic link" } },
+	{ .name = "masks: no user namespace inside, no capability left",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "unshare user clone-newuser clone3-newuser fork exec /bin/true",
+	  .want = "EPERM EPERM ENOSYS ok ok" },
+	{ .name = "masks: an unprivileged program holds no capability at all",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_NOT_ROOT,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "capsets readeq @P/src/a.txt A",
+	  .want = "none ok" },
+	{ .name = "masks: nothing propagates from the host in, or out to the host",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_ROOT,
+	  .policy = MASKP,
+	  .setup = late_dir,
+	  .during = mount_late,
+	  .probe = "sync readsome @P/src/late/f count @P/src/late readsome @P/secret/key",
+	  .want = "ENOENT 0 ENOENT",
+	  .after = no_propagation },
+	{ .name = "masks: /proc/self/root and another process's root",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_HELPER,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "readsome /proc/self/root@P/secret/key readsome /proc/@X/root@P/secret/key "
+		   "readsome /proc/1/root@P/secret/key readeq /proc/self/root@P/src/a.txt A "
+		   "mountinfo-has secret",
+	  .want = "ENOENT|EACCES EACCES EACCES ok yes" },
+	{ .name = "masks: the tmpfs stage cannot be reached or changed",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "create @P/secret/x mkdir @P/secret/d chmod @P/secret 0777 open-tree "
+		   "@P/secret readsome @P/secret/.. readeq @P/src/a.txt A",
+	  .want = "EROFS|EACCES EROFS|EACCES EROFS EPERM EISDIR|EACCES ok",
+	  .after = untouched },
+	{ .name = "masks: the embedded default keeps git hooks and config read-only",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_NO_POLICY,
+	  .probe = "write @P/.git/hooks/pre-commit write @P/.git/config create "
+		   "@P/.git/hooks/post-merge rename @P/.git @P/g2 create @P/.landfence write "
+		   "@P/.git/HEAD create @P/src/x",
+	  .want = "EROFS EROFS EROFS EBUSY ok ok ok",
+	  .after = untouched_no_evil },
+	{ .name = "masks: every git directory's hooks and config, core.hooksPath",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**']},"
+		    "{'effect':'allow','capability':'write','paths':['**']}],"
+		    "'host':{'write':['@B/main']}}",
+	  .setup = git_dirs,
+	  .probe = "write @P/src/nested/.git/config create @P/src/nested/.git/hooks/pre-commit "
+		   "write @P/.git/modules/sm/config create @P/.git/modules/sm/hooks/post-checkout "
+		   "write @B/main/.git/config create @B/main/.git/hooks/x create "
+		   "@P/tools/hooks/pre-commit create @P/src/nested/f write @B/main/.git/HEAD "
+		   "create @P/tools/other",
+	  .want = "EROFS EROFS EROFS EROFS EROFS EROFS EROFS ok ok ok",
+	  .after = git_dirs_untouched },
 };
 
 const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -393,6 +395,7 @@ bool esc_ns(const struct esc *e)
 /* Runs argv; feeds "ready" lines to the case's during() callback. */
 static void run_argv(struct esc *e, char **argv, bool pty, bool inherit, struct esc_result *r)
 {
+	bool stdin_dir = e->c && (e->c->flags & ESC_STDIN_DIR);
 	int outp[2], errp[2], inp[2] = { -1, -1 }, master = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -409,7 +412,9 @@ static void run_argv(struct esc *e, char **argv, bool pty, bool inherit, struct 
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int in = pty ? open(ptsname(master), O_RDWR | O_NOCTTY) : inp[0];
+		int in = pty	     ? open(ptsname(master), O_RDWR | O_NOCTTY)
+			 : stdin_dir ? open(e->proj, O_RDONLY | O_DIRECTORY)
+				     : inp[0];
 		if (in < 0 || dup2(in, 0) < 0 || dup2(outp[1], 1) < 0 || dup2(errp[1], 2) < 0)
 			_exit(124);
 		if (inherit) {
@@ -594,6 +599,10 @@ static void run_case(void **state)
 	assert_non_null(r);
 	if ((c->flags & ESC_ROOT) && geteuid() != 0) {
 		print_message("case needs root\n");
+		skip();
+	}
+	if ((c->flags & ESC_NOT_ROOT) && geteuid() == 0) {
+		print_message("case for a user other than root\n");
 		skip();
 	}
 	if ((c->flags & ESC_NS) && !ns_here) {
@@ -837,6 +846,13 @@ int main(int argc, char **argv)
 		snprintf(build_dir, sizeof(build_dir), "%s", "/nonexistent");
 	kernel_abi = probe_abi();
 	ns_here = probe_ns();
+	/* Mounts a case makes (a submount, an alias of the project) stay in
+	 * a mount namespace of the harness's own, gone when it exits. */
+	if (geteuid() == 0 &&
+	    (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)) {
+		fprintf(stderr, "test_escape: a mount namespace of its own: %s\n", strerror(errno));
+		return 1;
+	}
 	if (kernel_abi < 1) {
 		if (must && !strcmp(must, "1")) {
 			fprintf(stderr,

@@ -57,6 +57,8 @@ enum {
 					 there is none (LANDFENCE_NO_NAMESPACES=1 or a probe
 					 that fails) */
 	ESC_NS_EXIT = 1u << 11,	      /* want_exit_ns is the exit status with masks */
+	ESC_STDIN_DIR = 1u << 12,     /* the probe's stdin is the project directory */
+	ESC_NOT_ROOT = 1u << 13,      /* as a user other than root only: skipped as root */
 };
 
 struct esc_case {

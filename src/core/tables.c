@@ -273,6 +273,7 @@ const struct lf_persist_row lf_persist_gitdir[] = {
 	{ "config", "git config can name hooks, filters, fsmonitor and aliases that run" },
 	{ "info/attributes", "with the git config, names filter drivers that run" },
 	{ "config.worktree", "a worktree's git config can name hooks and filters that run" },
+	{ "commondir", "names the git directory whose hooks and config a worktree uses" },
 };
 const size_t lf_persist_gitdir_len = sizeof(lf_persist_gitdir) / sizeof(lf_persist_gitdir[0]);
 

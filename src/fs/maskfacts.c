@@ -371,8 +371,7 @@ static int gitdir_add(struct lf_sandbox_input *in, char *dir)
 
 struct gitwalk {
 	struct lf_sandbox_input *in;
-	size_t depth_main; /* the depth of the project's own .git: skipped */
-	int err;
+	struct lf_strv dotgit_files; /* ".git" files found: gitdir pointers */
 };
 
 /* Nested repositories: a ".git" anywhere below the project root. */
@@ -382,6 +381,10 @@ static int nested_visit(void *ctx, const struct lf_walk_entry *e)
 
 	if (strcmp(e->name, ".git") != 0)
 		return LF_WALK_NEXT;
+	/* A .git file names the git directory git uses there: pointed
+	 * elsewhere, at hooks made for it, it plants them. */
+	if (e->type == DT_REG && lf_strv_push(&g->dotgit_files, e->path) < 0)
+		return -ENOMEM;
 	if (e->depth > 1) {
 		int r = gitdir_add(g->in, gitdir_of(e->path));
 
@@ -449,19 +452,30 @@ static int walk_collect(const char *root, lf_walk_fn visit, struct gitwalk *g, c
  * below modules/ of each, and nested repositories anywhere in the tree
  * when the project is writable (a place the program cannot write cannot
  * get a hook planted). */
+static int protect_extra(struct lf_sandbox_input *in, const char *name, const char *why,
+			 const char *path);
+
 static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err)
 {
 	const char *root = in->host.project_root;
 	struct gitwalk g = { .in = in };
 	char *main = NULL;
+	struct stat st;
 	int r;
 
 	if (asprintf(&main, "%s/.git", strcmp(root, "/") ? root : "") < 0)
 		return -ENOMEM;
 	r = gitdir_add(in, gitdir_of(main));
+	if (r == 0 && lstat(main, &st) == 0 && S_ISREG(st.st_mode))
+		r = lf_strv_push(&g.dotgit_files, main);
 	free(main);
 	if (r == 0 && walk_tree)
 		r = walk_collect(root, nested_visit, &g, err);
+	for (size_t i = 0; r == 0 && i < g.dotgit_files.n; i++)
+		r = protect_extra(in, ".git (a file)",
+				  "names the git directory, and so the hooks, git uses there",
+				  g.dotgit_files.v[i]);
+	lf_strv_fini(&g.dotgit_files);
 	/* The list grows while it is read: each directory's own. */
 	for (size_t i = 0; r == 0 && i < in->gitdirs.n; i++) {
 		char *mods = NULL;

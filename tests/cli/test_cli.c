@@ -1089,6 +1089,213 @@ static void test_run_malformed_policy(void **state)
 	}
 }
 
+/* ---- precise denies (doc/landlock.md, "Masks") ---- */
+
+#define PRECISE_POLICY                                                                             \
+	"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["                                    \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"                  \
+	"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"**\"]},"                 \
+	"{\"effect\": \"allow\", \"capability\": \"delete\", \"paths\": [\"**\"]},"                \
+	"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\".env\", \"secrets/**\"]}," \
+	"{\"effect\": \"deny\", \"capability\": \"write\", \"paths\": [\".git/hooks/**\", "        \
+	"\".git/config\"]}]}"
+
+#define GIT_ID "-c user.name=t -c user.email=t@example.com"
+#define TMP_ROOT_MARK "@SUBREPO@"
+
+/* The issue's scenario, at the kernel's ABI and capped at 3: with a mount
+ * namespace the project is read, listed, grown and committed to while
+ * every denied thing is refused; without one (LANDFENCE_NO_NAMESPACES=1)
+ * the seed's drop holds and nothing denied leaks either. */
+static void test_precise_denies(void **state)
+{
+	static const char *const abis[] = { NULL, "LANDFENCE_ABI_MAX=3" };
+	static const struct {
+		const char *script;
+		const char *leak; /* must not be in stdout */
+	} denied[] = {
+		{ "cat .env", "SECRET" },
+		{ "cat secrets/k", "KEYDATA" },
+		{ "cp .env x && cat x", "SECRET" },
+		{ "cat secrets/* .env 2>/dev/null; ls -A secrets", "KEYDATA" },
+		{ "echo evil >> .git/config", NULL },
+		{ "echo evil > .git/hooks/pre-commit", NULL },
+		{ "rm .git/hooks/post-update", NULL },
+		{ "mv .git .gitx && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit",
+		  NULL },
+		{ "mv .git/hooks .git/h2 && mkdir .git/hooks", NULL },
+	};
+	char proj[PATH_MAX], p[PATH_MAX + 64];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	bool ns = ns_here();
+	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
+		const char *extra[] = { abis[a], NULL };
+
+		project(proj, sizeof(proj), "precise", PRECISE_POLICY);
+		sh("cd %s && mkdir -p src secrets && echo 'int a;' > src/a.c && echo SECRET=1 > "
+		   ".env "
+		   "&& echo KEYDATA > secrets/k && echo readme > README && git init -q . && "
+		   "echo '#!/bin/sh' > .git/hooks/post-update && git add src README && git " GIT_ID
+		   " commit -qm first",
+		   proj);
+		/* The project works. */
+		TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+		     "cat README && ls >/dev/null && echo top > newtop && mkdir newdir && "
+		     "echo x > newdir/f && git add newtop newdir && git " GIT_ID
+		     " commit -qm second && git log --oneline | wc -l");
+		if (ns) {
+			expect_code(r, 0, "read, list, create and commit in the project");
+			assert_true(has(r->out, "readme"));
+			assert_true(has(r->out, "2"));
+		} else {
+			assert_int_not_equal(r->code, 0);
+			assert_true(refused(r->err));
+		}
+		/* Everything denied is refused, and nothing of it shows. */
+		for (size_t i = 0; i < sizeof(denied) / sizeof(denied[0]); i++) {
+			TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c", denied[i].script);
+			if (denied[i].leak && has(r->out, denied[i].leak))
+				fail_msg("`%s` leaked: %s", denied[i].script, r->out);
+			if (!denied[i].leak && r->code == 0)
+				fail_msg("`%s` was not refused", denied[i].script);
+		}
+		snprintf(p, sizeof(p), "%s/.git/config", proj);
+		FILE *f = fopen(p, "re");
+		char cfg[4096] = "";
+		assert_non_null(f);
+		assert_true(fread(cfg, 1, sizeof(cfg) - 1, f) > 0);
+		fclose(f);
+		assert_false(has(cfg, "evil"));
+		snprintf(p, sizeof(p), "%s/.git/hooks/pre-commit", proj);
+		assert_false(exists(p));
+		snprintf(p, sizeof(p), "%s/.git/hooks/post-update", proj);
+		assert_true(exists(p));
+		snprintf(p, sizeof(p), "%s/.gitx", proj);
+		assert_false(exists(p));
+
+		/* A hard link to .env planted before launch: masked at its own
+		 * name, or (without a namespace) the run is refused. */
+		sh("cd %s && ln .env innocent", proj);
+		TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c", "cat innocent; echo ran");
+		assert_false(has(r->out, "SECRET"));
+		if (ns)
+			assert_true(has(r->out, "ran"));
+		else /* no grant reaches it here: refused by the kernel */
+			assert_true(r->code == 125 || refused(r->err));
+		sh("rm %s/innocent", proj);
+
+		/* The advisory side agrees with the kernel. */
+		TOOL(r, proj, extra, "check", "read", "src/a.c");
+		expect_code(r, ns ? 0 : 1, "check read src/a.c");
+		TOOL(r, proj, extra, "check", "read", ".env");
+		expect_code(r, 1, "check read .env");
+		TOOL(r, proj, extra, "check", "write", ".git/hooks/pre-commit");
+		expect_code(r, 1, "check write .git/hooks/pre-commit");
+		TOOL(r, proj, extra, "plan");
+		expect_code(r, 0, "plan");
+		assert_true(has(r->out, ns ? "mount namespace: yes" : "mount namespace: no"));
+	}
+}
+
+/* git as an agent uses it, under the embedded default: init, commit,
+ * stash, rebase, a worktree inside the project, work in a submodule;
+ * with a mount namespace every git directory's hooks and config stay
+ * read-only meanwhile (git needs neither to do this work), and adding a
+ * submodule, which writes .git/config, needs the protection lifted. */
+static void test_git_workflows_default(void **state)
+{
+	char proj[PATH_MAX], subrepo[PATH_MAX], lift[PATH_MAX + 32], env_git[PATH_MAX + 64];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	bool ns = ns_here();
+	/* git config of its own for the run: no ~/.gitconfig to rely on. */
+	snprintf(env_git, sizeof(env_git), "GIT_CONFIG_GLOBAL=/dev/null");
+	const char *extra[] = { env_git,
+				"GIT_AUTHOR_NAME=t",
+				"GIT_AUTHOR_EMAIL=t@example.com",
+				"GIT_COMMITTER_NAME=t",
+				"GIT_COMMITTER_EMAIL=t@example.com",
+				NULL };
+	project(proj, sizeof(proj), "gitflow", NULL);
+	TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+	     "git init -q -b main . && echo a > a && git add a && git commit -qm a");
+	expect_code(r, 0, "git init and a first commit");
+
+	/* A submodule, made outside the sandbox. */
+	snprintf(subrepo, sizeof(subrepo), "%s/subrepo", tmp_root);
+	sh("rm -rf %s && git init -q -b main %s && cd %s && echo s > s && git add s && "
+	   "git " GIT_ID " commit -qm s && cd %s && git -c protocol.file.allow=always submodule "
+	   "add -q %s sub && git " GIT_ID " commit -qm sub",
+	   subrepo, subrepo, subrepo, proj, subrepo);
+
+	TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+	     "set -e; echo b > b && git add b && git commit -qm b; "
+	     "echo c >> a && git stash -q && git stash pop -q && git checkout -q a; "
+	     "git checkout -qb feature && echo f > f && git add f && git commit -qm f; "
+	     "git checkout -q main && echo m > m && git add m && git commit -qm m; "
+	     "git checkout -q feature && git rebase -q main; "
+	     "git worktree add -q wt main 2>/dev/null || git worktree add -q wt HEAD; "
+	     "git -C wt status --short; "
+	     "git submodule status >/dev/null; "
+	     "cd sub && echo x > x && git add x && git commit -qm x && cd .. && "
+	     "git add sub && git commit -qm bump; "
+	     "echo commits=$(git log --oneline | wc -l)");
+	expect_code(r, 0, "commit, stash, rebase, worktree, submodule");
+	/* a, sub, b, m, f (rebased onto m), bump */
+	if (!has(r->out, "commits=6"))
+		fail_msg("git history: %s\n%s", r->out, r->err);
+
+	/* Meanwhile the hooks and config of each git directory. */
+	TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+	     "echo evil > .git/hooks/pre-commit; echo evil >> .git/config; "
+	     "echo evil > .git/modules/sub/hooks/pre-commit; echo evil >> .git/modules/sub/config; "
+	     "echo evil >> wt/.git");
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof(p), "%s/.git/hooks/pre-commit", proj);
+	assert_true(exists(p) == !ns);
+	snprintf(p, sizeof(p), "%s/.git/modules/sub/hooks/pre-commit", proj);
+	assert_true(exists(p) == !ns);
+	if (ns) {
+		assert_int_not_equal(r->code, 0);
+		assert_true(has(r->err, "Read-only file system"));
+	} else {
+		/* Watched instead: the post-run report names them. */
+		assert_true(has(r->err, "WARNING: the program changed"));
+		assert_true(has(r->err, ".git/modules/sub/hooks/pre-commit"));
+	}
+
+	/* Adding a submodule writes .git/config: refused while it is
+	 * protected, done once a policy lifts the protection. */
+	sh("cd %s && git checkout -q .", proj);
+	TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+	     "git -c protocol.file.allow=always submodule add -q ../subrepo sub2");
+	if (ns)
+		assert_int_not_equal(r->code, 0);
+	snprintf(lift, sizeof(lift), "%s/lift.json", tmp_root);
+	write_file(lift,
+		   "{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["
+		   "{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"
+		   "{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"**\"]},"
+		   "{\"effect\": \"allow\", \"capability\": \"delete\", \"paths\": [\"**\"]}],"
+		   "\"host\": {\"read\": [\"" TMP_ROOT_MARK "\"]},"
+		   "\"protect\": {\"lift\": [\".git/config\"]}}");
+	sh("sed -i 's|" TMP_ROOT_MARK "|%s/subrepo|' %s", tmp_root, lift);
+	sh("cd %s && rm -rf sub2 .git/modules/sub2 && git checkout -q . && git reset -q", proj);
+	TOOL(r, proj, extra, "run", "-q", "-p", lift, "--", "sh", "-c",
+	     "git -c protocol.file.allow=always submodule add -q ../subrepo sub2 && "
+	     "git commit -qm sub2 && git submodule status | wc -l");
+	expect_code(r, 0, "submodule add with .git/config lifted");
+	assert_true(has(r->out, "2"));
+	TOOL(r, proj, NULL, "plan", "-p", lift);
+	expect_code(r, 0, "plan with a lifted protection");
+	assert_true(has(r->out, "lifted by a policy (protect.lift)"));
+}
+
 /* ---- plan ---- */
 
 static void test_plan(void **state)
@@ -1512,6 +1719,8 @@ static void test_managed_variable_cannot_replace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_precise_denies),
+		cmocka_unit_test(test_git_workflows_default),
 		cmocka_unit_test(test_run_exit_statuses),
 		cmocka_unit_test(test_run_embedded_default),
 		cmocka_unit_test(test_run_policies),

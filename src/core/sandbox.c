@@ -679,18 +679,27 @@ static int fences_grow(struct lf_sandbox *sb)
 	return 0;
 }
 
-static int fence_push(struct lf_sandbox *sb, const char *raw, const struct lf_fence_in *f,
+static int fence_push(struct lf_sandbox *sb, const struct lf_sandbox_input *in, const char *raw,
 		      size_t src, unsigned form)
 {
+	const struct lf_fence_in *f = &in->fences[src];
 	char *path = NULL;
 
 	if (lf_path_clean_dup(raw, &path) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < sb->nfences; i++)
-		if (sb->fences[i].access == f->access && strcmp(sb->fences[i].path, path) == 0) {
+	/* Two fences on one place of one class are one, unless their globs
+	 * differ: whether a fence can be masked depends on its glob
+	 * ("**" cannot be at the grant, "*.pem" can be expanded). */
+	for (size_t i = 0; i < sb->nfences; i++) {
+		const struct lf_fence_in *o = &in->fences[sb->fence_src[i]];
+
+		if (sb->fences[i].access == f->access && strcmp(sb->fences[i].path, path) == 0 &&
+		    (o->glob == f->glob ||
+		     (o->glob && f->glob && !strcmp(o->glob->pattern, f->glob->pattern)))) {
 			free(path);
 			return 0;
 		}
+	}
 	if (fences_grow(sb) < 0) {
 		free(path);
 		return -ENOMEM;
@@ -873,17 +882,31 @@ static bool fence_maskable(const struct lf_sandbox *sb, const struct lf_sandbox_
 		lf_text(why, size, "its glob could not be expanded: %s", F->expand_err);
 		return false;
 	}
+	/* The glob's own reach: a glob that matches the grant itself (or a
+	 * place above it) cannot be masked below it ("**" then "**"). */
+	const char *root = in->host.project_root;
+	size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+	if (!lf_path_covers(root, gpath)) {
+		lf_text(why, size, "the grant %s lies outside the project", gpath);
+		return false;
+	}
+	if (lf_glob_match(F->glob, gpath[rl] ? gpath + rl + 1 : "")) {
+		lf_text(why, size, "its glob matches the grant itself");
+		return false;
+	}
 	for (size_t k = 0; k < F->nmatches; k++) {
 		const struct lf_typed_path *m = &F->matches[k];
 
+		/* Anywhere: a link that matches names, through itself, a
+		 * place the grant may reach, and a mount cannot cover it. */
+		if (m->type != LF_FT_DIR && m->type != LF_FT_FILE) {
+			lf_text(why, size, "its match %s %s", m->path, ftype_words(m->type));
+			return false;
+		}
 		if (!lf_path_overlap(gpath, m->path))
 			continue;
 		if (!strictly_below(gpath, m->path)) {
 			lf_text(why, size, "its match %s covers the grant itself", m->path);
-			return false;
-		}
-		if (m->type != LF_FT_DIR && m->type != LF_FT_FILE) {
-			lf_text(why, size, "its match %s %s", m->path, ftype_words(m->type));
 			return false;
 		}
 	}
@@ -1422,12 +1445,12 @@ static int compile_fences(struct lf_sandbox *sb, const struct lf_sandbox_input *
 		const struct lf_fence_in *f = &in->fences[i];
 		/* Both forms, the written place and where it really is, and
 		 * every other mount path that shows it. */
-		int r = fence_push(sb, f->raw, f, i, LF_FORM_RAW);
+		int r = fence_push(sb, in, f->raw, i, LF_FORM_RAW);
 
 		if (r == 0 && f->canon)
-			r = fence_push(sb, f->canon, f, i, LF_FORM_CANON);
+			r = fence_push(sb, in, f->canon, i, LF_FORM_CANON);
 		for (size_t k = 0; r == 0 && k < f->naliases; k++)
-			r = fence_push(sb, f->aliases[k], f, i, LF_FORM_ALIAS);
+			r = fence_push(sb, in, f->aliases[k], i, LF_FORM_ALIAS);
 		if (r == 0 && f->origin == LF_ORIGIN_POLICY && f->nlink > 1)
 			r = lf_strv_pushf(
 				&sb->notices,

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +259,31 @@ struct expand {
 	size_t rlen;
 };
 
+/* Whether the pattern's segments can consume rel's (project-relative,
+ * "/"-separated): the glob may then match rel, cover it, or match below
+ * it. Segments compare as the glob grammar does (doc/globs.md): "*", "?"
+ * and classes within a segment, "**" any number of segments. */
+static bool glob_reaches(const char *pat, const char *rel)
+{
+	size_t pl = strcspn(pat, "/"), rl = strcspn(rel, "/");
+	char ps[256], rs[256];
+
+	if (!*rel)
+		return true; /* every segment of the path consumed */
+	if (!*pat)
+		return true; /* the pattern matched above: it covers what is below */
+	if (pl >= sizeof(ps) || rl >= sizeof(rs))
+		return true; /* cannot tell: as if it could */
+	memcpy(ps, pat, pl);
+	ps[pl] = '\0';
+	memcpy(rs, rel, rl);
+	rs[rl] = '\0';
+	const char *pn = pat + pl + (pat[pl] == '/'), *rn = rel + rl + (rel[rl] == '/');
+	if (!strcmp(ps, "**"))
+		return glob_reaches(pn, rel) || glob_reaches(pat, rn);
+	return fnmatch(ps, rs, 0) == 0 && glob_reaches(pn, rn);
+}
+
 static int expand_visit(void *ctx, const struct lf_walk_entry *e)
 {
 	struct expand *x = ctx;
@@ -265,6 +291,14 @@ static int expand_visit(void *ctx, const struct lf_walk_entry *e)
 
 	if (*rel == '/')
 		rel++;
+	/* A link the glob may match through names, under its name, what
+	 * lies where it leads: kept as a match, which no mask can cover. */
+	if (e->type == DT_LNK && glob_reaches(x->f->glob->pattern, rel)) {
+		if (typed_push(&x->f->matches, &x->f->nmatches, &x->f->matches_cap, e->path,
+			       LF_FT_LINK) < 0)
+			return -ENOMEM;
+		return LF_WALK_NEXT;
+	}
 	if (!lf_glob_match(x->f->glob, rel))
 		return LF_WALK_NEXT;
 	if (typed_push(&x->f->matches, &x->f->nmatches, &x->f->matches_cap, e->path,
@@ -285,6 +319,17 @@ static int fence_expand(const struct lf_sandbox_input *in, struct lf_fence_in *f
 	f->expanded = true;
 	if (!lf_path_covers(root, f->canon)) {
 		f->expand_err = strdup("its prefix lies outside the project");
+		return f->expand_err ? 0 : -ENOMEM;
+	}
+	/* The glob names paths through the link; the walk sees where it
+	 * leads: matching one against the other would miss. */
+	char *clean = NULL;
+	if (lf_path_clean_dup(f->raw, &clean) < 0)
+		return -ENOMEM;
+	bool linked = strcmp(clean, f->canon) != 0;
+	free(clean);
+	if (linked) {
+		f->expand_err = strdup("its prefix goes through a symbolic link");
 		return f->expand_err ? 0 : -ENOMEM;
 	}
 	lf_walk_begin(&w);

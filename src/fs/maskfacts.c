@@ -543,19 +543,28 @@ static int protect_place(struct lf_sandbox_input *in, const char *base, const ch
 {
 	char *joined = NULL, *parent, *canon = NULL, *path = NULL;
 	const char *name;
-	int r;
+	int r = 0;
 
 	if (asprintf(&joined, "%s/%s", strcmp(base, "/") ? base : "", rel) < 0)
 		return -ENOMEM;
-	/* The parent as it really is, the last name as written: a link
-	 * there is the persistence path itself (it cannot be masked). */
-	name = strrchr(joined, '/') + 1;
-	parent = strndup(joined, (size_t)(name - joined - 1));
-	r = parent ? lf_path_canon_lenient(parent[0] ? parent : "/", &canon) : -ENOMEM;
-	if (r == 0 && asprintf(&path, "%s/%s", strcmp(canon, "/") ? canon : "", name) < 0)
-		r = -ENOMEM;
-	free(parent);
-	free(canon);
+	enum lf_ftype type = ftype_at(joined);
+	if (type == LF_FT_NONE) {
+		/* Not there: watched by its name, whatever the parents are
+		 * (most rows; no realpath for them). */
+		path = joined;
+		joined = NULL;
+	} else {
+		/* The parent as it really is, the last name as written: a
+		 * link there is the persistence path itself (it cannot be
+		 * masked). */
+		name = strrchr(joined, '/') + 1;
+		parent = strndup(joined, (size_t)(name - joined - 1));
+		r = parent ? lf_path_canon_lenient(parent[0] ? parent : "/", &canon) : -ENOMEM;
+		if (r == 0 && asprintf(&path, "%s/%s", strcmp(canon, "/") ? canon : "", name) < 0)
+			r = -ENOMEM;
+		free(parent);
+		free(canon);
+	}
 	free(joined);
 	if (r < 0)
 		return r;
@@ -570,7 +579,7 @@ static int protect_place(struct lf_sandbox_input *in, const char *base, const ch
 		return -ENOMEM;
 	}
 	in->protect_paths[in->nprotect_paths++] =
-		(struct lf_protect_path){ path, entry, ftype_at(path) };
+		(struct lf_protect_path){ path, entry, type == LF_FT_NONE ? type : ftype_at(path) };
 	return 0;
 }
 

@@ -483,27 +483,48 @@ void lf_ns_plan_fini(struct lf_ns_plan *p)
  * The child's steps
  */
 
+/* The anchor last opened: kept while the steps below it place nothing
+ * on it (a mount on the anchor itself needs it opened again to be seen). */
+struct anchor {
+	const char *path;
+	int fd;
+};
+
+CHILD static void anchor_drop(struct anchor *a)
+{
+	if (a->fd >= 0)
+		syscall(SYS_close, a->fd);
+	a->fd = -1;
+	a->path = NULL;
+}
+
 /* Opens op's target: its anchor without following any link, then the
  * rest beneath it, likewise; checks its type against the plan's. */
-CHILD static int target_open(const struct lf_mount_op *op, int *step)
+CHILD static int target_open(const struct lf_mount_op *op, struct anchor *an, int *step)
 {
-	int a, t;
+	int t;
 	struct statx stx;
 
 	*step = LF_NS_STEP_OPEN;
-	a = (int)sys_openat2(AT_FDCWD, op->anchor, O_PATH | O_CLOEXEC,
-			     RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-	if (a < 0)
-		return -errno;
-	if (!op->rel[0])
-		t = a;
-	else {
-		t = (int)sys_openat2(a, op->rel, O_PATH | O_CLOEXEC,
+	if (an->fd < 0 || an->path != op->anchor) {
+		anchor_drop(an);
+		an->fd = (int)sys_openat2(AT_FDCWD, op->anchor, O_PATH | O_CLOEXEC,
+					  RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+		if (an->fd < 0)
+			return -errno;
+		an->path = op->anchor;
+	}
+	if (!op->rel[0]) {
+		/* The anchor itself: ours to mount on, and to open again for
+		 * the steps below it. */
+		t = an->fd;
+		an->fd = -1;
+		an->path = NULL;
+	} else {
+		t = (int)sys_openat2(an->fd, op->rel, O_PATH | O_CLOEXEC,
 				     RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-		int e = errno;
-		syscall(SYS_close, a);
 		if (t < 0)
-			return -e;
+			return -errno;
 	}
 	*step = LF_NS_STEP_TYPE;
 	if (syscall(SYS_statx, t, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_TYPE, &stx) < 0) {
@@ -522,9 +543,9 @@ CHILD static int target_open(const struct lf_mount_op *op, int *step)
 	return t;
 }
 
-CHILD static int op_apply(const struct lf_mount_op *op, int stage, int *step)
+CHILD static int op_apply(const struct lf_mount_op *op, int stage, struct anchor *an, int *step)
 {
-	int t = target_open(op, step), c, r = 0;
+	int t = target_open(op, an, step), c, r = 0;
 
 	if (t < 0)
 		return t;
@@ -558,6 +579,7 @@ CHILD static int op_apply(const struct lf_mount_op *op, int stage, int *step)
 
 CHILD int lf_ns_enter(const struct lf_ns_plan *p, int *step, int *op)
 {
+	struct anchor an = { NULL, -1 };
 	int stage = -1, r;
 
 	*op = -1;
@@ -572,10 +594,11 @@ CHILD int lf_ns_enter(const struct lf_ns_plan *p, int *step, int *op)
 	}
 	for (size_t i = 0; i < p->nops; i++) {
 		*op = (int)i;
-		r = op_apply(&p->ops[i], stage, step);
+		r = op_apply(&p->ops[i], stage, &an, step);
 		if (r < 0)
 			break;
 	}
+	anchor_drop(&an);
 	if (stage >= 0)
 		syscall(SYS_close, stage);
 	if (r < 0)

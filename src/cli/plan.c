@@ -450,9 +450,8 @@ static void print_text(const struct plan_view *pv, bool tree)
 	if (sb)
 		print_fences(pv);
 	print_dropped(pv);
-	if (sb)
-		print_protections(pv);
 	if (sb) {
+		print_protections(pv);
 		print_findings(pv, LF_SCAN_HARDLINKS, "hard links into grants");
 		print_findings(pv, LF_SCAN_DEVICES, "device nodes below grants");
 		print_findings(pv, LF_SCAN_PERSISTENCE, "writable persistence paths");

@@ -1505,6 +1505,24 @@ static int protect_push(struct lf_sandbox *sb, const char *path, const struct lf
 	return 0;
 }
 
+/* Whether a protection can be masked read-only, else why not. */
+static bool protect_maskable(const struct lf_sandbox_input *in, const struct lf_protect_in *e,
+			     const struct lf_protect_path *pp, char *why, size_t size)
+{
+	if (e->lifted)
+		lf_text(why, size, "lifted by a policy (protect.lift)");
+	else if (e->watch_only)
+		lf_text(why, size, "the tool that owns it writes it as it runs");
+	else if (!in->host.ns)
+		lf_text(why, size, "no mount namespace here%s%s", in->host.ns_failed ? ": " : "",
+			in->host.ns_failed ? in->host.ns_failed : "");
+	else if (pp->type != LF_FT_DIR && pp->type != LF_FT_FILE)
+		lf_text(why, size, "%s", ftype_words(pp->type));
+	else
+		return true;
+	return false;
+}
+
 /* Each protection a rule leaves writable: masked read-only when it can
  * be, else watched, with the reason. A protection never drops a grant. */
 static int compile_protects(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
@@ -1520,21 +1538,10 @@ static int compile_protects(struct lf_sandbox *sb, const struct lf_sandbox_input
 		if (!rules_reach(sb, pp->path, RW))
 			continue;
 		why[0] = '\0';
-		if (mask_over(sb, pp->path, RW))
+		bool covered = mask_over(sb, pp->path, RW) != NULL;
+		if (covered || protect_maskable(in, e, pp, why, sizeof(why)))
 			m = LF_MECH_MASK;
-		else if (e->lifted)
-			lf_text(why, sizeof(why), "lifted by a policy (protect.lift)");
-		else if (e->watch_only)
-			lf_text(why, sizeof(why), "the tool that owns it writes it as it runs");
-		else if (!in->host.ns)
-			lf_text(why, sizeof(why), "no mount namespace here%s%s",
-				in->host.ns_failed ? ": " : "",
-				in->host.ns_failed ? in->host.ns_failed : "");
-		else if (pp->type != LF_FT_DIR && pp->type != LF_FT_FILE)
-			lf_text(why, sizeof(why), "%s", ftype_words(pp->type));
-		else
-			m = LF_MECH_MASK;
-		if (m == LF_MECH_MASK && !mask_over(sb, pp->path, RW))
+		if (m == LF_MECH_MASK && !covered)
 			r = mask_add(sb, pp->path, LF_MASK_READ_ONLY, LF_ORIGIN_PROTECT,
 				     (struct lf_source){ 0 }, LF_LAYER_LOCAL,
 				     xasprintf("protected: %s (%s)", e->name, e->why));

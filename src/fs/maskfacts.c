@@ -42,11 +42,12 @@ static enum lf_ftype ftype_at(const char *path)
 static int typed_push(struct lf_typed_path **v, size_t *n, size_t *cap, const char *path,
 		      enum lf_ftype type)
 {
-	char *copy;
-
-	if (lf_grow((void **)v, cap, *n, sizeof(**v)) < 0 || !(copy = strdup(path)))
+	if (lf_grow((void **)v, cap, *n, sizeof(**v)) < 0)
 		return -ENOMEM;
-	(*v)[(*n)++] = (struct lf_typed_path){ copy, type };
+	(*v)[*n].path = strdup(path);
+	if (!(*v)[*n].path)
+		return -ENOMEM;
+	(*v)[(*n)++].type = type;
 	return 0;
 }
 
@@ -112,13 +113,23 @@ static int mnts_read(struct mnts *m, bool *ok)
 		return r == -ENOMEM ? r : 0;
 	r = 0;
 	for (char *line = text, *next; line && *line && r == 0; line = next) {
-		char root[4096], point[4096];
-		unsigned maj, min;
+		char root[4096], point[4096], *end;
+		unsigned long maj, min;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (sscanf(line, "%*u %*u %u:%u %4095s %4095s", &maj, &min, root, point) != 4)
+		/* "ID PARENT MAJ:MIN ROOT POINT ..." */
+		char *f = line;
+		for (int skip = 0; skip < 2 && f; skip++)
+			f = strchr(f, ' ') ? strchr(f, ' ') + 1 : NULL;
+		if (!f)
+			continue;
+		maj = strtoul(f, &end, 10);
+		if (*end != ':')
+			continue;
+		min = strtoul(end + 1, &end, 10);
+		if (*end != ' ' || sscanf(end + 1, "%4095s %4095s", root, point) != 2)
 			continue;
 		unescape(root);
 		unescape(point);
@@ -129,8 +140,8 @@ static int mnts_read(struct mnts *m, bool *ok)
 		struct mnt *x = &m->v[m->n];
 		x->root = strdup(root);
 		x->point = strdup(point);
-		x->major = maj;
-		x->minor = min;
+		x->major = (unsigned)maj;
+		x->minor = (unsigned)min;
 		if (!x->root || !x->point) {
 			free(x->root);
 			free(x->point);
@@ -255,8 +266,7 @@ static bool covers_read_cand(const struct lf_sandbox_input *in, const char *path
 
 struct expand {
 	struct lf_fence_in *f;
-	const char *root;
-	size_t rlen;
+	size_t rlen; /* the project root's length: matched paths are relative to it */
 };
 
 /* Whether the pattern's segments can consume rel's (project-relative,
@@ -312,7 +322,7 @@ static int expand_visit(void *ctx, const struct lf_walk_entry *e)
 static int fence_expand(const struct lf_sandbox_input *in, struct lf_fence_in *f)
 {
 	const char *root = in->host.project_root;
-	struct expand x = { f, root, strcmp(root, "/") ? strlen(root) : 0 };
+	struct expand x = { f, strcmp(root, "/") ? strlen(root) : 0 };
 	struct lf_walk w = { .visit = expand_visit, .ctx = &x };
 	int r;
 
@@ -545,7 +555,7 @@ static int protect_place(struct lf_sandbox_input *in, const char *base, const ch
 	const char *name;
 	int r = 0;
 
-	if (asprintf(&joined, "%s/%s", strcmp(base, "/") ? base : "", rel) < 0)
+	if (asprintf(&joined, "%s/%s", strcmp(base, "/") ? base : "", rel) < 0 || !joined)
 		return -ENOMEM;
 	enum lf_ftype type = ftype_at(joined);
 	if (type == LF_FT_NONE) {
@@ -568,6 +578,8 @@ static int protect_place(struct lf_sandbox_input *in, const char *base, const ch
 	free(joined);
 	if (r < 0)
 		return r;
+	if (!path)
+		return -ENOMEM;
 	for (size_t i = 0; i < in->nprotect_paths; i++)
 		if (!strcmp(in->protect_paths[i].path, path)) {
 			free(path);

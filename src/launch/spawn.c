@@ -287,7 +287,7 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 				    strerror(errno));
 			return -EIO;
 		}
-		if ((r = std_fds_check(c->sb, diag)) < 0)
+		if (std_fds_check(c->sb, diag) < 0)
 			return -EIO;
 		lf_ns_plan_fini(&c->ns);
 		if ((r = lf_ns_plan_build(c->sb, cwd, &c->ns)) < 0) {

@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <linux/capability.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -1296,6 +1299,90 @@ static void test_git_workflows_default(void **state)
 	assert_true(has(r->out, "lifted by a policy (protect.lift)"));
 }
 
+/* Masks on a mount whose flags a user namespace locks: as an unprivileged
+ * user, on a tmpfs mounted nosuid, nodev, noexec (made by root in a mount
+ * namespace of this test's own), landfence makes its user namespace, where
+ * those flags are locked; mount_setattr only adds flags, so the masks go
+ * on, where a remount would fail. Root only, to make the mount. */
+static void test_masks_on_locked_mount(void **state)
+{
+	char dir[PATH_MAX], proj[PATH_MAX + 16], pol[PATH_MAX + 16];
+	int out[2], st;
+	(void)state;
+	NEED_LANDLOCK();
+
+	if (geteuid() != 0) {
+		print_message("not root: cannot make the mount (the unprivileged pass runs the "
+			      "masks on /tmp)\n");
+		skip();
+	}
+	if (!ns_here()) {
+		print_message("no mount namespace here: nothing is masked\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/locked", tmp_root);
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	snprintf(pol, sizeof(pol), "%s/pol.json", dir);
+	sh("mkdir -p %s && chmod 755 %s %s", dir, dir, tmp_root);
+	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) != 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+		    mount("lf-locked", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  "size=1m,mode=755") != 0)
+			_exit(120);
+		char cmd[8 * PATH_MAX];
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p %s/secrets %s/.git/hooks && echo KEYDATA > %s/secrets/k && "
+			 "echo hi > %s/a && echo SECRET > %s/.env && echo '[core]' > "
+			 "%s/.git/config && chown -R 20000:20000 %s",
+			 proj, proj, proj, proj, proj, proj, dir);
+		if (system(cmd) != 0)
+			_exit(121);
+		FILE *f = fopen(pol, "we");
+		if (!f || fputs(PRECISE_POLICY, f) < 0 || fclose(f) != 0)
+			_exit(122);
+		if (dup2(out[1], 1) < 0 || dup2(out[1], 2) < 0 || chdir(proj) != 0 ||
+		    setgroups(0, NULL) != 0 || setresgid(20000, 20000, 20000) != 0 ||
+		    setresuid(20000, 20000, 20000) != 0)
+			_exit(123);
+		char home_env[PATH_MAX + 8];
+		snprintf(home_env, sizeof(home_env), "HOME=%s", dir);
+		char *const env[] = { home_env, "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+		char *const argv[] = { (char *)bin,
+				       "run",
+				       "-q",
+				       "-p",
+				       pol,
+				       "--",
+				       "sh",
+				       "-c",
+				       "cat a; cat .env secrets/k; echo x >> .git/config; "
+				       "touch .git/hooks/x; echo new > b && cat b",
+				       NULL };
+		execve(bin, argv, env);
+		_exit(124);
+	}
+	close(out[1]);
+	char buf[8192] = "";
+	size_t n = 0;
+	for (ssize_t k;
+	     n + 1 < sizeof(buf) && (k = read(out[0], buf + n, sizeof(buf) - 1 - n)) > 0;)
+		n += (size_t)k;
+	buf[n] = '\0';
+	close(out[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) >= 120)
+		fail_msg("the locked mount run failed (%d): %s", st, buf);
+	assert_true(has(buf, "hi\n"));
+	assert_true(has(buf, "new\n"));
+	assert_false(has(buf, "KEYDATA"));
+	assert_false(has(buf, "SECRET"));
+	assert_true(has(buf, "Read-only file system"));
+}
+
 /* ---- plan ---- */
 
 static void test_plan(void **state)
@@ -1721,6 +1808,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_precise_denies),
 		cmocka_unit_test(test_git_workflows_default),
+		cmocka_unit_test(test_masks_on_locked_mount),
 		cmocka_unit_test(test_run_exit_statuses),
 		cmocka_unit_test(test_run_embedded_default),
 		cmocka_unit_test(test_run_policies),

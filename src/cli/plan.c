@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/model.h"
@@ -329,18 +330,35 @@ static void print_dropped(const struct plan_view *pv)
 	}
 }
 
+/* Whether a finding is listed: a persistence path is, when it exists
+ * (one that does not is only counted: run reports it if the program makes
+ * it); every other finding is. */
+static bool finding_listed(const struct lf_finding *f)
+{
+	struct stat st;
+
+	return f->scan != LF_SCAN_PERSISTENCE || !f->path || lstat(f->path, &st) == 0;
+}
+
 /* The findings of one scan: a heading, the lines, an incomplete scan. */
 static void print_findings(const struct plan_view *pv, unsigned scan, const char *heading)
 {
-	size_t n = 0;
+	size_t n = 0, absent = 0;
 	bool incomplete = false, deny = lf_sandbox_fallback(pv->sb) == LF_DENY;
 
 	for (size_t i = 0; i < lf_findings_count(pv->findings); i++) {
 		const struct lf_finding *f = lf_findings_get(pv->findings, i);
-		n += f->scan == scan && !f->incomplete;
-		incomplete = incomplete || (f->scan == scan && f->incomplete);
+		if (f->scan != scan)
+			continue;
+		incomplete = incomplete || f->incomplete;
+		if (f->incomplete)
+			continue;
+		if (finding_listed(f))
+			n++;
+		else
+			absent++;
 	}
-	if (!n && !incomplete)
+	if (!n && !absent && !incomplete)
 		return;
 	if (scan == LF_SCAN_PERSISTENCE)
 		printf("\n%s (%zu): code planted there runs later outside the sandbox\n", heading,
@@ -350,9 +368,13 @@ static void print_findings(const struct plan_view *pv, unsigned scan, const char
 		       deny ? "run refuses to start" : "run warns and starts");
 	for (size_t i = 0; i < lf_findings_count(pv->findings); i++) {
 		const struct lf_finding *f = lf_findings_get(pv->findings, i);
-		if (f->scan == scan)
+		if (f->scan == scan && (f->incomplete || finding_listed(f)))
 			printf(f->incomplete ? "  (%s)\n" : "  %s\n", f->text);
 	}
+	if (absent)
+		printf("  (and %zu more that do not exist yet: `landfence run` reports each one the "
+		       "program makes)\n",
+		       absent);
 }
 
 static void print_text(const struct plan_view *pv, bool tree)
@@ -438,8 +460,10 @@ static void json_sandbox(const struct plan_view *pv, json_t *root, json_t *rules
 	json_object_set_new(root, "status", status);
 }
 
-/* The findings of one scan as an array of lines. */
-static json_t *findings_json(const struct plan_view *pv, unsigned scan, bool *incomplete)
+/* The findings of one scan as an array of lines; absent (may be NULL)
+ * counts the persistence paths left out because they do not exist. */
+static json_t *findings_json(const struct plan_view *pv, unsigned scan, bool *incomplete,
+			     size_t *absent)
 {
 	json_t *a = json_array();
 
@@ -449,6 +473,8 @@ static json_t *findings_json(const struct plan_view *pv, unsigned scan, bool *in
 			continue;
 		if (f->incomplete && incomplete)
 			*incomplete = true;
+		else if (!f->incomplete && !finding_listed(f) && absent)
+			(*absent)++;
 		else if (!f->incomplete)
 			json_array_append_new(a, json_string(f->text));
 	}
@@ -500,11 +526,14 @@ static json_t *json_view(const struct plan_view *pv)
 				  "fence_effect", lf_effect_name(d->fence_effect), "fence_source",
 				  source_json(p, &d->fence), "reason", "fenced"));
 	}
+	size_t absent = 0;
 	json_object_set_new(root, "hardlinks",
-			    findings_json(pv, LF_SCAN_HARDLINKS, &links_incomplete));
+			    findings_json(pv, LF_SCAN_HARDLINKS, &links_incomplete, NULL));
 	json_object_set_new(root, "hardlinks_incomplete", json_boolean(links_incomplete));
-	json_object_set_new(root, "persistence", findings_json(pv, LF_SCAN_PERSISTENCE, NULL));
-	json_object_set_new(root, "device_nodes", findings_json(pv, LF_SCAN_DEVICES, NULL));
+	json_object_set_new(root, "persistence",
+			    findings_json(pv, LF_SCAN_PERSISTENCE, NULL, &absent));
+	json_object_set_new(root, "persistence_absent", json_integer((json_int_t)absent));
+	json_object_set_new(root, "device_nodes", findings_json(pv, LF_SCAN_DEVICES, NULL, NULL));
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		json_array_append_new(lim, json_string(limits[i]));
 	json_object_set_new(root, "limits", lim);

@@ -768,7 +768,12 @@ LF_EXPORT int lf_child_start(struct lf_child *c, struct lf_diag *diag);
 LF_EXPORT pid_t lf_child_pid(const struct lf_child *c);
 
 /* Waits for the child, forwarding SIGINT, SIGTERM, SIGHUP, SIGQUIT and
- * SIGWINCH sent to the caller, and writes the raw wait status.
+ * SIGWINCH sent to the caller, and writes the raw wait status. Job
+ * control: when the program stops (Ctrl-Z, SIGSTOP) the caller stops too
+ * (SIGSTOP), and continues the program when it is continued itself.
+ * A caller that wants to end as the program did (a shell loop stops on
+ * Ctrl-C only when its job died by SIGINT) re-raises a terminating
+ * signal itself, as `landfence run` does (doc/launch.md, "Signals").
  * Returns 0, -EINVAL (not started, or already waited). */
 LF_EXPORT int lf_child_wait(struct lf_child *c, int *status);
 

@@ -511,7 +511,14 @@ struct lf_sandbox_opts {
 	const char *home;    /* for "~/"; NULL: $HOME (secure_getenv) */
 	int abi_max;	     /* 0: LANDFENCE_ABI_MAX decides; N > 0: at most
 				ABI N; LF_ABI_NONE: as if there were no Landlock */
+	unsigned flags;	     /* LF_SANDBOX_* */
 };
+/* Prepare a launch: make the missing places the value would grant and
+ * that say so (agent profile directories and files, caches of the
+ * toolchains in use; doc/landlock.md), below the home directory, owned by
+ * this user, before looking at them. lf_child_new sets it; `plan` does
+ * not, and lists them as "does not exist yet". */
+#define LF_SANDBOX_PREPARE 0x1u
 #define LF_SANDBOX_OPTS_INIT                           \
 	{                                              \
 		.size = sizeof(struct lf_sandbox_opts) \
@@ -523,7 +530,8 @@ struct lf_sandbox;
 /* Compiles the sandbox value of e (resolved policy) and plan (its seed
  * plan) for one launch. It reads the file system (canonical paths, types,
  * the /etc listing, the command's "#!" line) and probes Landlock; it makes
- * no Landlock call and starts nothing.
+ * no Landlock call and starts nothing. It changes nothing on disk unless
+ * o->flags has LF_SANDBOX_PREPARE.
  * Returns 0 and *out (free with lf_sandbox_free), or:
  *   -EINVAL      bad options, an unknown profile, a bad "host" path (diag)
  *   -EOPNOTSUPP  KernelTooOld: fallback deny and this kernel cannot fully
@@ -727,7 +735,8 @@ struct lf_child_opts {
 struct lf_child;
 
 /* Prepares a launch of argv (argv[0] is searched in PATH as execvp does)
- * under the sandbox value of e and plan. Nothing runs. The environment is
+ * under the sandbox value of e and plan. Nothing runs; the missing places
+ * the value makes for a launch are made (LF_SANDBOX_PREPARE). The environment is
  * this process's, scrubbed as the value says, TMPDIR pointing at a fresh
  * private directory.
  * Returns 0 and *out (free with lf_child_free), or:

@@ -297,13 +297,17 @@ static int sources_profile(struct lf_sandbox_input *in, const char *name, struct
 		}
 		if (r < 0)
 			return r;
-		r = cand_new(in, path, pp->access, LF_ORIGIN_PROFILE, 0,
+		unsigned flags = pp->flags & LF_PROFILE_OPTIONAL ? LF_CAND_QUIET_MISSING
+				 : pp->flags & LF_PROFILE_FILE	 ? LF_CAND_MAKE_FILE
+								 : LF_CAND_MAKE_DIR;
+		r = cand_new(in, path, pp->access, LF_ORIGIN_PROFILE, flags,
 			     src.file ? xasprintf("profile %s (%s %s)", name, lf_layer_name(layer),
 						  src.file)
 				      : xasprintf("profile %s", name),
 			     src, layer);
 		if (r < 0)
 			return r;
+		in->cands[in->ncands - 1].make_content = pp->content;
 	}
 	return 0;
 }
@@ -746,9 +750,26 @@ static int grant_cand(struct lf_sandbox *sb, const struct lf_cand *c)
 		 * machine lacks (/libx32) is not news. */
 		if ((c->flags & LF_CAND_QUIET_MISSING) && c->err == ENOENT)
 			return 0;
+		/* A place `run` makes: `plan` says so. */
+		if (c->make_err) {
+			char reason[160];
+
+			snprintf(reason, sizeof(reason), "does not exist, and cannot be made: %s",
+				 strerror(c->make_err));
+			return dropped_add(sb, &g, c->access, NULL, reason);
+		}
+		if ((c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE)) && c->err == ENOENT)
+			return dropped_add(sb, &g, c->access, NULL,
+					   "does not exist yet: `landfence run` makes it");
 		return dropped_add(sb, &g, c->access, NULL, strerror(c->err ? c->err : ENOENT));
 	}
 	g.ioctl_dev = (c->flags & LF_CAND_TERMINAL) && lf_host_terminal(c->canon);
+	if (c->made) {
+		int r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started",
+				      c->raw, c->why);
+		if (r < 0)
+			return r;
+	}
 	return grant_fence(sb, &g);
 }
 

@@ -44,6 +44,10 @@ struct lf_host {
 	const char *config_dir;	  /* landfence's configuration directory, or NULL */
 	const char *run_dir;	  /* canonical, or NULL */
 	const char *command;	  /* the program's absolute path, or NULL */
+	/* Make the missing places that say so (LF_CAND_MAKE_*: profile
+	 * directories, toolchain caches) before looking at them: what
+	 * `landfence run` does, never `plan`. */
+	bool prepare;
 	struct lf_abi_probe probe;
 	/* Grants discovered on the host, fenced like every other; the I/O
 	 * step gathers none yet (doc/landlock.md, "Masks" and after). */
@@ -56,6 +60,8 @@ struct lf_host {
 #define LF_CAND_TERMINAL 0x2u	   /* terminal ioctls where the canonical path is a terminal */
 #define LF_CAND_QUIET_MISSING 0x4u /* left out without a word when it does not exist */
 #define LF_CAND_LIST 0x8u	   /* granted entry by entry (/etc) */
+#define LF_CAND_MAKE_DIR 0x10u	   /* missing: made (0700) when the host says prepare */
+#define LF_CAND_MAKE_FILE 0x20u	   /* missing: made (0600, holding make_content) likewise */
 
 /* One entry of a listed directory (LF_CAND_LIST), a fact. */
 struct lf_listing_entry {
@@ -74,7 +80,10 @@ struct lf_cand {
 	char *why;
 	struct lf_source source; /* a policy's place, file NULL if none */
 	enum lf_layer layer;
+	const char *make_content; /* LF_CAND_MAKE_FILE: what the file holds (static) */
 	/* facts */
+	bool made;	 /* missing, and made by the facts step */
+	int make_err;	 /* missing, and making it failed: the errno */
 	char *canon;	 /* realpath(raw), NULL when err */
 	int err;	 /* the errno of realpath, 0 */
 	signed char dir; /* 1 directory, 0 not, -1 unknown */

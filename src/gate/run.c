@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "core/path.h"
 #include "core/tables.h"
 #include "gate/gate.h"
 #include "launch/launch.h"
@@ -117,6 +118,85 @@ static int child_prepare(struct lf_run *r, const struct lf_run_opts *o, char *co
 	return e;
 }
 
+static void place_text(char *buf, size_t size, const struct lf_source *s)
+{
+	if (s->file && s->line)
+		snprintf(buf, size, "%s:%u:%u", s->file, s->line, s->column);
+	else
+		snprintf(buf, size, "%s", s->file ? s->file : "?");
+}
+
+static bool fence_builtin(const struct lf_sandbox *sb, const char *path)
+{
+	for (size_t i = 0; i < lf_sandbox_fence_count(sb); i++) {
+		const struct lf_sandbox_fence *f = lf_sandbox_fence(sb, i);
+
+		if (f->origin == LF_ORIGIN_BUILTIN && !strcmp(f->path, path))
+			return true;
+	}
+	return false;
+}
+
+/* What was asked for and is not given, before the program starts: each
+ * allow the plan dropped (the allow and the fence, with their places),
+ * each grant a fence dropped, each place skipped (a profile's or a host
+ * section's that does not exist). Otherwise all of it fails later as a
+ * bare Permission denied. Notes: -q leaves them out; `plan` shows them
+ * with every rule. The drop by the built-in configuration fence has its
+ * own notice. */
+static void tell_dropped(struct lf_run *r, const struct lf_sandbox *sb)
+{
+	const struct lf_plan *plan = r->p->plan;
+	char allow[600], fence[600];
+
+	for (size_t i = 0; plan && i < lf_plan_dropped_count(plan); i++) {
+		const struct lf_dropped *d = lf_plan_dropped(plan, i);
+
+		place_text(allow, sizeof(allow), &d->allow);
+		place_text(fence, sizeof(fence), &d->fence);
+		tell(r, LF_SEVERITY_NOTE,
+		     "dropped %s on %s (allow at %s): it overlaps the %s of %s at %s, which "
+		     "Landlock cannot carve out; see `landfence plan`",
+		     lf_access_name(d->access), d->abs_root, allow, lf_effect_name(d->fence_effect),
+		     d->fence_root, fence);
+	}
+	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
+		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(sb, i);
+
+		if (d->fence && fence_builtin(sb, d->fence))
+			continue;
+		if (!d->fence) {
+			tell(r, LF_SEVERITY_NOTE, "skipped %s %s (%s); see `landfence plan`",
+			     lf_access_name(d->access), d->path, d->why);
+			continue;
+		}
+		place_text(fence, sizeof(fence), &d->fence_source);
+		tell(r, LF_SEVERITY_NOTE,
+		     "dropped %s on %s (%s): it overlaps the fence %s at %s; see `landfence plan`",
+		     lf_access_name(d->access), d->path, d->why, d->fence, fence);
+	}
+}
+
+/* A policy file replaces the embedded default: one that grants nothing in
+ * the project leaves the program unable to read it, which is rarely what
+ * was meant. Said loudly (never hidden by -q). */
+static void tell_project_ungranted(struct lf_run *r, const struct lf_sandbox *sb)
+{
+	const char *root = lf_sandbox_project_root(sb);
+
+	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
+		const char *path = lf_sandbox_rule(sb, i)->path;
+
+		if (lf_path_covers(path, root) || lf_path_covers(root, path))
+			return;
+	}
+	tell(r, LF_SEVERITY_WARNING,
+	     "the policy grants nothing in the project %s: the program can neither read nor "
+	     "change it. A policy file replaces the embedded default; \"extends\": \"default\" "
+	     "builds on it instead (landfence-policy(5))",
+	     root);
+}
+
 /* The sandbox's status and notices, then the pre-launch checks and their
  * verdict. */
 static int checks_before(struct lf_run *r, struct lf_diag *diag)
@@ -137,6 +217,9 @@ static int checks_before(struct lf_run *r, struct lf_diag *diag)
 		     s->reason[0] ? s->reason : "a right the plan needs is missing");
 	for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
 		tell(r, LF_SEVERITY_NOTE, "%s", lf_sandbox_notice(sb, i));
+	tell_dropped(r, sb);
+	if (s->kind != LF_STATUS_UNSUPPORTED)
+		tell_project_ungranted(r, sb);
 	e = lf_findings_scan(sb, r->p, LF_SCAN_HARDLINKS | LF_SCAN_DEVICES, &f);
 	if (e < 0) {
 		if (diag)

@@ -235,7 +235,12 @@ static void print_header(const struct plan_view *pv)
 	for (size_t i = 0; i < lf_project_layer_count(p); i++)
 		printf(" %s (%s)", lf_project_layer(p, i)->file,
 		       lf_layer_name(lf_project_layer(p, i)->layer));
-	printf("%s\n", lf_project_embedded_default(p) ? " (the embedded default)" : "");
+	bool base = false;
+	for (size_t i = 0; i < lf_project_layer_count(p); i++)
+		base = base || !strcmp(lf_project_layer(p, i)->file, "<embedded>");
+	printf("%s\n", lf_project_embedded_default(p) ? " (the embedded default)"
+			: base			       ? " (\"extends\": \"default\")"
+						       : "");
 	printf("fallback: %s\n", lf_effect_name(lf_effective_fallback(lf_project_effective(p))));
 	if (pv->probe.cap >= 0)
 		printf("landlock ABI: %d (kernel %d, capped at %d)\n", pv->probe.abi,

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`landfence run` as a new user meets it: first runs of agents, what run
+says it dropped, policies that extend the embedded default, the starter
+policy of `init`. Real sandboxes on scratch homes and projects; the
+refusals checked are the kernel's.
+
+Usage: run_test.py [TEST...]
+"""
+
+import json
+import os
+import stat
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.dont_write_bytecode = True
+from lftest import check, denied, main, need_enforcement  # noqa: E402
+
+
+def fake_agent(s, name, script):
+    """An executable called NAME (so run adds its profile) in a bin
+    directory outside the home and the project."""
+    bindir = os.path.join(s.top, "agentbin")
+    path = s.write(os.path.join(bindir, name), "#!/bin/sh\n" + script, 0o755)
+    s.path_dirs.insert(0, bindir)
+    return path
+
+
+def mode(path):
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def firstrun_profiles(s):
+    """An empty home: the profile's places are made before the program
+    starts (0700 directories, 0600 files, ~/.claude.json holding {}), the
+    agent keeps its state, run says what it made; plan, before, says run
+    will make them and makes nothing."""
+    need_enforcement(s)
+    fake_agent(s, "claude",
+               'cat "$HOME/.claude.json" && echo state > "$HOME/.claude/kept" && '
+               'echo c > "$HOME/.cache/claude/c" && echo ok\n')
+    res = s.lf("plan", "--profile", "claude")
+    check(res.code == 0 and "does not exist yet: `landfence run` makes it" in res.out,
+          "plan does not say that run makes the missing profile places")
+    check(not os.path.exists(s.h(".claude")), "plan made ~/.claude")
+    res = s.lf("run", "--", "claude")
+    check(res.code == 0, "a first run of claude failed")
+    check(res.out.splitlines()[:2] == ["{}", "ok"],
+          "~/.claude.json does not hold {}: %r" % res.out)
+    check(s.read(s.h(".claude/kept")) == "state\n", "the state was not kept")
+    check(mode(s.h(".claude")) == 0o700 and mode(s.h(".cache/claude")) == 0o700,
+          "profile directories are not 0700")
+    check(mode(s.h(".claude.json")) == 0o600, "~/.claude.json is not 0600")
+    check("made %s (profile claude) before the program started" % s.h(".claude") in res.err,
+          "run did not say what it made")
+    # Optional places are not made: a backup, the native install.
+    check(not os.path.exists(s.h(".claude.json.backup")) and
+          not os.path.exists(s.h(".local/share/claude")),
+          "an optional profile place was made")
+    # The second run has nothing to make, and says nothing about it.
+    res = s.lf("run", "--", "claude")
+    check(res.code == 0 and "made " not in res.err, "a second run made something")
+    # The rest of the home stays out of reach.
+    s.write(s.h("secret.txt"), "secret\n")
+    fake_agent(s, "gemini", 'mkdir -p "$HOME/.gemini/tmp" && cat "$HOME/secret.txt"\n')
+    res = s.lf("run", "-q", "--", "gemini")
+    check(res.code != 0 and denied(res) and "secret\n" not in res.out,
+          "the home's other files were readable")
+    check(os.path.isdir(s.h(".gemini/tmp")), "gemini could not use ~/.gemini")
+    check("made " not in res.err, "-q did not silence the notes")
+
+
+def firstrun_unmakeable(s):
+    """A profile place that cannot be made is skipped, and run says so
+    (one note per place, silenced by -q); one below a directory of
+    another user is not made."""
+    need_enforcement(s)
+    s.write(s.h(".cache"), "a file where a directory should be\n")
+    fake_agent(s, "codex", 'echo run > "$HOME/.codex/x"\n')
+    res = s.lf("run", "--", "codex")
+    check(res.code == 0, "codex failed although ~/.codex could be made")
+    want = "skipped read+write %s (profile codex: Not a directory)" % s.h(".cache/codex")
+    check(want in res.err, "run did not report the skipped profile place")
+    res = s.lf("run", "-q", "--", "codex")
+    check("skipped" not in res.err, "-q did not silence the skipped place")
+    if os.geteuid() == 0:
+        other = s.h(".local")
+        os.mkdir(other, 0o755)
+        os.chown(other, 12345, 12345)
+        fake_agent(s, "opencode", "true\n")
+        res = s.lf("run", "--", "opencode")
+        check(res.code == 0, "opencode failed")
+        check("skipped read+write %s (profile opencode: does not exist, and cannot be made: "
+              "Operation not permitted)" % s.h(".local/share/opencode") in res.err,
+              "a place below another user's directory was not skipped")
+        check(not os.path.exists(s.h(".local/share")), "it was made anyway")
+
+
+DROPPING = """{
+  "version": 1,
+  "fallback": "deny",
+  "rules": [
+    { "effect": "allow", "capability": "read", "paths": ["**"] },
+    { "effect": "allow", "capability": "write", "paths": ["**"] },
+    { "effect": "deny", "capability": "write", "paths": ["vendor/**"] }
+  ],
+  "host": { "read": ["/nonexistent-landfence-test"] }
+}
+"""
+
+
+def dropped_notes(s):
+    """run names every dropped allow (the allow and the fence, with their
+    places) and every skipped place before the program starts, with a
+    pointer to plan; -q silences them."""
+    need_enforcement(s)
+    pol = s.write(os.path.join(s.top, "dropping.json"), DROPPING)
+    res = s.sh("echo x > f", opts=["-p", pol])
+    check(res.code != 0 and denied(res), "the dropped write was not refused")
+    want = ("dropped write on %s (allow at %s:6:5): it overlaps the deny of %s/vendor at "
+            "%s:7:5, which Landlock cannot carve out; see `landfence plan`"
+            % (s.proj, pol, s.proj, pol))
+    check(want in res.err, "run did not name the dropped allow and its fence")
+    check("skipped read /nonexistent-landfence-test (host.read /nonexistent-landfence-test"
+          in res.err and "No such file or directory); see `landfence plan`" in res.err,
+          "run did not name the skipped host path")
+    res = s.sh("cat .git/HEAD 2>/dev/null; true", opts=["-q", "-p", pol])
+    check(res.code == 0 and "dropped" not in res.err and "skipped" not in res.err,
+          "-q did not silence the notes")
+
+
+def extends_default(s):
+    """{"version":1,"extends":"default","host":{"read":[DIR]}} keeps the
+    project writable, makes DIR readable and keeps the rest of the home
+    out of reach; without "extends" the same policy grants nothing in the
+    project, and run warns (also with -q)."""
+    need_enforcement(s)
+    ref = os.path.join(s.top, "reference")
+    s.write(os.path.join(ref, "doc.txt"), "reference\n")
+    s.write(s.h("secret.txt"), "secret\n")
+    pol = {"version": 1, "extends": "default", "host": {"read": [ref]}}
+    path = s.write(os.path.join(s.top, "extends.json"), json.dumps(pol))
+    res = s.sh("echo written > new.txt && cat new.txt %s/doc.txt" % ref,
+               opts=["-q", "-p", path])
+    check(res.code == 0 and res.out == "written\nreference\n",
+          "the project or DIR is not reachable under extends")
+    res = s.sh("cat %s" % s.h("secret.txt"), opts=["-q", "-p", path])
+    check(res.code != 0 and denied(res) and "secret" not in res.out,
+          "the rest of the home is reachable under extends")
+    res = s.sh("echo x > %s" % os.path.join(ref, "w"), opts=["-q", "-p", path])
+    check(res.code != 0 and denied(res), "host.read made DIR writable")
+    res = s.lf("plan", "-p", path)
+    check(res.code == 0 and "<embedded> (project) %s (local) (\"extends\": \"default\")"
+          % path in res.out, "plan does not show the embedded default as a layer")
+    # The same without "extends" replaces the default.
+    del pol["extends"]
+    path = s.write(os.path.join(s.top, "replaces.json"), json.dumps(pol))
+    res = s.sh("cat .git/HEAD", opts=["-q", "-p", path])
+    check(res.code != 0, "the project is readable without extends")
+    check("WARNING: the policy grants nothing in the project %s" % s.proj in res.err
+          and "\"extends\": \"default\" builds on it" in res.err,
+          "run did not warn about a policy that grants nothing in the project")
+
+
+def init_starter(s):
+    """`landfence init` writes a starter that extends the default: the
+    project is writable under it, a git push is denied by its shell
+    rule."""
+    need_enforcement(s)
+    res = s.lf("init")
+    check(res.code == 0, "init failed")
+    text = s.read(".landfence/policy.json")
+    check('"extends": "default"' in text, "the starter does not extend the default")
+    res = s.sh("echo hi > a.txt && cat a.txt", opts=["-q"])
+    check(res.code == 0 and res.out == "hi\n", "the project is not writable under the starter")
+    res = s.lf("check", "bash", "--", "git push origin main")
+    check(res.code == 1 and res.out.startswith("deny"), "the starter does not deny git push")
+    res = s.lf("plan")
+    check("<embedded> (project)" in res.out and ".landfence/policy.json (project)" in res.out,
+          "plan does not list the default and the starter as layers")
+
+
+TESTS = {
+    "firstrun-profiles": firstrun_profiles,
+    "firstrun-unmakeable": firstrun_unmakeable,
+    "dropped-notes": dropped_notes,
+    "extends-default": extends_default,
+    "init-starter": init_starter,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(TESTS))

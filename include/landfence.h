@@ -428,12 +428,15 @@ enum lf_origin {
 	LF_ORIGIN_RUN_DIR = 5,	   /* the private TMPDIR */
 	LF_ORIGIN_COMMAND = 6,	   /* the command or its interpreter */
 	LF_ORIGIN_DEVICE = 7,	   /* a /dev node (host-grant table) */
-	LF_ORIGIN_TOOLCHAIN = 8,   /* a discovered toolchain (reserved) */
+	LF_ORIGIN_TOOLCHAIN = 8,   /* a toolchain found on the host (doc/toolchains.md) */
 	LF_ORIGIN_BUILTIN = 9,	   /* landfence's own fence on its configuration */
+	LF_ORIGIN_SELF = 10,	   /* landfence's own executable and library */
+	LF_ORIGIN_GIT = 11,	   /* the git directory of a linked worktree outside the project */
 };
 
 /* "policy", "fallback", "host", "host-policy", "profile", "run-dir",
- * "command", "device", "toolchain", "builtin". Static string. */
+ * "command", "device", "toolchain", "builtin", "self", "git". Static
+ * string. */
 LF_EXPORT const char *lf_origin_name(enum lf_origin origin);
 
 /* One final path-beneath rule. Strings are owned by the value. */
@@ -656,8 +659,10 @@ LF_EXPORT const struct lf_enforcer *lf_enforcer_unsupported(void);
 #define LF_SCAN_HARDLINKS 0x1u
 #define LF_SCAN_DEVICES 0x2u
 #define LF_SCAN_PERSISTENCE 0x4u
-#define LF_SCAN_CHANGES 0x8u /* the post-run report */
-#define LF_SCAN_PRELAUNCH (LF_SCAN_HARDLINKS | LF_SCAN_DEVICES | LF_SCAN_PERSISTENCE)
+#define LF_SCAN_CHANGES 0x8u	   /* the post-run report */
+#define LF_SCAN_CREDENTIALS 0x10u /* credential files the program can read */
+#define LF_SCAN_PRELAUNCH \
+	(LF_SCAN_HARDLINKS | LF_SCAN_DEVICES | LF_SCAN_PERSISTENCE | LF_SCAN_CREDENTIALS)
 
 /* How loud a message is; landfence prints "note", "WARNING" or "error". */
 enum lf_severity {
@@ -679,8 +684,11 @@ struct lf_finding {
 
 struct lf_findings;
 
-/* Runs the checks of what (LF_SCAN_HARDLINKS, _DEVICES, _PERSISTENCE)
- * over sb. p names the policy files of the run for the persistence check
+/* Runs the checks of what (LF_SCAN_HARDLINKS, _DEVICES, _PERSISTENCE,
+ * _CREDENTIALS) over sb. A credential file (an SSH key, ~/.npmrc, a
+ * crates.io token, ...: doc/toolchains.md) that exists and that a final
+ * rule lets the program read is a note naming the rule: only a policy
+ * grants one. p names the policy files of the run for the persistence check
  * (a writable one decides the next run; NULL: none). Under fallback deny
  * a hard link, a device node or an incomplete hard-link scan is an error
  * (lf_findings_verdict refuses); under another posture a warning, as an

@@ -368,6 +368,8 @@ static void print_findings(const struct plan_view *pv, unsigned scan, const char
 	if (scan == LF_SCAN_PERSISTENCE)
 		printf("\n%s (%zu): code planted there runs later outside the sandbox\n", heading,
 		       n);
+	else if (scan == LF_SCAN_CREDENTIALS)
+		printf("\n%s (%zu): granted by the policy, never by discovery\n", heading, n);
 	else
 		printf("\n%s (%zu): %s\n", heading, n,
 		       deny ? "run refuses to start" : "run warns and starts");
@@ -393,6 +395,7 @@ static void print_text(const struct plan_view *pv, bool tree)
 		print_findings(pv, LF_SCAN_HARDLINKS, "hard links into grants");
 		print_findings(pv, LF_SCAN_DEVICES, "device nodes below grants");
 		print_findings(pv, LF_SCAN_PERSISTENCE, "writable persistence paths");
+		print_findings(pv, LF_SCAN_CREDENTIALS, "readable credential files");
 	}
 	printf("\nlimits (any Landlock ABI):\n");
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
@@ -539,6 +542,8 @@ static json_t *json_view(const struct plan_view *pv)
 			    findings_json(pv, LF_SCAN_PERSISTENCE, NULL, &absent));
 	json_object_set_new(root, "persistence_absent", json_integer((json_int_t)absent));
 	json_object_set_new(root, "device_nodes", findings_json(pv, LF_SCAN_DEVICES, NULL, NULL));
+	json_object_set_new(root, "credentials",
+			    findings_json(pv, LF_SCAN_CREDENTIALS, NULL, NULL));
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		json_array_append_new(lim, json_string(limits[i]));
 	json_object_set_new(root, "limits", lim);

@@ -224,10 +224,19 @@ static int sources_host_table(struct lf_sandbox_input *in)
 			     strdup("run directory (TMPDIR)"), none, LF_LAYER_LOCAL);
 	for (size_t i = 0; r == 0 && i < in->host.ndiscovered; i++) {
 		const struct lf_discovered *d = &in->host.discovered[i];
+		static const enum lf_origin origins[] = {
+			[LF_DISCOVERED_TOOLCHAIN] = LF_ORIGIN_TOOLCHAIN,
+			[LF_DISCOVERED_COMMAND] = LF_ORIGIN_COMMAND,
+			[LF_DISCOVERED_SELF] = LF_ORIGIN_SELF,
+			[LF_DISCOVERED_GIT] = LF_ORIGIN_GIT,
+		};
 
-		if (!d->path || d->path[0] != '/')
+		if (!d->path || d->path[0] != '/' || (unsigned)d->kind > LF_DISCOVERED_GIT)
 			continue;
-		r = cand_new(in, strdup(d->path), d->access & (RO | RW), LF_ORIGIN_TOOLCHAIN, 0,
+		/* A discovered place under a host grant of the same classes
+		 * adds nothing (a PATH entry below /usr): it is left out. */
+		r = cand_new(in, strdup(d->path), d->access & (RO | RW), origins[d->kind],
+			     (d->flags & LF_CAND_MAKE_DIR) | LF_CAND_UNCOVERED,
 			     strdup(d->why ? d->why : "discovered"), none, LF_LAYER_LOCAL);
 	}
 	return r;
@@ -982,14 +991,37 @@ static int compile_env(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
 	return 0;
 }
 
+/* A discovered grant (LF_CAND_UNCOVERED) that a surviving rule already
+ * covers with its classes adds nothing; the others are granted, and the
+ * command's package tree with a note, as the command is. */
+static int grant_uncovered(struct lf_sandbox *sb, const struct lf_cand *c)
+{
+	const char *path = c->canon ? c->canon : c->raw;
+	size_t before = sb->nrules;
+	int r;
+
+	if (c->canon && rules_cover(sb, path, c->access))
+		return 0;
+	r = grant_cand(sb, c);
+	if (r == 0 && c->origin == LF_ORIGIN_COMMAND && sb->nrules > before)
+		r = lf_strv_pushf(&sb->notices, "granted read+execute on %s (%s)", path, c->why);
+	return r;
+}
+
 static int compile_rules(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
 {
 	int r = 0;
 
+	for (size_t i = 0; i < in->host.nnotes && r == 0; i++)
+		r = lf_strv_pushf(&sb->notices, "%s", in->host.notes[i]);
 	for (size_t i = 0; i < in->ncands && r == 0; i++)
-		r = grant_cand(sb, &in->cands[i]);
+		if (!(in->cands[i].flags & LF_CAND_UNCOVERED))
+			r = grant_cand(sb, &in->cands[i]);
 	if (r == 0)
 		r = rules_fold_host(sb);
+	for (size_t i = 0; i < in->ncands && r == 0; i++)
+		if (in->cands[i].flags & LF_CAND_UNCOVERED)
+			r = grant_uncovered(sb, &in->cands[i]);
 	if (r == 0)
 		r = grant_command(sb, in);
 	for (size_t i = 0; i < sb->nrules && r == 0; i++) {

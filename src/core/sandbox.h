@@ -27,13 +27,24 @@
 #include "core/model.h"
 #include "landfence.h"
 
-/* A grant found on the host rather than written anywhere: a toolchain's
- * installation root or cache (LF_ORIGIN_TOOLCHAIN). why names what led
- * to it (a PATH entry, a variable). */
+/* What a discovered grant is. */
+enum lf_discovered_kind {
+	LF_DISCOVERED_TOOLCHAIN = 0, /* a toolchain's place (LF_ORIGIN_TOOLCHAIN) */
+	LF_DISCOVERED_COMMAND = 1,   /* the command's package tree (LF_ORIGIN_COMMAND) */
+	LF_DISCOVERED_SELF = 2,	     /* landfence's own executable or library (LF_ORIGIN_SELF) */
+	LF_DISCOVERED_GIT = 3,	     /* a git directory outside the project (LF_ORIGIN_GIT) */
+};
+
+/* A grant found on the host rather than written anywhere (src/fs/
+ * discover.c): a toolchain's installation root or cache, the package tree
+ * of the command, landfence itself, the git directory of a linked
+ * worktree. why names what led to it (a PATH entry, a variable). */
 struct lf_discovered {
 	const char *path; /* absolute */
 	unsigned access;  /* LF_ACCESS_* */
 	const char *why;
+	enum lf_discovered_kind kind;
+	unsigned flags; /* LF_CAND_MAKE_DIR: a cache made by a launch when missing */
 };
 
 /* What is known of the host before compiling (gathered by the I/O step:
@@ -49,10 +60,12 @@ struct lf_host {
 	 * `landfence run` does, never `plan`. */
 	bool prepare;
 	struct lf_abi_probe probe;
-	/* Grants discovered on the host, fenced like every other; the I/O
-	 * step gathers none yet (doc/landlock.md, "Masks" and after). */
+	/* Grants discovered on the host (src/fs/discover.c), fenced like
+	 * every other, and what discovering them has to say. */
 	const struct lf_discovered *discovered;
 	size_t ndiscovered;
+	const char *const *notes;
+	size_t nnotes;
 };
 
 /* Flags of a candidate grant. */
@@ -62,6 +75,7 @@ struct lf_host {
 #define LF_CAND_LIST 0x8u	   /* granted entry by entry (/etc) */
 #define LF_CAND_MAKE_DIR 0x10u	   /* missing: made (0700) when the host says prepare */
 #define LF_CAND_MAKE_FILE 0x20u	   /* missing: made (0600, holding make_content) likewise */
+#define LF_CAND_UNCOVERED 0x40u	   /* granted after the host grants, only where none covers it */
 
 /* One entry of a listed directory (LF_CAND_LIST), a fact. */
 struct lf_listing_entry {

@@ -44,7 +44,7 @@ const struct lf_toolchain lf_toolchain_table[] = {
 	  { "pipx" },
 	  { { "${PIPX_HOME:-" XDG_DATA "/pipx}", RO, ROOT, "the applications' virtual environments" },
 	    { "~/.local/pipx", RO, ROOT, "the applications' virtual environments (pipx < 1.3)" },
-	    { "${PIPX_BIN_DIR}", RO, ROOT, "the applications' links" } } },
+	    { "${PIPX_BIN_DIR:-~/.local/bin}", RO, ROOT, "the applications' links" } } },
 	{ "uv",
 	  { "UV_CACHE_DIR", "UV_TOOL_DIR", "UV_PYTHON_INSTALL_DIR" },
 	  { "uv", "uvx" },

@@ -17,6 +17,7 @@
 #include "core/sandbox.h"
 #include "fs/fs.h"
 #include "landlock/sandbox.h"
+#include "policy/policy.h"
 
 /* Makes the missing place path, which lies below home: each missing
  * directory on the way 0700, then the place itself, a directory (0700) or
@@ -284,6 +285,69 @@ static char *config_dir(const char *home)
 	return NULL;
 }
 
+/* The environment as discovery sees it: secure_getenv, and npm's prefix
+ * from ~/.npmrc when no variable names it (`npm config set prefix` writes
+ * it there). Only that line is taken: the file may hold tokens, and the
+ * sandbox never gets to read it. */
+struct env_view {
+	const char *home;
+	bool npmrc_read;
+	char *npm_prefix;
+};
+
+static char *npmrc_prefix(const char *home)
+{
+	char *path = NULL, *text = NULL, *found = NULL;
+	size_t len;
+
+	if (!home || asprintf(&path, "%s/.npmrc", home) < 0)
+		return NULL;
+	if (lf_file_read(path, 1 << 16, &text, &len) < 0) {
+		free(path);
+		return NULL;
+	}
+	for (char *line = strtok(text, "\n"); line && !found; line = strtok(NULL, "\n")) {
+		char *v;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, "prefix", 6) != 0)
+			continue;
+		v = line + 6;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v++ != '=')
+			continue;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		v[strcspn(v, " \t\r")] = '\0';
+		if (v[0] == '/')
+			found = strdup(v);
+		else if (v[0] == '~' && v[1] == '/' && asprintf(&found, "%s%s", home, v + 1) < 0)
+			found = NULL;
+		else if (!strncmp(v, "${HOME}/", 8) && asprintf(&found, "%s%s", home, v + 7) < 0)
+			found = NULL;
+	}
+	free(text);
+	free(path);
+	return found;
+}
+
+static const char *env_lookup(void *ctx, const char *name)
+{
+	struct env_view *v = ctx;
+	const char *s = secure_getenv(name);
+
+	if ((!s || !s[0]) && !strcmp(name, "npm_config_prefix") &&
+	    !secure_getenv("NPM_CONFIG_PREFIX")) {
+		if (!v->npmrc_read)
+			v->npm_prefix = npmrc_prefix(v->home);
+		v->npmrc_read = true;
+		return v->npm_prefix;
+	}
+	return s;
+}
+
 int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 		   const struct lf_sandbox_opts *opts, struct lf_sandbox **out,
 		   struct lf_diag *diag)
@@ -321,6 +385,18 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	}
 	config = config_dir(host.home);
 	host.config_dir = config;
+	struct env_view view = { .home = host.home };
+	struct lf_discovery found = { 0 };
+	r = lf_discover(e, &host, env_lookup, &view, &found);
+	free(view.npm_prefix);
+	if (r < 0) {
+		free(config);
+		return r;
+	}
+	host.discovered = found.v;
+	host.ndiscovered = found.n;
+	host.notes = (const char *const *)found.notes.v;
+	host.nnotes = found.notes.n;
 	r = lf_sandbox_sources(e, plan, &host, o.profiles, o.nprofiles, &in, diag);
 	if (r == 0)
 		r = lf_facts_gather(in);
@@ -329,6 +405,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	if (r == -ENOMEM && diag && !diag->message[0])
 		snprintf(diag->message, sizeof(diag->message), "out of memory");
 	lf_sandbox_input_free(in);
+	lf_discovery_fini(&found);
 	free(config);
 	return r;
 }

@@ -60,7 +60,8 @@ def firstrun_profiles(s):
           "an optional profile place was made")
     # The second run has nothing to make, and says nothing about it.
     res = s.lf("run", "--", "claude")
-    check(res.code == 0 and "made " not in res.err, "a second run made something")
+    check(res.code == 0 and "(profile claude) before" not in res.err,
+          "a second run made a profile place")
     # The rest of the home stays out of reach.
     s.write(s.h("secret.txt"), "secret\n")
     fake_agent(s, "gemini", 'mkdir -p "$HOME/.gemini/tmp" && cat "$HOME/secret.txt"\n')

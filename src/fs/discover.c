@@ -623,6 +623,102 @@ static int self(struct look *l)
 }
 
 /* ------------------------------------------------------------------------
+ * git directories outside the project
+ */
+
+/* The directory the "gitdir: DIR" line of the file dotgit names
+ * (relative to base), canonical, or NULL. */
+static char *gitdir_read(const char *file, const char *base, const char *prefix)
+{
+	char *text = NULL, *dir = NULL, *canon = NULL;
+	size_t len, pl = strlen(prefix);
+
+	if (lf_file_read(file, 4096, &text, &len) < 0)
+		return NULL;
+	if (!strncmp(text, prefix, pl)) {
+		char *v = text + pl;
+
+		v[strcspn(v, "\r\n")] = '\0';
+		if (v[0] == '/')
+			dir = strdup(v);
+		else if (v[0])
+			dir = xstrdup_printf("%s/%s", base, v);
+	}
+	if (dir)
+		canon = realpath(dir, NULL);
+	free(dir);
+	free(text);
+	return canon;
+}
+
+/* A project whose .git is a file naming a git directory outside it (a
+ * linked worktree, a separated git directory, a submodule's checkout):
+ * what git needs there. Read-only: the git directory and its common
+ * directory (configuration, hooks, packed refs: read and run, never
+ * written). Read-write: the common directory's objects, refs and logs,
+ * and a linked worktree's own entry (its index, HEAD and logs, which
+ * hold no hooks and no configuration git reads unless
+ * extensions.worktreeConfig is set). A separated git directory or a
+ * submodule's keeps index and HEAD beside its hooks and config: they stay
+ * read-only, and a note says what fails. */
+static int git_dirs(struct look *l)
+{
+	const char *root = l->host->project_root;
+	char *dotgit = xstrdup_printf("%s/.git", strcmp(root, "/") ? root : "");
+	char *gitdir = NULL, *common = NULL, *commonfile = NULL;
+	struct stat st;
+	int r = 0;
+
+	if (!dotgit)
+		return -ENOMEM;
+	if (lstat(dotgit, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !(gitdir = gitdir_read(dotgit, root, "gitdir: ")) || lf_path_covers(root, gitdir))
+		goto out;
+	commonfile = xstrdup_printf("%s/commondir", gitdir);
+	if (!commonfile) {
+		r = -ENOMEM;
+		goto out;
+	}
+	common = gitdir_read(commonfile, gitdir, "");
+	if (!common && !(common = strdup(gitdir))) {
+		r = -ENOMEM;
+		goto out;
+	}
+	bool linked = strcmp(common, gitdir) != 0;
+	r = add(l, common, RO, LF_DISCOVERED_GIT, 0,
+		xstrdup_printf("git: the repository of %s, read-only (.git names %s)", dotgit,
+			       gitdir));
+	for (size_t i = 0; r == 0 && i < 3; i++) {
+		static const char *const rw[] = { "objects", "refs", "logs" };
+		char *sub = xstrdup_printf("%s/%s", common, rw[i]);
+
+		r = sub ? add(l, sub, RO | RW, LF_DISCOVERED_GIT, 0,
+			      xstrdup_printf("git: the repository's %s (.git names %s)", rw[i],
+					     gitdir))
+			: -ENOMEM;
+		free(sub);
+	}
+	if (r == 0 && linked)
+		r = add(l, gitdir, RO | RW, LF_DISCOVERED_GIT, 0,
+			xstrdup_printf("git: this worktree's entry (index, HEAD, its logs) in %s",
+				       common));
+	if (r == 0 && !linked)
+		r = lf_strv_pushf(&l->out->notes,
+				  "%s names the git directory %s outside the project: git reads it "
+				  "and writes its objects, refs and logs, but its index and HEAD "
+				  "sit beside its hooks and config, which stay read-only, so git "
+				  "add and git commit fail there; grant it with host.write to "
+				  "allow them (its hooks and config then become writable too)",
+				  dotgit, gitdir);
+out:
+	free(dotgit);
+	free(gitdir);
+	free(common);
+	free(commonfile);
+	return r;
+}
+
+/* ------------------------------------------------------------------------
  * The look at the host
  */
 
@@ -702,6 +798,8 @@ int lf_discover(const struct lf_effective *e, const struct lf_host *host, lf_dis
 		r = command_tree(&l);
 	if (r == 0)
 		r = toolchains(&l, e);
+	if (r == 0 && host->project_root)
+		r = git_dirs(&l);
 	look_fini(&l);
 	if (r < 0)
 		lf_discovery_fini(out);

@@ -182,12 +182,98 @@ def init_starter(s):
           "plan does not list the default and the starter as layers")
 
 
+def git(s, cwd, *args):
+    import subprocess
+    env = s.env({"GIT_CONFIG_NOSYSTEM": "1"})
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@e", "-c",
+                    "protocol.file.allow=always", *args], cwd=cwd, env=env, check=True,
+                   capture_output=True)
+
+
+def git_repo(s, name):
+    path = os.path.join(s.top, name)
+    os.makedirs(path)
+    git(s, path, "init", "-q", ".")
+    s.write(os.path.join(path, "a.txt"), "a\n")
+    git(s, path, "add", "a.txt")
+    git(s, path, "commit", "-q", "-m", "init")
+    return path
+
+
+GIT_ID = "git -c user.name=t -c user.email=t@e "
+
+
+def git_worktree(s):
+    """A linked worktree (its .git a file naming main/.git/worktrees/wt):
+    git status and git commit work inside it, while the main repository's
+    hooks and config stay unwritable and its work tree unreadable."""
+    need_enforcement(s)
+    main_repo = git_repo(s, "main")
+    wt = os.path.join(s.top, "wt")
+    git(s, main_repo, "worktree", "add", "-q", wt)
+    res = s.sh(GIT_ID + "status --short && echo b > b.txt && " + GIT_ID + "add b.txt && " +
+               GIT_ID + "commit -q -m in-worktree && " + GIT_ID + "log -1 --format=%s",
+               cwd=wt)
+    check(res.code == 0 and res.out.strip().endswith("in-worktree"),
+          "git status or git commit failed in the linked worktree")
+    hooks = os.path.join(main_repo, ".git/hooks")
+    res = s.sh("echo evil > %s/pre-commit; echo '[core]' >> %s/.git/config; cat %s/a.txt"
+               % (hooks, main_repo, main_repo), cwd=wt)
+    check(res.err.count("Permission denied") == 3, "the main repository's hooks, config or "
+          "work tree are reachable from the worktree")
+    check(not os.path.exists(os.path.join(hooks, "pre-commit")), "a hook was planted")
+    res = s.lf("plan", cwd=wt)
+    check("read+write git          %s/.git/worktrees/wt" % main_repo in res.out and
+          "read       git          %s/.git  (" % main_repo in res.out,
+          "plan does not list the worktree's grants")
+
+
+def git_submodule(s):
+    """A submodule's checkout as the project: git status works, and git
+    add fails with git's Permission denied, which run explains first."""
+    need_enforcement(s)
+    lib = git_repo(s, "lib")
+    sup = git_repo(s, "super")
+    git(s, sup, "submodule", "add", "-q", lib, "sub")
+    sub = os.path.join(sup, "sub")
+    res = s.sh("git status --short && echo status-ok", cwd=sub)
+    check(res.code == 0 and "status-ok" in res.out, "git status failed in the submodule")
+    res = s.sh("echo c > c.txt && git add c.txt", cwd=sub)
+    check(res.code != 0 and "index.lock': Permission denied" in res.err,
+          "git add did not fail as documented")
+    check("names the git directory %s/.git/modules/sub outside the project" % sup in res.err
+          and "git add and git commit fail there" in res.err, "run did not say why")
+
+
+def git_outside_notes(s):
+    """`git worktree add ../wt` and `git submodule add /local/path` outside
+    the grants: run says why before git fails."""
+    need_enforcement(s)
+    lib = git_repo(s, "lib2")
+    git(s, s.proj, "init", "-q", ".")
+    res = s.lf("run", "--", "git", "-C", ".", "worktree", "add", "-b", "x", "../wt")
+    check(res.code != 0, "git worktree add outside the project succeeded")
+    check("note: git worktree add ../wt: %s lies outside what the sandbox may write, so git "
+          "will fail with Permission denied" % os.path.join(s.top, "wt") in res.err,
+          "run did not explain git worktree add")
+    res = s.lf("run", "--", "git", "submodule", "add", lib, "libs/lib2")
+    check(res.code != 0, "git submodule add of an unreadable repository succeeded")
+    check("note: git submodule add %s: the repository %s lies outside what the sandbox may "
+          "read, so git will say it does not exist" % (lib, lib) in res.err,
+          "run did not explain git submodule add")
+    res = s.lf("run", "--", "git", "worktree", "add", "inside")
+    check("lies outside" not in res.err, "a worktree inside the project was flagged")
+
+
 TESTS = {
     "firstrun-profiles": firstrun_profiles,
     "firstrun-unmakeable": firstrun_unmakeable,
     "dropped-notes": dropped_notes,
     "extends-default": extends_default,
     "init-starter": init_starter,
+    "git-worktree": git_worktree,
+    "git-submodule": git_submodule,
+    "git-outside-notes": git_outside_notes,
 }
 
 if __name__ == "__main__":

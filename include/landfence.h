@@ -485,6 +485,15 @@ struct lf_sandbox_mask {
 	enum lf_layer layer;
 };
 
+/* A TCP port the program may use when the policy restricts the network
+ * (its "network" section; Landlock ABI 4 and later): every other port is
+ * refused for connect(2) and bind(2). */
+struct lf_sandbox_port {
+	uint16_t port;
+	bool connect;
+	bool bind;
+};
+
 /* One variable the environment scrub removes from the program's
  * environment, and why (the default list, or a policy's "env"). */
 struct lf_sandbox_env {
@@ -553,6 +562,16 @@ LF_EXPORT int lf_sandbox_abi(const struct lf_sandbox *sb);
 LF_EXPORT const struct lf_status *lf_sandbox_status(const struct lf_sandbox *sb);
 LF_EXPORT uint64_t lf_sandbox_handled(const struct lf_sandbox *sb); /* handled_access_fs */
 LF_EXPORT uint64_t lf_sandbox_scoped(const struct lf_sandbox *sb);  /* scopes; 0 below ABI 6 */
+/* Whether a policy restricts the network (TCP connect and bind to the
+ * listed ports only; doc/landlock.md, "Network"). Not by default: the
+ * program may connect anywhere. */
+LF_EXPORT bool lf_sandbox_network_restricted(const struct lf_sandbox *sb);
+/* handled_access_net: LANDLOCK_ACCESS_NET_BIND_TCP | _CONNECT_TCP when
+ * restricted and the ABI has them (4+), else 0. */
+LF_EXPORT uint64_t lf_sandbox_handled_net(const struct lf_sandbox *sb);
+/* The ports allowed when restricted, in port order. */
+LF_EXPORT size_t lf_sandbox_port_count(const struct lf_sandbox *sb);
+LF_EXPORT const struct lf_sandbox_port *lf_sandbox_port(const struct lf_sandbox *sb, size_t i);
 LF_EXPORT const char *lf_sandbox_run_dir(const struct lf_sandbox *sb);
 LF_EXPORT size_t lf_sandbox_rule_count(const struct lf_sandbox *sb);
 LF_EXPORT const struct lf_sandbox_rule *lf_sandbox_rule(const struct lf_sandbox *sb, size_t i);

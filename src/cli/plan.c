@@ -225,6 +225,36 @@ static void print_tree(const struct lf_sandbox *sb)
 	free(v);
 }
 
+/* The network, said plainly either way. */
+static void print_network(const struct lf_sandbox *sb)
+{
+	size_t n = lf_sandbox_port_count(sb);
+
+	if (!lf_sandbox_network_restricted(sb)) {
+		printf("network: NOT restricted: the program may connect to any host on any port "
+		       "(a policy's \"network\" section restricts TCP)\n");
+		return;
+	}
+	printf("network: TCP restricted%s; connect:",
+	       lf_sandbox_handled_net(sb) ? "" : " by the policy, NOT enforced at this ABI");
+	for (int bind = 0; bind < 2; bind++) {
+		bool any = false;
+
+		if (bind)
+			printf("; bind:");
+		for (size_t i = 0; i < n; i++) {
+			const struct lf_sandbox_port *p = lf_sandbox_port(sb, i);
+			if (bind ? p->bind : p->connect) {
+				printf(" %u", p->port);
+				any = true;
+			}
+		}
+		if (!any)
+			printf(" none");
+	}
+	printf(" (UDP and UNIX sockets are not restricted)\n");
+}
+
 static void print_header(const struct plan_view *pv)
 {
 	const struct lf_project *p = pv->p;
@@ -265,6 +295,7 @@ static void print_header(const struct plan_view *pv)
 		if (sc & (1ULL << b))
 			printf(" %s", scope_names[b]);
 	printf("\n");
+	print_network(sb);
 }
 
 static void print_rules(const struct plan_view *pv, bool tree)
@@ -451,6 +482,19 @@ static void json_sandbox(const struct plan_view *pv, json_t *root, json_t *rules
 	json_object_set_new(root, "handled_mask", json_integer((json_int_t)lf_sandbox_handled(sb)));
 	json_object_set_new(root, "scoped", scopes_json(lf_sandbox_scoped(sb)));
 	json_object_set_new(root, "scoped_mask", json_integer((json_int_t)lf_sandbox_scoped(sb)));
+	json_t *net = json_object(), *conn = json_array(), *bind = json_array();
+	for (size_t i = 0; i < lf_sandbox_port_count(sb); i++) {
+		const struct lf_sandbox_port *port = lf_sandbox_port(sb, i);
+		if (port->connect)
+			json_array_append_new(conn, json_integer(port->port));
+		if (port->bind)
+			json_array_append_new(bind, json_integer(port->port));
+	}
+	json_object_set_new(net, "restricted", json_boolean(lf_sandbox_network_restricted(sb)));
+	json_object_set_new(net, "enforced", json_boolean(lf_sandbox_handled_net(sb) != 0));
+	json_object_set_new(net, "connect", conn);
+	json_object_set_new(net, "bind", bind);
+	json_object_set_new(root, "network", net);
 	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++)
 		json_array_append_new(rules, rule_json(pv, lf_sandbox_rule(sb, i)));
 	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {

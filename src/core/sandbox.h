@@ -138,6 +138,11 @@ struct lf_sandbox_input {
 	/* Directories below a listed one that are listed as well. */
 	const char *const *list_split;
 	size_t list_depth;
+	/* The network: restricted when a layer has a "network" section; the
+	 * ports every such layer allows. */
+	bool net_restricted;
+	struct lf_ports net_connect;
+	struct lf_ports net_bind;
 	/* The command: facts. */
 	char *command_canon; /* realpath(host.command), NULL none */
 	char *interp_canon;  /* its "#!" interpreter, resolved, NULL none */
@@ -170,6 +175,10 @@ struct lf_sandbox {
 	struct lf_status status;
 	uint64_t handled;
 	uint64_t scoped;
+	uint64_t handled_net;
+	bool net_restricted;
+	struct lf_sandbox_port *ports;
+	size_t nports;
 	lf_posture posture;
 	char *project_root;
 	char *home;

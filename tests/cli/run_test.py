@@ -265,6 +265,89 @@ def git_outside_notes(s):
     check("lies outside" not in res.err, "a worktree inside the project was flagged")
 
 
+NET_PROBE = r"""
+import socket, sys
+for what in sys.argv[1:]:
+    kind, port = what.split(":")
+    s = socket.socket()
+    try:
+        if kind == "connect":
+            s.connect(("127.0.0.1", int(port)))
+        else:
+            s.bind(("127.0.0.1", int(port)))
+            s.listen(1)
+        print(what, "ok")
+    except OSError as e:
+        print(what, "errno", e.errno)
+    finally:
+        s.close()
+"""
+
+
+def free_port():
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def network(s):
+    """Not restricted by default, and plan says so; "network" restricts
+    TCP to the listed ports with real sockets on loopback (the allowed
+    port connects, another one is EACCES; bind likewise); at ABI 3 a
+    policy with fallback deny refuses to run, another runs Degraded with
+    a warning."""
+    import socket
+    need_enforcement(s)
+    listeners = []
+    for _ in range(2):
+        ls = socket.socket()
+        ls.bind(("127.0.0.1", 0))
+        ls.listen(8)
+        listeners.append(ls)
+    ok_port, other = (ls.getsockname()[1] for ls in listeners)
+    bind_ok, bind_other = free_port(), free_port()
+    probe = s.write("probe.py", NET_PROBE)
+    args = ["connect:%d" % ok_port, "connect:%d" % other, "bind:%d" % bind_ok,
+            "bind:%d" % bind_other]
+    try:
+        res = s.lf("run", "-q", "--", "/usr/bin/python3", probe, *args)
+        check(res.code == 0 and res.out.count(" ok") == 4,
+              "the network is restricted by default")
+        res = s.lf("plan")
+        check("network: NOT restricted: the program may connect to any host on any port"
+              in res.out, "plan does not say the network is open")
+        pol = s.write(os.path.join(s.top, "net.json"), json.dumps(
+            {"version": 1, "extends": "default",
+             "network": {"connect": [ok_port], "bind": [bind_ok]}}))
+        res = s.lf("run", "-q", "-p", pol, "--", "/usr/bin/python3", probe, *args)
+        check(res.code == 0 and res.out.splitlines() == [
+            "connect:%d ok" % ok_port, "connect:%d errno 13" % other,
+            "bind:%d ok" % bind_ok, "bind:%d errno 13" % bind_other],
+            "TCP is not restricted to the policy's ports")
+        res = s.lf("plan", "-p", pol)
+        check("network: TCP restricted; connect: %d; bind: %d" % (ok_port, bind_ok) in res.out,
+              "plan does not list the allowed ports")
+        # ABI 3 has no network rules.
+        res = s.lf("run", "-q", "-p", pol, "--", "/usr/bin/python3", probe, *args,
+                   extra={"LANDFENCE_ABI_MAX": "3"})
+        check(res.code == 125 and "KernelTooOld" in res.err and res.out == "",
+              "a fallback-deny policy restricting TCP ran at ABI 3")
+        loose = s.write(os.path.join(s.top, "loose.json"), json.dumps(
+            {"version": 1, "fallback": "allow", "network": {"connect": [ok_port]}}))
+        res = s.lf("run", "-q", "-p", loose, "--", "/usr/bin/python3", probe,
+                   "connect:%d" % other, extra={"LANDFENCE_ABI_MAX": "3"})
+        check(res.code == 0 and "WARNING: the sandbox is DEGRADED" in res.err and
+              "restricts TCP, which needs Landlock ABI 4" in res.err and
+              "connect:%d ok" % other in res.out,
+              "at ABI 3 the network restriction is not reported as degraded")
+    finally:
+        for ls in listeners:
+            ls.close()
+
+
 TESTS = {
     "firstrun-profiles": firstrun_profiles,
     "firstrun-unmakeable": firstrun_unmakeable,
@@ -274,6 +357,7 @@ TESTS = {
     "git-worktree": git_worktree,
     "git-submodule": git_submodule,
     "git-outside-notes": git_outside_notes,
+    "network": network,
 }
 
 if __name__ == "__main__":

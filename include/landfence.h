@@ -597,7 +597,7 @@ LF_EXPORT const char *lf_sandbox_notice(const struct lf_sandbox *sb, size_t i);
  * Returns 0, -ENOMEM. */
 LF_EXPORT int lf_sandbox_describe(const struct lf_sandbox *sb, char **out);
 
-/* The agent profiles landfence knows (claude, codex, gemini, aider), for
+/* The agent profiles landfence knows (claude, codex, gemini, aider, opencode), for
  * option checking and listings. Static strings. */
 LF_EXPORT size_t lf_profile_count(void);
 LF_EXPORT const char *lf_profile_name(size_t i);
@@ -678,7 +678,7 @@ LF_EXPORT const struct lf_enforcer *lf_enforcer_unsupported(void);
 #define LF_SCAN_HARDLINKS 0x1u
 #define LF_SCAN_DEVICES 0x2u
 #define LF_SCAN_PERSISTENCE 0x4u
-#define LF_SCAN_CHANGES 0x8u	   /* the post-run report */
+#define LF_SCAN_CHANGES 0x8u	  /* the post-run report */
 #define LF_SCAN_CREDENTIALS 0x10u /* credential files the program can read */
 #define LF_SCAN_PRELAUNCH \
 	(LF_SCAN_HARDLINKS | LF_SCAN_DEVICES | LF_SCAN_PERSISTENCE | LF_SCAN_CREDENTIALS)

@@ -269,8 +269,8 @@ static void print_header(const struct plan_view *pv)
 	for (size_t i = 0; i < lf_project_layer_count(p); i++)
 		base = base || !strcmp(lf_project_layer(p, i)->file, "<embedded>");
 	printf("%s\n", lf_project_embedded_default(p) ? " (the embedded default)"
-			: base			       ? " (\"extends\": \"default\")"
-						       : "");
+		       : base			      ? " (\"extends\": \"default\")"
+						      : "");
 	printf("fallback: %s\n", lf_effect_name(lf_effective_fallback(lf_project_effective(p))));
 	if (pv->probe.cap >= 0)
 		printf("landlock ABI: %d (kernel %d, capped at %d)\n", pv->probe.abi,
@@ -410,7 +410,8 @@ static void print_findings(const struct plan_view *pv, unsigned scan, const char
 			printf(f->incomplete ? "  (%s)\n" : "  %s\n", f->text);
 	}
 	if (absent)
-		printf("  (and %zu more that do not exist yet: `landfence run` reports each one the "
+		printf("  (and %zu more that do not exist yet: `landfence run` reports each one "
+		       "the "
 		       "program makes)\n",
 		       absent);
 }

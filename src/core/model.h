@@ -69,7 +69,7 @@ struct lf_policy {
 	char *file; /* name used in sources and diagnostics */
 	enum lf_layer layer;
 	bool extends_default; /* "extends": "default": the embedded default is a layer too */
-	bool has_fallback; /* false: this layer states no fallback */
+	bool has_fallback;    /* false: this layer states no fallback */
 	lf_posture fallback;
 	struct lf_rule *rules;
 	size_t nrules;

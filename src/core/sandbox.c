@@ -419,8 +419,7 @@ static int sources_env(struct lf_sandbox_input *in, const struct lf_effective *e
 /* The layers that restrict the network pool by intersection: a port is
  * allowed only when every one of them allows it, as a deny of any layer
  * is never lifted. */
-static int sources_net_class(struct lf_sandbox_input *in, const struct lf_effective *e,
-			     bool bind)
+static int sources_net_class(struct lf_sandbox_input *in, const struct lf_effective *e, bool bind)
 {
 	const struct lf_ports *first = NULL;
 	struct lf_ports *out = bind ? &in->net_bind : &in->net_connect;

@@ -274,7 +274,8 @@ const struct lf_persist_row lf_persist_gitdir[] = {
 	{ "config", "git config can name hooks, filters, fsmonitor and aliases that run" },
 	/* A linked worktree's own configuration (git reads it once
 	 * extensions.worktreeConfig is set, as `git sparse-checkout` sets it). */
-	{ "config.worktree", "a worktree's git config can name hooks, filters and aliases that run" },
+	{ "config.worktree",
+	  "a worktree's git config can name hooks, filters and aliases that run" },
 };
 const size_t lf_persist_gitdir_len = sizeof(lf_persist_gitdir) / sizeof(lf_persist_gitdir[0]);
 

@@ -69,9 +69,9 @@ bool lf_host_terminal(const char *canon);
 #define LF_PROFILE_OPTIONAL 0x4u /* never made; left out without a word when missing */
 
 struct lf_profile_path {
-	const char *path; /* "~/..." */
-	unsigned access;  /* LF_ACCESS_* */
-	unsigned flags;	  /* LF_PROFILE_* */
+	const char *path;    /* "~/..." */
+	unsigned access;     /* LF_ACCESS_* */
+	unsigned flags;	     /* LF_PROFILE_* */
 	const char *content; /* what a file made before launch holds ("" if NULL) */
 };
 

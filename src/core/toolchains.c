@@ -38,11 +38,13 @@ const struct lf_toolchain lf_toolchain_table[] = {
 	{ "pip",
 	  { "PIP_CACHE_DIR" },
 	  { "pip", "pip3" },
-	  { { "${PIP_CACHE_DIR:-" XDG_CACHE "/pip}", RW, CACHE, "the download and wheel cache" } } },
+	  { { "${PIP_CACHE_DIR:-" XDG_CACHE "/pip}", RW, CACHE,
+	      "the download and wheel cache" } } },
 	{ "pipx",
 	  { "PIPX_HOME", "PIPX_BIN_DIR" },
 	  { "pipx" },
-	  { { "${PIPX_HOME:-" XDG_DATA "/pipx}", RO, ROOT, "the applications' virtual environments" },
+	  { { "${PIPX_HOME:-" XDG_DATA "/pipx}", RO, ROOT,
+	      "the applications' virtual environments" },
 	    { "~/.local/pipx", RO, ROOT, "the applications' virtual environments (pipx < 1.3)" },
 	    { "${PIPX_BIN_DIR:-~/.local/bin}", RO, ROOT, "the applications' links" } } },
 	{ "uv",
@@ -50,7 +52,8 @@ const struct lf_toolchain lf_toolchain_table[] = {
 	  { "uv", "uvx" },
 	  { { "${UV_CACHE_DIR:-" XDG_CACHE "/uv}", RW, CACHE, "the package cache" },
 	    { "${UV_TOOL_DIR:-" XDG_DATA "/uv/tools}", RO, ROOT, "installed tools" },
-	    { "${UV_PYTHON_INSTALL_DIR:-" XDG_DATA "/uv/python}", RO, ROOT, "managed Python versions" },
+	    { "${UV_PYTHON_INSTALL_DIR:-" XDG_DATA "/uv/python}", RO, ROOT,
+	      "managed Python versions" },
 	    { XDG_CONFIG "/uv/uv.toml", RO, 0, "configuration" } } },
 	{ "poetry",
 	  { "POETRY_HOME", "POETRY_CACHE_DIR", "POETRY_VIRTUALENVS_PATH" },
@@ -59,7 +62,8 @@ const struct lf_toolchain lf_toolchain_table[] = {
 	    { "${POETRY_CACHE_DIR:-" XDG_CACHE "/pypoetry}", RW, CACHE,
 	      "the package cache and the projects' virtual environments" },
 	    { "${POETRY_VIRTUALENVS_PATH}", RW, 0, "the projects' virtual environments" },
-	    { "${POETRY_CONFIG_DIR:-" XDG_CONFIG "/pypoetry}/config.toml", RO, 0, "configuration" } } },
+	    { "${POETRY_CONFIG_DIR:-" XDG_CONFIG "/pypoetry}/config.toml", RO, 0,
+	      "configuration" } } },
 	{ "conda",
 	  { "CONDA_PREFIX", "CONDA_EXE" },
 	  { "conda", "mamba" },
@@ -89,7 +93,10 @@ const struct lf_toolchain lf_toolchain_table[] = {
 	    { "${CARGO_TARGET_DIR}", RW, CACHE, "the shared build directory" },
 	    { "${CARGO_INSTALL_ROOT}/bin", RO, ROOT, "installed binaries" } } },
 	/* JavaScript */
-	{ "nvm", { "NVM_DIR" }, { NULL }, { { "${NVM_DIR:-~/.nvm}", RO, ROOT, "Node.js versions" } } },
+	{ "nvm",
+	  { "NVM_DIR" },
+	  { NULL },
+	  { { "${NVM_DIR:-~/.nvm}", RO, ROOT, "Node.js versions" } } },
 	{ "volta",
 	  { "VOLTA_HOME" },
 	  { "volta" },
@@ -206,8 +213,10 @@ const struct lf_toolchain lf_toolchain_table[] = {
 const size_t lf_toolchain_table_len = sizeof(lf_toolchain_table) / sizeof(lf_toolchain_table[0]);
 
 const struct lf_tool_path_rule lf_tool_path_table[] = {
-	{ "npm", "/bin", "../lib/node_modules", "the packages of the npm prefix whose bin is on PATH" },
-	{ "npm", "/node_modules/.bin", "..", "the packages of the npm install whose .bin is on PATH" },
+	{ "npm", "/bin", "../lib/node_modules",
+	  "the packages of the npm prefix whose bin is on PATH" },
+	{ "npm", "/node_modules/.bin", "..",
+	  "the packages of the npm install whose .bin is on PATH" },
 };
 const size_t lf_tool_path_table_len = sizeof(lf_tool_path_table) / sizeof(lf_tool_path_table[0]);
 
@@ -231,7 +240,8 @@ const struct lf_credential lf_credential_table[] = {
 	{ "~/.pypirc", "PyPI upload tokens" },
 	{ XDG_CONFIG "/pip/pip.conf", "index URLs with passwords (pip)" },
 	{ "~/.pip/pip.conf", "index URLs with passwords (pip)" },
-	{ "${POETRY_CONFIG_DIR:-" XDG_CONFIG "/pypoetry}/auth.toml", "repository passwords (poetry)" },
+	{ "${POETRY_CONFIG_DIR:-" XDG_CONFIG "/pypoetry}/auth.toml",
+	  "repository passwords (poetry)" },
 	{ XDG_DATA "/uv/credentials", "index credentials (uv)" },
 	{ CARGO "/credentials.toml", "crates.io tokens" },
 	{ CARGO "/credentials", "crates.io tokens (older name)" },
@@ -323,7 +333,8 @@ int lf_tool_expand(const char *spec, const char *home, lf_getenv_fn get, void *c
 		if (!end)
 			return -EINVAL;
 		dflt = strstr(body, ":-");
-		nlen = dflt && dflt < spec + end ? (size_t)(dflt - body) : (size_t)(spec + end - body);
+		nlen = dflt && dflt < spec + end ? (size_t)(dflt - body)
+						 : (size_t)(spec + end - body);
 		head = var_value(body, nlen, get, ctx);
 		if (!head && dflt && dflt < spec + end) {
 			char *fb = strndup(dflt + 2, (size_t)(spec + end - dflt - 2));

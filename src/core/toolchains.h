@@ -31,17 +31,17 @@
 
 struct lf_tool_place {
 	const char *path;
-	unsigned access; /* LF_ACCESS_RO, or LF_ACCESS_RO | LF_ACCESS_RW */
-	unsigned flags;	 /* LF_TOOL_* */
+	unsigned access;  /* LF_ACCESS_RO, or LF_ACCESS_RO | LF_ACCESS_RW */
+	unsigned flags;	  /* LF_TOOL_* */
 	const char *what; /* for plan: "Python versions", "the package cache" */
 };
 
 #define LF_TOOL_PLACES_MAX 10
 
 struct lf_toolchain {
-	const char *name;	  /* the name the policy's "toolchains" key uses */
-	const char *vars[6];	  /* one of them set (non-empty): in use */
-	const char *commands[5];  /* one of them on PATH: in use */
+	const char *name;	 /* the name the policy's "toolchains" key uses */
+	const char *vars[6];	 /* one of them set (non-empty): in use */
+	const char *commands[5]; /* one of them on PATH: in use */
 	struct lf_tool_place places[LF_TOOL_PLACES_MAX]; /* up to the first NULL path */
 };
 

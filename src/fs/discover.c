@@ -35,15 +35,15 @@ struct look {
 	const struct lf_host *host;
 	lf_getenv_fn get;
 	void *ctx;
-	char *home;		  /* canonical home, or NULL */
-	struct lf_strv path;	  /* PATH entries as written (absolute ones) */
+	char *home;		   /* canonical home, or NULL */
+	struct lf_strv path;	   /* PATH entries as written (absolute ones) */
 	struct lf_strv path_canon; /* their realpath, "" when they do not resolve */
-	int *path_fd;		  /* each entry opened (O_PATH), -1 when it is not a directory */
+	int *path_fd;		   /* each entry opened (O_PATH), -1 when it is not a directory */
 	/* Built on the first grant to judge (refused()): */
 	bool judged;
-	struct lf_strv creds;	  /* the credential files (realpath when they exist) */
-	struct lf_strv persist;	  /* the home's persistence paths, likewise */
-	char *command_canon;	  /* realpath of the command, or NULL */
+	struct lf_strv creds;	/* the credential files (realpath when they exist) */
+	struct lf_strv persist; /* the home's persistence paths, likewise */
+	char *command_canon;	/* realpath of the command, or NULL */
 	struct lf_discovery *out;
 };
 
@@ -228,7 +228,6 @@ static int add(struct look *l, const char *path, unsigned access, enum lf_discov
 	return 0;
 }
 
-
 /* ------------------------------------------------------------------------
  * Toolchains
  */
@@ -356,8 +355,7 @@ static char *in_use(const struct look *l, const struct lf_toolchain *t, const st
 		}
 		free(canon);
 	}
-	for (size_t i = 0; i < sizeof(t->commands) / sizeof(t->commands[0]) && t->commands[i];
-	     i++)
+	for (size_t i = 0; i < sizeof(t->commands) / sizeof(t->commands[0]) && t->commands[i]; i++)
 		for (size_t k = 0; k < l->path.n; k++)
 			if (path_has(l, k, t->commands[i]))
 				return xstrdup_printf("%s on PATH: %s/%s", t->commands[i],
@@ -507,7 +505,7 @@ static int venv_of(const char *path, char **out, char **home)
 		if (eq[0] == '/' && !(*home = strdup(eq)))
 			r = -ENOMEM;
 		break;
-next:;
+	next:;
 	}
 out:
 	free(dir);

@@ -50,8 +50,8 @@ static int make_place(const char *path, const char *home, bool dir, const char *
 		char *slash = strrchr(p, '/');
 		*slash = '\0';
 		r = stat(slash == p ? "/" : p, &st) < 0 ? -errno
-		    : st.st_uid != geteuid()	   ? -EPERM
-						   : 0;
+		    : st.st_uid != geteuid() ? -EPERM
+					     : 0;
 		*slash = '/';
 		if (r < 0)
 			break;

@@ -203,8 +203,7 @@ static void tell_project_ungranted(struct lf_run *r, const struct lf_sandbox *sb
 static bool git_opt_arg(const char *o)
 {
 	return !strcmp(o, "-C") || !strcmp(o, "-c") || !strcmp(o, "--git-dir") ||
-	       !strcmp(o, "--work-tree") || !strcmp(o, "--namespace") ||
-	       !strcmp(o, "--config-env");
+	       !strcmp(o, "--work-tree") || !strcmp(o, "--namespace") || !strcmp(o, "--config-env");
 }
 
 /* Where `git [global options] SUB ...` has SUB, with -C applied to *dir
@@ -307,8 +306,8 @@ static void tell_git_outside(struct lf_run *r, const struct lf_sandbox *sb, char
 			     const char *cwd)
 {
 	static const char *const wt_opts[] = { "-b", "-B", "--reason", NULL };
-	static const char *const sm_opts[] = { "-b", "--branch", "--name", "--reference",
-					       "--depth", NULL };
+	static const char *const sm_opts[] = { "-b",	      "--branch", "--name",
+					       "--reference", "--depth",  NULL };
 	const char *ops[2];
 	char *const *w;
 	char *abs = NULL, *dir = cwd ? strdup(cwd) : getcwd(NULL, 0);
@@ -333,7 +332,8 @@ static void tell_git_outside(struct lf_run *r, const struct lf_sandbox *sb, char
 			repo += 7;
 		if (repo && repo[0] == '/' && !git_path_granted(sb, dir, repo, LF_ACCESS_RO, &abs))
 			tell(r, LF_SEVERITY_NOTE,
-			     "git submodule add %s: the repository %s lies outside what the sandbox "
+			     "git submodule add %s: the repository %s lies outside what the "
+			     "sandbox "
 			     "may read, so git will say it does not exist (the cause is Permission "
 			     "denied); add it to host.read, or add the submodule outside landfence",
 			     ops[0], abs);
@@ -341,7 +341,8 @@ static void tell_git_outside(struct lf_run *r, const struct lf_sandbox *sb, char
 		abs = NULL;
 		if (n == 2 && !git_path_granted(sb, dir, ops[1], LF_ACCESS_RW, &abs))
 			tell(r, LF_SEVERITY_NOTE,
-			     "git submodule add: %s lies outside what the sandbox may write, so git "
+			     "git submodule add: %s lies outside what the sandbox may write, so "
+			     "git "
 			     "will fail with Permission denied",
 			     abs);
 	}

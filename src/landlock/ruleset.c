@@ -109,8 +109,9 @@ int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *
 	}
 	for (size_t i = 0; sb->handled_net && i < sb->nports; i++) {
 		struct landlock_net_port_attr np = {
-			.allowed_access = (sb->ports[i].connect ? LANDLOCK_ACCESS_NET_CONNECT_TCP : 0) |
-					  (sb->ports[i].bind ? LANDLOCK_ACCESS_NET_BIND_TCP : 0),
+			.allowed_access =
+				(sb->ports[i].connect ? LANDLOCK_ACCESS_NET_CONNECT_TCP : 0) |
+				(sb->ports[i].bind ? LANDLOCK_ACCESS_NET_BIND_TCP : 0),
 			.port = sb->ports[i].port,
 		};
 

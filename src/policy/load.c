@@ -486,7 +486,8 @@ static int parse_extends(struct ctx *c, const struct member *m)
 	int r;
 
 	if (!json_is_string(m->value))
-		return err_at(c, AT(&m->kid->value), "\"extends\" is %s, expected the string \"default\"",
+		return err_at(c, AT(&m->kid->value),
+			      "\"extends\" is %s, expected the string \"default\"",
 			      lf_json_type_name(m->value));
 	if ((r = get_string(c, m->value, &m->kid->value, "\"extends\"", &s, &len)) < 0)
 		return r;
@@ -559,8 +560,9 @@ static int get_ports(struct ctx *c, const struct member *m, const char *key, uns
 				      i, lf_json_type_name(e));
 		json_int_t v = json_integer_value(e);
 		if (v < (json_int_t)lowest || v > 65535)
-			return err_at(c, AT(epos), "%s[%zu] is %lld, expected a TCP port from %u to 65535",
-				      key, i, (long long)v, lowest);
+			return err_at(c, AT(epos),
+				      "%s[%zu] is %lld, expected a TCP port from %u to 65535", key,
+				      i, (long long)v, lowest);
 		if ((r = lf_ports_add(out, (unsigned short)v)) < 0)
 			return r;
 	}
@@ -604,9 +606,15 @@ enum {
 static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 {
 	static const char *const names[TOP_COUNT + 1] = {
-		[TOP_VERSION] = "version", [TOP_EXTENDS] = "extends", [TOP_FALLBACK] = "fallback",
-		[TOP_RULES] = "rules",	   [TOP_HOST] = "host",	      [TOP_PROFILES] = "profiles",
-		[TOP_TOOLCHAINS] = "toolchains", [TOP_NETWORK] = "network", [TOP_ENV] = "env",
+		[TOP_VERSION] = "version",
+		[TOP_EXTENDS] = "extends",
+		[TOP_FALLBACK] = "fallback",
+		[TOP_RULES] = "rules",
+		[TOP_HOST] = "host",
+		[TOP_PROFILES] = "profiles",
+		[TOP_TOOLCHAINS] = "toolchains",
+		[TOP_NETWORK] = "network",
+		[TOP_ENV] = "env",
 		[TOP_COUNT] = NULL,
 	};
 	struct member m[TOP_COUNT] = { 0 };
@@ -635,7 +643,8 @@ static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 		return r;
 	const struct member *fb = &m[TOP_FALLBACK];
 	if (fb->value) {
-		if ((r = get_effect(c, fb->value, &fb->kid->value, "fallback", &c->p->fallback)) < 0)
+		if ((r = get_effect(c, fb->value, &fb->kid->value, "fallback", &c->p->fallback)) <
+		    0)
 			return r;
 		c->p->has_fallback = true;
 	}
@@ -678,7 +687,8 @@ static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 		struct member em[3] = { 0 };
 		const struct lf_jpos *epos = &en->kid->value;
 		if ((r = get_object(c, en->value, epos, "\"env\"")) < 0 ||
-		    (r = get_members(c, en->value, epos, enames, em, "in env", "unset or keep")) < 0)
+		    (r = get_members(c, en->value, epos, enames, em, "in env", "unset or keep")) <
+			    0)
 			return r;
 		if (em[0].value &&
 		    (r = get_strv(c, &em[0], "unset", &c->p->env_unset, check_env_name)) < 0)

@@ -114,7 +114,7 @@ static void test_layers_intersect(void **state)
 	assert_non_null(port_of(w.sb, 22));
 	assert_true(port_of(w.sb, 443)->connect && !port_of(w.sb, 443)->bind);
 	assert_null(port_of(w.sb, 80));
-	assert_null(port_of(w.sb, 8080)); /* the second layer binds nothing */
+	assert_null(port_of(w.sb, 8080));		      /* the second layer binds nothing */
 	assert_int_equal(lf_sandbox_port(w.sb, 0)->port, 22); /* in port order */
 	assert_int_equal(lf_sandbox_describe(w.sb, &text), 0);
 	assert_non_null(strstr(text, "net tcp restricted\n"));
@@ -156,7 +156,8 @@ static void test_status_per_abi(void **state)
 		if (abi == 3) {
 			assert_int_equal(lf_sandbox_status(w.sb)->kind, LF_STATUS_DEGRADED);
 			assert_int_equal(lf_sandbox_handled_net(w.sb), 0);
-			assert_non_null(strstr(lf_sandbox_status(w.sb)->reason, "needs Landlock ABI 4"));
+			assert_non_null(
+				strstr(lf_sandbox_status(w.sb)->reason, "needs Landlock ABI 4"));
 		}
 		if (abi >= 4)
 			assert_int_not_equal(lf_sandbox_handled_net(w.sb), 0);

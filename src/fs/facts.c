@@ -321,11 +321,12 @@ static char *npmrc_prefix(const char *home)
 		while (*v == ' ' || *v == '\t')
 			v++;
 		v[strcspn(v, " \t\r")] = '\0';
-		if (v[0] == '/')
-			found = strdup(v);
-		else if (v[0] == '~' && v[1] == '/' && asprintf(&found, "%s%s", home, v + 1) < 0)
-			found = NULL;
-		else if (!strncmp(v, "${HOME}/", 8) && asprintf(&found, "%s%s", home, v + 7) < 0)
+		/* npm expands ~/ and ${HOME} in paths. */
+		const char *rest = v[0] == '/'			? v
+				   : v[0] == '~' && v[1] == '/' ? v + 1
+				   : !strncmp(v, "${HOME}/", 8) ? v + 7
+								: NULL;
+		if (rest && asprintf(&found, "%s%s", rest == v ? "" : home, rest) < 0)
 			found = NULL;
 	}
 	free(text);

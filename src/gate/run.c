@@ -282,8 +282,10 @@ static bool git_path_granted(const struct lf_sandbox *sb, const char *dir, const
 		joined = strdup(path);
 	else if (asprintf(&joined, "%s/%s", dir, path) < 0)
 		joined = NULL;
-	if (joined && joined[0] != '/')
+	if (joined && joined[0] != '/') {
+		free(joined);
 		return true; /* a relative working directory: cannot tell */
+	}
 	if (!joined || lf_path_canon_lenient(joined, abs) < 0) {
 		free(joined);
 		return true; /* out of memory: say nothing */

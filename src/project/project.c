@@ -380,7 +380,7 @@ static int extend_default(struct lf_project *p, size_t at)
 	int r;
 
 	for (size_t i = 0; i < p->nlayers; i++)
-		wanted = wanted || p->layers[i]->extends_default;
+		wanted = wanted || (p->layers[i] && p->layers[i]->extends_default);
 	if (!wanted)
 		return 0;
 	r = lf_policy_default(&pol);

@@ -26,7 +26,7 @@ bad() {
 	fail=1
 }
 
-if ! meson install -C "$build" --no-rebuild --quiet --destdir "$root" >"$root.log" 2>&1; then
+if ! "$LANDFENCE_SRCDIR/tests/meson-install.sh" "$build" "$root" --quiet >"$root.log" 2>&1; then
 	cat "$root.log"
 	rm -f "$root.log"
 	echo "FAIL: meson install"

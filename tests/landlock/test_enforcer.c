@@ -234,6 +234,10 @@ static void test_landlock_enforcer_applies_host_grants(void **state)
 
 	if (!need_landlock())
 		return;
+	/* LANDFENCE_ABI_MAX=0 hides Landlock: a deny fallback is then
+	 * KernelTooOld, which test_landlock_enforcer_kernel_too_old checks. */
+	if (lf_landlock_abi(-1) == 0)
+		skip();
 	fixture_make(&f);
 	snprintf(text, sizeof(text),
 		 "{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["

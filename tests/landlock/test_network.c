@@ -78,7 +78,9 @@ static const struct lf_sandbox_port *port_of(const struct lf_sandbox *sb, unsign
 
 static void test_default_open(void **state)
 {
-	const char *const p[] = { "{\"version\": 1, \"fallback\": \"deny\"}" };
+	/* Fallback ask: the value is built whatever the ABI (valgrind sees
+	 * no Landlock). */
+	const char *const p[] = { "{\"version\": 1, \"fallback\": \"ask\"}" };
 	struct world w;
 	char *text = NULL;
 	(void)state;
@@ -108,8 +110,11 @@ static void test_layers_intersect(void **state)
 	world(&w, p, 2, 7);
 	assert_int_equal(w.rc, 0);
 	assert_true(lf_sandbox_network_restricted(w.sb));
+	/* Handled only where the ABI in use has network rules. */
 	assert_int_equal(lf_sandbox_handled_net(w.sb),
-			 LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP);
+			 lf_sandbox_abi(w.sb) >= 4
+				 ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP
+				 : 0);
 	assert_int_equal(lf_sandbox_port_count(w.sb), 2);
 	assert_non_null(port_of(w.sb, 22));
 	assert_true(port_of(w.sb, 443)->connect && !port_of(w.sb, 443)->bind);

@@ -454,8 +454,11 @@ REAL = {".pyenv": "/root/.pyenv", ".rustup": "/root/.rustup", ".cargo/bin": "/ro
 def real_tools(s):
     """The machine's own pyenv, rustup and cargo, at the default places of
     a scratch home (bind mounts of the real installations, so that
-    nothing of the real home is written), and npm: python3 -c, cargo new
-    && cargo build --offline, npm install is-number."""
+    nothing of the real home is written), npm, and the agents' npm user
+    prefix on PATH (tools/deps agents), under the embedded default:
+    python3 -c, cargo new && cargo build --offline, npm install is-number,
+    codex --version, gemini --version, and landfence check run from its
+    build folder inside landfence run."""
     need_enforcement(s)
     if os.geteuid() != 0:
         raise Skip("the machine's toolchains are root's (/root): checked in the root pass")
@@ -467,6 +470,13 @@ def real_tools(s):
         os.makedirs(s.h(rel))
         mounts.append("mount --bind %s %s" % (src, s.h(rel)))
     s.path_dirs[:0] = [s.h(".cargo/bin"), s.h(".pyenv/shims"), s.h(".pyenv/bin")]
+    prefix = os.environ.get("LANDFENCE_AGENTS_PREFIX", "/var/cache/landfence-agents")
+    agents = [a for a in ("codex", "gemini")
+              if os.access(os.path.join(prefix, "node_modules/.bin", a), os.X_OK)]
+    if agents:
+        s.path_dirs.insert(0, os.path.join(prefix, "node_modules/.bin"))
+    elif os.environ.get("LANDFENCE_TESTS_AGENTS") == "1":
+        raise Fail("the agents are not installed in %s (tools/deps agents)" % prefix)
     lf = os.environ["LANDFENCE_BIN"]
     script = " && ".join(mounts + [
         "echo ==python && %s run -- python3 -c 'print(6*7)'" % lf,
@@ -476,7 +486,8 @@ def real_tools(s):
         "is-number && ls node_modules/is-number/package.json" % lf,
         "echo ==secret && { %s run -q -- cat %s; echo \"status $?\"; }" % (
             lf, s.h("secret.txt")),
-    ])
+        "echo ==inside && %s run -q -- sh -c '%s check bash -- ls'" % (lf, lf),
+    ] + ["echo ==%s && %s run -q -- %s --version" % (a, lf, a) for a in agents])
     home_secret(s)
     res = s.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
                 timeout=300)
@@ -488,6 +499,11 @@ def real_tools(s):
     check("status 1" in out and "Permission denied" in res.err, "the home's secret was readable")
     no_secret(s, res, "real tools")
     check("made %s" % s.h(".npm") in res.err, "run did not make ~/.npm for npm")
+    check("==inside\nallow" in out, "landfence check inside landfence run failed")
+    for a in agents:
+        check(out.split("==%s\n" % a, 1)[-1][:1].isdigit() or
+              out.split("==%s\n" % a, 1)[-1].startswith("codex-cli"),
+              "%s --version printed no version" % a)
     # Nothing was written into the real installations.
     check(not os.path.exists("/root/.cargo/bin/hello"), "cargo wrote into the real ~/.cargo")
 

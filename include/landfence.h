@@ -431,13 +431,16 @@ enum lf_origin {
 	LF_ORIGIN_RUN_DIR = 5,	   /* the private TMPDIR */
 	LF_ORIGIN_COMMAND = 6,	   /* the command or its interpreter */
 	LF_ORIGIN_DEVICE = 7,	   /* a /dev node (host-grant table) */
-	LF_ORIGIN_TOOLCHAIN = 8,   /* a discovered toolchain (reserved) */
+	LF_ORIGIN_TOOLCHAIN = 8,   /* a toolchain found on the host (doc/toolchains.md) */
 	LF_ORIGIN_BUILTIN = 9,	   /* landfence's own fence on its configuration */
-	LF_ORIGIN_PROTECT = 10,	   /* a protection: a persistence path kept read-only */
+	LF_ORIGIN_SELF = 10,	   /* landfence's own executable and library */
+	LF_ORIGIN_GIT = 11,	   /* the git directory of a linked worktree outside the project */
+	LF_ORIGIN_PROTECT = 12,	   /* a protection: a persistence path kept read-only */
 };
 
 /* "policy", "fallback", "host", "host-policy", "profile", "run-dir",
- * "command", "device", "toolchain", "builtin", "protect". Static string. */
+ * "command", "device", "toolchain", "builtin", "self", "git", "protect".
+ * Static string. */
 LF_EXPORT const char *lf_origin_name(enum lf_origin origin);
 
 /* One final path-beneath rule. Strings are owned by the value. */
@@ -547,6 +550,15 @@ struct lf_namespace {
 	size_t nmounts;	    /* mount operations per launch, all of the above */
 };
 
+/* A TCP port the program may use when the policy restricts the network
+ * (its "network" section; Landlock ABI 4 and later): every other port is
+ * refused for connect(2) and bind(2). */
+struct lf_sandbox_port {
+	uint16_t port;
+	bool connect;
+	bool bind;
+};
+
 /* One variable the environment scrub removes from the program's
  * environment, and why (the default list, or a policy's "env"). */
 struct lf_sandbox_env {
@@ -581,10 +593,17 @@ struct lf_sandbox_opts {
 				no mount namespace; LF_NS_ASSUME: as if one
 				were available, without trying (a value to
 				read, never to launch) */
+	unsigned flags;	     /* LF_SANDBOX_* */
 };
 #define LF_NS_PROBE 0
 #define LF_NS_NEVER (-1)
 #define LF_NS_ASSUME 1
+/* Prepare a launch: make the missing places the value would grant and
+ * that say so (agent profile directories and files, caches of the
+ * toolchains in use; doc/landlock.md), below the home directory, owned by
+ * this user, before looking at them. lf_child_new sets it; `plan` does
+ * not, and lists them as "does not exist yet". */
+#define LF_SANDBOX_PREPARE 0x1u
 #define LF_SANDBOX_OPTS_INIT                           \
 	{                                              \
 		.size = sizeof(struct lf_sandbox_opts) \
@@ -596,7 +615,8 @@ struct lf_sandbox;
 /* Compiles the sandbox value of e (resolved policy) and plan (its seed
  * plan) for one launch. It reads the file system (canonical paths, types,
  * the /etc listing, the command's "#!" line) and probes Landlock; it makes
- * no Landlock call and starts nothing.
+ * no Landlock call and starts nothing. It changes nothing on disk unless
+ * o->flags has LF_SANDBOX_PREPARE.
  * Returns 0 and *out (free with lf_sandbox_free), or:
  *   -EINVAL      bad options, an unknown profile, a bad "host" path (diag)
  *   -EOPNOTSUPP  KernelTooOld: fallback deny and this kernel cannot fully
@@ -615,6 +635,16 @@ LF_EXPORT int lf_sandbox_abi(const struct lf_sandbox *sb);
 LF_EXPORT const struct lf_status *lf_sandbox_status(const struct lf_sandbox *sb);
 LF_EXPORT uint64_t lf_sandbox_handled(const struct lf_sandbox *sb); /* handled_access_fs */
 LF_EXPORT uint64_t lf_sandbox_scoped(const struct lf_sandbox *sb);  /* scopes; 0 below ABI 6 */
+/* Whether a policy restricts the network (TCP connect and bind to the
+ * listed ports only; doc/landlock.md, "Network"). Not by default: the
+ * program may connect anywhere. */
+LF_EXPORT bool lf_sandbox_network_restricted(const struct lf_sandbox *sb);
+/* handled_access_net: LANDLOCK_ACCESS_NET_BIND_TCP | _CONNECT_TCP when
+ * restricted and the ABI has them (4+), else 0. */
+LF_EXPORT uint64_t lf_sandbox_handled_net(const struct lf_sandbox *sb);
+/* The ports allowed when restricted, in port order. */
+LF_EXPORT size_t lf_sandbox_port_count(const struct lf_sandbox *sb);
+LF_EXPORT const struct lf_sandbox_port *lf_sandbox_port(const struct lf_sandbox *sb, size_t i);
 LF_EXPORT const char *lf_sandbox_run_dir(const struct lf_sandbox *sb);
 LF_EXPORT size_t lf_sandbox_rule_count(const struct lf_sandbox *sb);
 LF_EXPORT const struct lf_sandbox_rule *lf_sandbox_rule(const struct lf_sandbox *sb, size_t i);
@@ -660,7 +690,7 @@ LF_EXPORT const char *lf_sandbox_notice(const struct lf_sandbox *sb, size_t i);
  * Returns 0, -ENOMEM. */
 LF_EXPORT int lf_sandbox_describe(const struct lf_sandbox *sb, char **out);
 
-/* The agent profiles landfence knows (claude, codex, gemini, aider), for
+/* The agent profiles landfence knows (claude, codex, gemini, aider, opencode), for
  * option checking and listings. Static strings. */
 LF_EXPORT size_t lf_profile_count(void);
 LF_EXPORT const char *lf_profile_name(size_t i);
@@ -741,8 +771,10 @@ LF_EXPORT const struct lf_enforcer *lf_enforcer_unsupported(void);
 #define LF_SCAN_HARDLINKS 0x1u
 #define LF_SCAN_DEVICES 0x2u
 #define LF_SCAN_PERSISTENCE 0x4u
-#define LF_SCAN_CHANGES 0x8u /* the post-run report */
-#define LF_SCAN_PRELAUNCH (LF_SCAN_HARDLINKS | LF_SCAN_DEVICES | LF_SCAN_PERSISTENCE)
+#define LF_SCAN_CHANGES 0x8u	  /* the post-run report */
+#define LF_SCAN_CREDENTIALS 0x10u /* credential files the program can read */
+#define LF_SCAN_PRELAUNCH \
+	(LF_SCAN_HARDLINKS | LF_SCAN_DEVICES | LF_SCAN_PERSISTENCE | LF_SCAN_CREDENTIALS)
 
 /* How loud a message is; landfence prints "note", "WARNING" or "error". */
 enum lf_severity {
@@ -764,8 +796,11 @@ struct lf_finding {
 
 struct lf_findings;
 
-/* Runs the checks of what (LF_SCAN_HARDLINKS, _DEVICES, _PERSISTENCE)
- * over sb. p names the policy files of the run for the persistence check
+/* Runs the checks of what (LF_SCAN_HARDLINKS, _DEVICES, _PERSISTENCE,
+ * _CREDENTIALS) over sb. A credential file (an SSH key, ~/.npmrc, a
+ * crates.io token, ...: doc/toolchains.md) that exists and that a final
+ * rule lets the program read is a note naming the rule: only a policy
+ * grants one. p names the policy files of the run for the persistence check
  * (a writable one decides the next run; NULL: none). Under fallback deny
  * a hard link, a device node or an incomplete hard-link scan is an error
  * (lf_findings_verdict refuses); under another posture a warning, as an
@@ -820,7 +855,8 @@ struct lf_child_opts {
 struct lf_child;
 
 /* Prepares a launch of argv (argv[0] is searched in PATH as execvp does)
- * under the sandbox value of e and plan. Nothing runs. The environment is
+ * under the sandbox value of e and plan. Nothing runs; the missing places
+ * the value makes for a launch are made (LF_SANDBOX_PREPARE). The environment is
  * this process's, scrubbed as the value says, TMPDIR pointing at a fresh
  * private directory.
  * Returns 0 and *out (free with lf_child_free), or:
@@ -861,7 +897,12 @@ LF_EXPORT int lf_child_start(struct lf_child *c, struct lf_diag *diag);
 LF_EXPORT pid_t lf_child_pid(const struct lf_child *c);
 
 /* Waits for the child, forwarding SIGINT, SIGTERM, SIGHUP, SIGQUIT and
- * SIGWINCH sent to the caller, and writes the raw wait status.
+ * SIGWINCH sent to the caller, and writes the raw wait status. Job
+ * control: when the program stops (Ctrl-Z, SIGSTOP) the caller stops too
+ * (SIGSTOP), and continues the program when it is continued itself.
+ * A caller that wants to end as the program did (a shell loop stops on
+ * Ctrl-C only when its job died by SIGINT) re-raises a terminating
+ * signal itself, as `landfence run` does (doc/launch.md, "Signals").
  * Returns 0, -EINVAL (not started, or already waited). */
 LF_EXPORT int lf_child_wait(struct lf_child *c, int *status);
 

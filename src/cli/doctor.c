@@ -85,6 +85,7 @@ static int print_json(const struct report *rp)
 		json_object_set_new(feats, rp->f[i].name, json_boolean(rp->f[i].ok));
 	json_object_set_new(root, "features", feats);
 	json_object_set_new(root, "complete", json_boolean(rp->all));
+	json_object_set_new(root, "network_restricted_by_default", json_false());
 	json_object_set_new(root, "hint", rp->hint ? json_string(rp->hint) : json_null());
 	json_object_set_new(root, "apparmor_restrict_unprivileged_userns",
 			    rp->aa.restrict_userns >= 0 ? json_integer(rp->aa.restrict_userns)
@@ -106,6 +107,10 @@ static int print_json(const struct report *rp)
 /* What no ABI fences, said plainly whatever the kernel. */
 static void print_limits(void)
 {
+	printf("Network access is not restricted by default: a sandboxed program can connect "
+	       "to any host on any port, and send what it can read. A policy's \"network\" "
+	       "section restricts TCP connect and bind to the ports it lists (Landlock ABI 4; "
+	       "UDP, DNS among it, stays open).\n");
 	printf("Not fenced on any kernel yet: named UNIX sockets. A sandboxed program can "
 	       "connect(2) to a socket by path (ssh-agent, D-Bus, docker.sock) if it knows "
 	       "the path; the environment scrub removes the usual addresses.\n");
@@ -236,7 +241,7 @@ int lf_cmd_doctor(int argc, char **argv)
 		{ "filesystem", "read, write, execute, make and remove files", 1, false, true },
 		{ "refer", "rename and link across directories", 2, false, true },
 		{ "truncate", "truncate(2) and O_TRUNC", 3, false, true },
-		{ "tcp", "TCP bind and connect ports (not used by landfence)", 4, false, false },
+		{ "tcp", "TCP bind and connect ports (a policy's \"network\")", 4, false, false },
 		{ "ioctl-dev", "ioctl on device files", 5, false, true },
 		{ "scopes", "abstract UNIX sockets and signals stay inside the sandbox", 6, false,
 		  true },

@@ -19,23 +19,24 @@
 #include "cli/cli.h"
 #include "project/project.h"
 
-/* Fences drop every allow they overlap (SPEC §2), so a deny inside the
- * project would drop a broad "**" allow of its class entirely: the starter
- * grants the project broadly and leaves fences to the user, with the shell
- * rules (advisory only) showing the syntax. "rm" is asked about as a whole:
- * a prefix "rm -rf" would miss "rm -fr", "rm -r -f" and "rm --recursive". */
+/* The starter builds on the embedded default ("extends": "default": the
+ * project readable and writable, fallback deny, the host grants, the
+ * discovered toolchains) and shows the syntax of what users add: shell
+ * rules (advisory only), host grants, profiles. Fences drop every allow
+ * they overlap (SPEC §2), so a deny inside the project would drop the
+ * default's broad "**" allow of its class entirely: none is suggested.
+ * "rm" is asked about as a whole: a prefix "rm -rf" would miss "rm -fr",
+ * "rm -r -f" and "rm --recursive". */
 static const char starter[] =
 	"{\n"
 	"  \"version\": 1,\n"
-	"  \"fallback\": \"ask\",\n"
+	"  \"extends\": \"default\",\n"
 	"  \"rules\": [\n"
-	"    { \"effect\": \"allow\", \"capability\": \"read\",   \"paths\": [\"**\"] },\n"
-	"    { \"effect\": \"allow\", \"capability\": \"write\",  \"paths\": [\"**\"] },\n"
-	"    { \"effect\": \"allow\", \"capability\": \"delete\", \"paths\": [\"**\"] },\n"
-	"    { \"effect\": \"allow\", \"capability\": \"bash\",   \"commands\": [\n"
+	"    { \"effect\": \"allow\", \"capability\": \"bash\", \"commands\": [\n"
 	"        { \"effect\": \"deny\",  \"prefix\": \"git push\" },\n"
 	"        { \"effect\": \"ask\",   \"prefix\": \"rm\" } ] }\n"
 	"  ],\n"
+	"  \"host\": { \"read\": [], \"write\": [] },\n"
 	"  \"profiles\": []\n"
 	"}\n";
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/model.h"
@@ -224,6 +225,36 @@ static void print_tree(const struct lf_sandbox *sb)
 	free(v);
 }
 
+/* The network, said plainly either way. */
+static void print_network(const struct lf_sandbox *sb)
+{
+	size_t n = lf_sandbox_port_count(sb);
+
+	if (!lf_sandbox_network_restricted(sb)) {
+		printf("network: NOT restricted: the program may connect to any host on any port "
+		       "(a policy's \"network\" section restricts TCP)\n");
+		return;
+	}
+	printf("network: TCP restricted%s; connect:",
+	       lf_sandbox_handled_net(sb) ? "" : " by the policy, NOT enforced at this ABI");
+	for (int bind = 0; bind < 2; bind++) {
+		bool any = false;
+
+		if (bind)
+			printf("; bind:");
+		for (size_t i = 0; i < n; i++) {
+			const struct lf_sandbox_port *p = lf_sandbox_port(sb, i);
+			if (bind ? p->bind : p->connect) {
+				printf(" %u", p->port);
+				any = true;
+			}
+		}
+		if (!any)
+			printf(" none");
+	}
+	printf(" (UDP and UNIX sockets are not restricted)\n");
+}
+
 static void print_header(const struct plan_view *pv)
 {
 	const struct lf_project *p = pv->p;
@@ -234,7 +265,12 @@ static void print_header(const struct plan_view *pv)
 	for (size_t i = 0; i < lf_project_layer_count(p); i++)
 		printf(" %s (%s)", lf_project_layer(p, i)->file,
 		       lf_layer_name(lf_project_layer(p, i)->layer));
-	printf("%s\n", lf_project_embedded_default(p) ? " (the embedded default)" : "");
+	bool base = false;
+	for (size_t i = 0; i < lf_project_layer_count(p); i++)
+		base = base || !strcmp(lf_project_layer(p, i)->file, "<embedded>");
+	printf("%s\n", lf_project_embedded_default(p) ? " (the embedded default)"
+		       : base			      ? " (\"extends\": \"default\")"
+						      : "");
 	printf("fallback: %s\n", lf_effect_name(lf_effective_fallback(lf_project_effective(p))));
 	if (pv->probe.cap >= 0)
 		printf("landlock ABI: %d (kernel %d, capped at %d)\n", pv->probe.abi,
@@ -259,6 +295,7 @@ static void print_header(const struct plan_view *pv)
 		if (sc & (1ULL << b))
 			printf(" %s", scope_names[b]);
 	printf("\n");
+	print_network(sb);
 }
 
 static void print_rules(const struct plan_view *pv, bool tree)
@@ -342,30 +379,54 @@ static void print_dropped(const struct plan_view *pv)
 	}
 }
 
+/* Whether a finding is listed: a persistence path is, when it exists
+ * (one that does not is only counted: run reports it if the program makes
+ * it); every other finding is. */
+static bool finding_listed(const struct lf_finding *f)
+{
+	struct stat st;
+
+	return f->scan != LF_SCAN_PERSISTENCE || !f->path || lstat(f->path, &st) == 0;
+}
+
 /* The findings of one scan: a heading, the lines, an incomplete scan. */
 static void print_findings(const struct plan_view *pv, unsigned scan, const char *heading)
 {
-	size_t n = 0;
+	size_t n = 0, absent = 0;
 	bool incomplete = false, deny = lf_sandbox_fallback(pv->sb) == LF_DENY;
 
 	for (size_t i = 0; i < lf_findings_count(pv->findings); i++) {
 		const struct lf_finding *f = lf_findings_get(pv->findings, i);
-		n += f->scan == scan && !f->incomplete;
-		incomplete = incomplete || (f->scan == scan && f->incomplete);
+		if (f->scan != scan)
+			continue;
+		incomplete = incomplete || f->incomplete;
+		if (f->incomplete)
+			continue;
+		if (finding_listed(f))
+			n++;
+		else
+			absent++;
 	}
-	if (!n && !incomplete)
+	if (!n && !absent && !incomplete)
 		return;
 	if (scan == LF_SCAN_PERSISTENCE)
 		printf("\n%s (%zu): code planted there runs later outside the sandbox\n", heading,
 		       n);
+	else if (scan == LF_SCAN_CREDENTIALS)
+		printf("\n%s (%zu): granted by the policy, never by discovery\n", heading, n);
 	else
 		printf("\n%s (%zu): %s\n", heading, n,
 		       deny ? "run refuses to start" : "run warns and starts");
 	for (size_t i = 0; i < lf_findings_count(pv->findings); i++) {
 		const struct lf_finding *f = lf_findings_get(pv->findings, i);
-		if (f->scan == scan)
+		if (f->scan == scan && (f->incomplete || finding_listed(f)))
 			printf(f->incomplete ? "  (%s)\n" : "  %s\n", f->text);
 	}
+	if (absent)
+		printf("  (and %zu more that do not exist yet: `landfence run` reports each one "
+		       "the "
+		       "program makes)\n",
+		       absent);
 }
 
 static const char *mask_words(enum lf_mask_kind k)
@@ -455,6 +516,7 @@ static void print_text(const struct plan_view *pv, bool tree)
 		print_findings(pv, LF_SCAN_HARDLINKS, "hard links into grants");
 		print_findings(pv, LF_SCAN_DEVICES, "device nodes below grants");
 		print_findings(pv, LF_SCAN_PERSISTENCE, "writable persistence paths");
+		print_findings(pv, LF_SCAN_CREDENTIALS, "readable credential files");
 	}
 	printf("\nlimits (any Landlock ABI):\n");
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
@@ -556,6 +618,19 @@ static void json_sandbox(const struct plan_view *pv, json_t *root, json_t *rules
 	json_object_set_new(root, "handled_mask", json_integer((json_int_t)lf_sandbox_handled(sb)));
 	json_object_set_new(root, "scoped", scopes_json(lf_sandbox_scoped(sb)));
 	json_object_set_new(root, "scoped_mask", json_integer((json_int_t)lf_sandbox_scoped(sb)));
+	json_t *net = json_object(), *conn = json_array(), *bind = json_array();
+	for (size_t i = 0; i < lf_sandbox_port_count(sb); i++) {
+		const struct lf_sandbox_port *port = lf_sandbox_port(sb, i);
+		if (port->connect)
+			json_array_append_new(conn, json_integer(port->port));
+		if (port->bind)
+			json_array_append_new(bind, json_integer(port->port));
+	}
+	json_object_set_new(net, "restricted", json_boolean(lf_sandbox_network_restricted(sb)));
+	json_object_set_new(net, "enforced", json_boolean(lf_sandbox_handled_net(sb) != 0));
+	json_object_set_new(net, "connect", conn);
+	json_object_set_new(net, "bind", bind);
+	json_object_set_new(root, "network", net);
 	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++)
 		json_array_append_new(rules, rule_json(pv, lf_sandbox_rule(sb, i)));
 	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
@@ -574,8 +649,10 @@ static void json_sandbox(const struct plan_view *pv, json_t *root, json_t *rules
 	json_masks(pv, root);
 }
 
-/* The findings of one scan as an array of lines. */
-static json_t *findings_json(const struct plan_view *pv, unsigned scan, bool *incomplete)
+/* The findings of one scan as an array of lines; absent (may be NULL)
+ * counts the persistence paths left out because they do not exist. */
+static json_t *findings_json(const struct plan_view *pv, unsigned scan, bool *incomplete,
+			     size_t *absent)
 {
 	json_t *a = json_array();
 
@@ -585,6 +662,8 @@ static json_t *findings_json(const struct plan_view *pv, unsigned scan, bool *in
 			continue;
 		if (f->incomplete && incomplete)
 			*incomplete = true;
+		else if (!f->incomplete && !finding_listed(f) && absent)
+			(*absent)++;
 		else if (!f->incomplete)
 			json_array_append_new(a, json_string(f->text));
 	}
@@ -638,11 +717,16 @@ static json_t *json_view(const struct plan_view *pv)
 				  "fence_effect", lf_effect_name(d->fence_effect), "fence_source",
 				  source_json(p, &d->fence), "reason", "fenced"));
 	}
+	size_t absent = 0;
 	json_object_set_new(root, "hardlinks",
-			    findings_json(pv, LF_SCAN_HARDLINKS, &links_incomplete));
+			    findings_json(pv, LF_SCAN_HARDLINKS, &links_incomplete, NULL));
 	json_object_set_new(root, "hardlinks_incomplete", json_boolean(links_incomplete));
-	json_object_set_new(root, "persistence", findings_json(pv, LF_SCAN_PERSISTENCE, NULL));
-	json_object_set_new(root, "device_nodes", findings_json(pv, LF_SCAN_DEVICES, NULL));
+	json_object_set_new(root, "persistence",
+			    findings_json(pv, LF_SCAN_PERSISTENCE, NULL, &absent));
+	json_object_set_new(root, "persistence_absent", json_integer((json_int_t)absent));
+	json_object_set_new(root, "device_nodes", findings_json(pv, LF_SCAN_DEVICES, NULL, NULL));
+	json_object_set_new(root, "credentials",
+			    findings_json(pv, LF_SCAN_CREDENTIALS, NULL, NULL));
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		json_array_append_new(lim, json_string(limits[i]));
 	json_object_set_new(root, "limits", lim);

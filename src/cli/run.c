@@ -2,15 +2,19 @@
 /*
  * landfence run [-p POLICY]... [-C DIR] [--profile NAME]... [-q] -- CMD ARGS...
  *
- * Exit status: CMD's own; 128+N when CMD was killed by signal N; 125 when
+ * Exit status: CMD's own; killed by signal N when CMD was (the shell says
+ * 128+N); 125 when
  * landfence itself failed and nothing ran (KernelTooOld included); 126 CMD
  * cannot be executed; 127 CMD not found; 2 usage or policy error. Every
  * gate is the library's (lf_run_*, src/gate/run.c): this parses and prints.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "cli/cli.h"
 
@@ -20,9 +24,10 @@ static const char usage_text[] =
 	"applied with Landlock in the child before exec.\n"
 	"\noptions (they end at CMD or at --):\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
 	"  -q, --quiet           do not print notices (warnings are always printed)\n" LF_HELP_HELP
-	"\nexit status: CMD's own; 128+N CMD killed by signal N; 125 landfence's own\n"
-	"error, nothing ran; 126 CMD cannot be executed; 127 CMD not found; 2 usage or\n"
-	"policy error. See landfence-run(1).\n";
+	"\nexit status: CMD's own; when CMD is killed by signal N, landfence ends by the\n"
+	"same signal (128+N in the shell); 125 landfence's own error, nothing ran; 126\n"
+	"CMD cannot be executed; 127 CMD not found; 2 usage or policy error.\n"
+	"See landfence-run(1).\n";
 
 static void run_usage(FILE *f)
 {
@@ -69,6 +74,29 @@ static int run_parse(int argc, char **argv, struct lf_cli_opts *o)
 	return -1;
 }
 
+/* Ends landfence by the signal that ended the program, once everything
+ * is cleaned up: a shell stops a loop on Ctrl-C only when its job died by
+ * SIGINT (an exit status of 130 is not the same), and `wait` reports it
+ * as the program's. No core file, whatever the signal (the process is
+ * not dumpable already; the limit says it twice). Returns when the
+ * signal does not end a process. */
+static void die_by_signal(int sig)
+{
+	struct rlimit none = { 0, 0 };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+
+	fflush(NULL);
+	(void)setrlimit(RLIMIT_CORE, &none);
+	sigemptyset(&dfl.sa_mask);
+	if (sigaction(sig, &dfl, NULL) < 0)
+		return;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	(void)sigprocmask(SIG_UNBLOCK, &set, NULL);
+	(void)raise(sig);
+}
+
 int lf_cmd_run(int argc, char **argv)
 {
 	struct lf_cli_opts o = { 0 };
@@ -102,5 +130,7 @@ int lf_cmd_run(int argc, char **argv)
 	}
 	lf_run_free(run);
 	lf_project_free(p);
+	if (r == 0 && WIFSIGNALED(status))
+		die_by_signal(WTERMSIG(status));
 	return code;
 }

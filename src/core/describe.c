@@ -54,6 +54,12 @@ static int describe_lines(const struct lf_sandbox *sb, struct lf_strv *l)
 			      "");
 	for (size_t i = 0; i < sb->nenv && r == 0; i++)
 		r = lf_strv_pushf(l, "env %s", sb->env[i].name);
+	if (r == 0 && sb->net_restricted)
+		r = lf_strv_pushf(l, "net tcp restricted");
+	for (size_t i = 0; i < sb->nports && r == 0; i++)
+		r = lf_strv_pushf(l, "net port %u%s%s", sb->ports[i].port,
+				  sb->ports[i].connect ? " connect" : "",
+				  sb->ports[i].bind ? " bind" : "");
 	return r;
 }
 

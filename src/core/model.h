@@ -21,6 +21,17 @@ struct lf_strv {
 	size_t n;
 };
 
+/* A list of TCP ports, in the order written, each once. */
+struct lf_ports {
+	unsigned short *v;
+	size_t n;
+};
+
+/* Appends port unless it is there already. Returns 0 or -ENOMEM. */
+int lf_ports_add(struct lf_ports *p, unsigned short port);
+bool lf_ports_has(const struct lf_ports *p, unsigned short port);
+void lf_ports_fini(struct lf_ports *p);
+
 /* A validated, normalised project-relative glob. */
 struct lf_glob {
 	char *pattern;	       /* normalised: no "./" prefix, no "//", no trailing '/' */
@@ -57,7 +68,8 @@ struct lf_rule {
 struct lf_policy {
 	char *file; /* name used in sources and diagnostics */
 	enum lf_layer layer;
-	bool has_fallback; /* false: this layer states no fallback */
+	bool extends_default; /* "extends": "default": the embedded default is a layer too */
+	bool has_fallback;    /* false: this layer states no fallback */
 	lf_posture fallback;
 	struct lf_rule *rules;
 	size_t nrules;
@@ -71,6 +83,15 @@ struct lf_policy {
 					project-relative or "~/..." */
 	struct lf_strv protect_lift; /* "protect": {"lift": [...]}: built-in rows
 					only watched, not masked */
+	/* "toolchains": {"discover": false, "except": [...]} */
+	bool has_discover;
+	bool discover;
+	struct lf_strv toolchains_except;
+	/* "network": {"connect": [...], "bind": [...]}: TCP restricted to
+	 * these ports (absent keys: none) */
+	bool has_network;
+	struct lf_ports net_connect;
+	struct lf_ports net_bind;
 };
 
 /* Model construction (src/core/model.c). All return 0 or a negative errno;

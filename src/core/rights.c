@@ -90,6 +90,7 @@ const char *lf_origin_name(enum lf_origin origin)
 		[LF_ORIGIN_COMMAND] = "command",     [LF_ORIGIN_DEVICE] = "device",
 		[LF_ORIGIN_TOOLCHAIN] = "toolchain", [LF_ORIGIN_BUILTIN] = "builtin",
 		[LF_ORIGIN_PROTECT] = "protect",
+		[LF_ORIGIN_SELF] = "self",	     [LF_ORIGIN_GIT] = "git",
 	};
 
 	if ((unsigned)origin < sizeof(names) / sizeof(names[0]) && names[origin])

@@ -281,10 +281,19 @@ static int sources_host_table(struct lf_sandbox_input *in)
 			     strdup("run directory (TMPDIR)"), none, LF_LAYER_LOCAL);
 	for (size_t i = 0; r == 0 && i < in->host.ndiscovered; i++) {
 		const struct lf_discovered *d = &in->host.discovered[i];
+		static const enum lf_origin origins[] = {
+			[LF_DISCOVERED_TOOLCHAIN] = LF_ORIGIN_TOOLCHAIN,
+			[LF_DISCOVERED_COMMAND] = LF_ORIGIN_COMMAND,
+			[LF_DISCOVERED_SELF] = LF_ORIGIN_SELF,
+			[LF_DISCOVERED_GIT] = LF_ORIGIN_GIT,
+		};
 
-		if (!d->path || d->path[0] != '/')
+		if (!d->path || d->path[0] != '/' || (unsigned)d->kind > LF_DISCOVERED_GIT)
 			continue;
-		r = cand_new(in, strdup(d->path), d->access & (RO | RW), LF_ORIGIN_TOOLCHAIN, 0,
+		/* A discovered place under a host grant of the same classes
+		 * adds nothing (a PATH entry below /usr): it is left out. */
+		r = cand_new(in, strdup(d->path), d->access & (RO | RW), origins[d->kind],
+			     (d->flags & LF_CAND_MAKE_DIR) | LF_CAND_UNCOVERED,
 			     strdup(d->why ? d->why : "discovered"), none, LF_LAYER_LOCAL);
 	}
 	return r;
@@ -354,13 +363,17 @@ static int sources_profile(struct lf_sandbox_input *in, const char *name, struct
 		}
 		if (r < 0)
 			return r;
-		r = cand_new(in, path, pp->access, LF_ORIGIN_PROFILE, 0,
+		unsigned flags = pp->flags & LF_PROFILE_OPTIONAL ? LF_CAND_QUIET_MISSING
+				 : pp->flags & LF_PROFILE_FILE	 ? LF_CAND_MAKE_FILE
+								 : LF_CAND_MAKE_DIR;
+		r = cand_new(in, path, pp->access, LF_ORIGIN_PROFILE, flags,
 			     src.file ? xasprintf("profile %s (%s %s)", name, lf_layer_name(layer),
 						  src.file)
 				      : xasprintf("profile %s", name),
 			     src, layer);
 		if (r < 0)
 			return r;
+		in->cands[in->ncands - 1].make_content = pp->content;
 	}
 	return 0;
 }
@@ -529,6 +542,42 @@ static int sources_protect(struct lf_sandbox_input *in, const struct lf_effectiv
 	return r;
 }
 
+/* The layers that restrict the network pool by intersection: a port is
+ * allowed only when every one of them allows it, as a deny of any layer
+ * is never lifted. */
+static int sources_net_class(struct lf_sandbox_input *in, const struct lf_effective *e, bool bind)
+{
+	const struct lf_ports *first = NULL;
+	struct lf_ports *out = bind ? &in->net_bind : &in->net_connect;
+
+	for (size_t l = 0; l < e->nlayers && !first; l++)
+		if (e->layers[l]->has_network)
+			first = bind ? &e->layers[l]->net_bind : &e->layers[l]->net_connect;
+	for (size_t i = 0; first && i < first->n; i++) {
+		bool all = true;
+
+		for (size_t l = 0; l < e->nlayers && all; l++) {
+			const struct lf_policy *p = e->layers[l];
+
+			all = !p->has_network ||
+			      lf_ports_has(bind ? &p->net_bind : &p->net_connect, first->v[i]);
+		}
+		if (all && lf_ports_add(out, first->v[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int sources_net(struct lf_sandbox_input *in, const struct lf_effective *e)
+{
+	for (size_t l = 0; e && l < e->nlayers; l++)
+		in->net_restricted = in->net_restricted || e->layers[l]->has_network;
+	if (!in->net_restricted)
+		return 0;
+	int r = sources_net_class(in, e, false);
+	return r ? r : sources_net_class(in, e, true);
+}
+
 int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 		       const struct lf_host *host, const char *const *profiles, size_t nprofiles,
 		       struct lf_sandbox_input **out, struct lf_diag *diag)
@@ -568,6 +617,8 @@ int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 		r = sources_env(in, e);
 	if (r == 0)
 		r = sources_protect(in, e);
+	if (r == 0)
+		r = sources_net(in, e);
 	if (r < 0) {
 		if (r == -ENOMEM && diag && !diag->message[0])
 			lf_diag_set(diag, "", 0, 0, "out of memory");
@@ -631,6 +682,8 @@ void lf_sandbox_input_free(struct lf_sandbox_input *in)
 		free(in->env[i].why);
 	}
 	free(in->env);
+	lf_ports_fini(&in->net_connect);
+	lf_ports_fini(&in->net_bind);
 	free(in->command_canon);
 	free(in->interp_canon);
 	free(in);
@@ -1259,9 +1312,26 @@ static int grant_cand(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 		 * machine lacks (/libx32) is not news. */
 		if ((c->flags & LF_CAND_QUIET_MISSING) && c->err == ENOENT)
 			return 0;
+		/* A place `run` makes: `plan` says so. */
+		if (c->make_err) {
+			char reason[160];
+
+			snprintf(reason, sizeof(reason), "does not exist, and cannot be made: %s",
+				 strerror(c->make_err));
+			return dropped_add(sb, &g, c->access, NULL, reason);
+		}
+		if ((c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE)) && c->err == ENOENT)
+			return dropped_add(sb, &g, c->access, NULL,
+					   "does not exist yet: `landfence run` makes it");
 		return dropped_add(sb, &g, c->access, NULL, strerror(c->err ? c->err : ENOENT));
 	}
 	g.ioctl_dev = (c->flags & LF_CAND_TERMINAL) && lf_host_terminal(c->canon);
+	if (c->made) {
+		r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started",
+				  c->raw, c->why);
+		if (r < 0)
+			return r;
+	}
 	r = grant_fence(sb, in, &g, readmit, &kept);
 	for (unsigned cls = RO; r == 0 && readmit && cls <= RW; cls <<= 1)
 		if (kept & cls)
@@ -1406,6 +1476,11 @@ static int status_compute(struct lf_sandbox *sb)
 		status_set(sb, LF_STATUS_DEGRADED,
 			   "truncate is not enforced below Landlock ABI 3 (ABI %d): truncate(2) "
 			   "and O_TRUNC work on any file the program can reach",
+			   sb->abi);
+	else if (sb->net_restricted && sb->abi < 4)
+		status_set(sb, LF_STATUS_DEGRADED,
+			   "the policy restricts TCP, which needs Landlock ABI 4 (ABI %d): the "
+			   "program may connect and listen on any port",
 			   sb->abi);
 	else
 		status_set(sb, LF_STATUS_ENFORCED, NULL);
@@ -1611,7 +1686,7 @@ static int bind_add(struct lf_sandbox *sb, const char *path, bool nodev)
 static bool filled_by_others(enum lf_origin o)
 {
 	return o == LF_ORIGIN_POLICY || o == LF_ORIGIN_FALLBACK || o == LF_ORIGIN_HOST_POLICY ||
-	       o == LF_ORIGIN_PROFILE || o == LF_ORIGIN_TOOLCHAIN;
+	       o == LF_ORIGIN_PROFILE || o == LF_ORIGIN_TOOLCHAIN || o == LF_ORIGIN_GIT;
 }
 
 /* Whether the grant root rule i is bound nodev,nosuid (so the device-node
@@ -1742,14 +1817,77 @@ static int compile_env(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
 	return 0;
 }
 
+/* A discovered grant (LF_CAND_UNCOVERED) that a surviving rule already
+ * covers with its classes adds nothing; the others are granted, and the
+ * command's package tree with a note, as the command is. */
+static int grant_uncovered(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
+			   const struct lf_cand *c)
+{
+	const char *path = c->canon ? c->canon : c->raw;
+	size_t before = sb->nrules;
+	int r;
+
+	if (c->canon && rules_cover(sb, path, c->access))
+		return 0;
+	r = grant_cand(sb, in, c);
+	if (r == 0 && c->origin == LF_ORIGIN_COMMAND && sb->nrules > before)
+		r = lf_strv_pushf(&sb->notices, "granted read+execute on %s (%s)", path, c->why);
+	return r;
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+	return (int)((const struct lf_sandbox_port *)a)->port -
+	       (int)((const struct lf_sandbox_port *)b)->port;
+}
+
+/* The allowed ports, one entry per port with both classes. */
+static int compile_net(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	size_t cap = in->net_connect.n + in->net_bind.n;
+
+	sb->net_restricted = in->net_restricted;
+	if (!sb->net_restricted)
+		return 0;
+	if (sb->abi >= 4)
+		sb->handled_net = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	sb->ports = calloc(cap ? cap : 1, sizeof(*sb->ports));
+	if (!sb->ports)
+		return -ENOMEM;
+	for (int bind = 0; bind < 2; bind++) {
+		const struct lf_ports *ps = bind ? &in->net_bind : &in->net_connect;
+
+		for (size_t i = 0; i < ps->n; i++) {
+			size_t k = 0;
+
+			while (k < sb->nports && sb->ports[k].port != ps->v[i])
+				k++;
+			if (k == sb->nports)
+				sb->ports[sb->nports++].port = ps->v[i];
+			if (bind)
+				sb->ports[k].bind = true;
+			else
+				sb->ports[k].connect = true;
+		}
+	}
+	qsort(sb->ports, sb->nports, sizeof(*sb->ports), cmp_port);
+	return 0;
+}
+
 static int compile_rules(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
 {
 	int r = 0;
 
+	for (size_t i = 0; i < in->host.nnotes && r == 0; i++)
+		r = lf_strv_pushf(&sb->notices, "%s", in->host.notes[i]);
 	for (size_t i = 0; i < in->ncands && r == 0; i++)
-		r = grant_cand(sb, in, &in->cands[i]);
+		if (!(in->cands[i].flags & LF_CAND_UNCOVERED))
+			r = grant_cand(sb, in, &in->cands[i]);
 	if (r == 0)
 		r = rules_fold_host(sb);
+	for (size_t i = 0; i < in->ncands && r == 0; i++)
+		if (in->cands[i].flags & LF_CAND_UNCOVERED)
+			r = grant_uncovered(sb, in, &in->cands[i]);
 	if (r == 0)
 		r = grant_command(sb, in);
 	for (size_t i = 0; i < sb->nrules && r == 0; i++) {
@@ -1803,6 +1941,8 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 		r = compile_env(sb, in);
 	for (size_t i = 0; r == 0 && i < in->fact_notes.n; i++)
 		r = lf_strv_push(&sb->notices, in->fact_notes.v[i]);
+	if (r == 0)
+		r = compile_net(sb, in);
 	if (r == 0)
 		r = status_compute(sb);
 	if (r == 0 && sb->posture == LF_DENY && sb->status.kind != LF_STATUS_ENFORCED) {
@@ -1867,6 +2007,7 @@ void lf_sandbox_free(struct lf_sandbox *sb)
 	free(sb->binds);
 	free(sb->ns_failed);
 	lf_strv_fini(&sb->readmitted);
+	free(sb->ports);
 	for (size_t i = 0; i < sb->nenv; i++) {
 		free((char *)sb->env[i].name);
 		free((char *)sb->env[i].why);
@@ -1902,6 +2043,26 @@ const struct lf_status *lf_sandbox_status(const struct lf_sandbox *sb)
 uint64_t lf_sandbox_handled(const struct lf_sandbox *sb)
 {
 	return sb->handled;
+}
+
+bool lf_sandbox_network_restricted(const struct lf_sandbox *sb)
+{
+	return sb->net_restricted;
+}
+
+uint64_t lf_sandbox_handled_net(const struct lf_sandbox *sb)
+{
+	return sb->handled_net;
+}
+
+size_t lf_sandbox_port_count(const struct lf_sandbox *sb)
+{
+	return sb->nports;
+}
+
+const struct lf_sandbox_port *lf_sandbox_port(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->nports ? &sb->ports[i] : NULL;
 }
 
 uint64_t lf_sandbox_scoped(const struct lf_sandbox *sb)

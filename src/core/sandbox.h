@@ -35,13 +35,24 @@
 #include "core/tables.h"
 #include "landfence.h"
 
-/* A grant found on the host rather than written anywhere: a toolchain's
- * installation root or cache (LF_ORIGIN_TOOLCHAIN). why names what led
- * to it (a PATH entry, a variable). */
+/* What a discovered grant is. */
+enum lf_discovered_kind {
+	LF_DISCOVERED_TOOLCHAIN = 0, /* a toolchain's place (LF_ORIGIN_TOOLCHAIN) */
+	LF_DISCOVERED_COMMAND = 1,   /* the command's package tree (LF_ORIGIN_COMMAND) */
+	LF_DISCOVERED_SELF = 2,	     /* landfence's own executable or library (LF_ORIGIN_SELF) */
+	LF_DISCOVERED_GIT = 3,	     /* a git directory outside the project (LF_ORIGIN_GIT) */
+};
+
+/* A grant found on the host rather than written anywhere (src/fs/
+ * discover.c): a toolchain's installation root or cache, the package tree
+ * of the command, landfence itself, the git directory of a linked
+ * worktree. why names what led to it (a PATH entry, a variable). */
 struct lf_discovered {
 	const char *path; /* absolute */
 	unsigned access;  /* LF_ACCESS_* */
 	const char *why;
+	enum lf_discovered_kind kind;
+	unsigned flags; /* LF_CAND_MAKE_DIR: a cache made by a launch when missing */
 };
 
 /* What is known of the host before compiling (gathered by the I/O step:
@@ -53,6 +64,10 @@ struct lf_host {
 	const char *config_dir;	  /* landfence's configuration directory, or NULL */
 	const char *run_dir;	  /* canonical, or NULL */
 	const char *command;	  /* the program's absolute path, or NULL */
+	/* Make the missing places that say so (LF_CAND_MAKE_*: profile
+	 * directories, toolchain caches) before looking at them: what
+	 * `landfence run` does, never `plan`. */
+	bool prepare;
 	struct lf_abi_probe probe;
 	/* A private mount namespace can be made (masks are possible), with
 	 * a user namespace (unprivileged) or not (root); when not, which
@@ -60,10 +75,12 @@ struct lf_host {
 	bool ns;
 	bool ns_user;
 	const char *ns_failed;
-	/* Grants discovered on the host, fenced like every other; the I/O
-	 * step gathers none yet (doc/landlock.md, "Masks" and after). */
+	/* Grants discovered on the host (src/fs/discover.c), fenced like
+	 * every other, and what discovering them has to say. */
 	const struct lf_discovered *discovered;
 	size_t ndiscovered;
+	const char *const *notes;
+	size_t nnotes;
 };
 
 /* Flags of a candidate grant. */
@@ -71,8 +88,11 @@ struct lf_host {
 #define LF_CAND_TERMINAL 0x2u	   /* terminal ioctls where the canonical path is a terminal */
 #define LF_CAND_QUIET_MISSING 0x4u /* left out without a word when it does not exist */
 #define LF_CAND_LIST 0x8u	   /* granted entry by entry (/etc) */
+#define LF_CAND_MAKE_DIR 0x10u	   /* missing: made (0700) when the host says prepare */
+#define LF_CAND_MAKE_FILE 0x20u	   /* missing: made (0600, holding make_content) likewise */
+#define LF_CAND_UNCOVERED 0x40u	   /* granted after the host grants, only where none covers it */
 #define LF_CAND_READMIT \
-	0x10u /* an allow the plan dropped, back when every fence that
+	0x80u /* an allow the plan dropped, back when every fence that
 				      dropped it can be masked (else dropped again, silently:
 				      the plan reports it) */
 
@@ -108,7 +128,10 @@ struct lf_cand {
 	char *why;
 	struct lf_source source; /* a policy's place, file NULL if none */
 	enum lf_layer layer;
+	const char *make_content; /* LF_CAND_MAKE_FILE: what the file holds (static) */
 	/* facts */
+	bool made;	 /* missing, and made by the facts step */
+	int make_err;	 /* missing, and making it failed: the errno */
 	char *canon;	 /* realpath(raw), NULL when err */
 	int err;	 /* the errno of realpath, 0 */
 	signed char dir; /* 1 directory, 0 not, -1 unknown */
@@ -184,6 +207,11 @@ struct lf_sandbox_input {
 	/* Directories below a listed one that are listed as well. */
 	const char *const *list_split;
 	size_t list_depth;
+	/* The network: restricted when a layer has a "network" section; the
+	 * ports every such layer allows. */
+	bool net_restricted;
+	struct lf_ports net_connect;
+	struct lf_ports net_bind;
 	/* The command: facts. */
 	char *command_canon; /* realpath(host.command), NULL none */
 	char *interp_canon;  /* its "#!" interpreter, resolved, NULL none */
@@ -266,6 +294,10 @@ struct lf_sandbox {
 	struct lf_status status;
 	uint64_t handled;
 	uint64_t scoped;
+	uint64_t handled_net;
+	bool net_restricted;
+	struct lf_sandbox_port *ports;
+	size_t nports;
 	lf_posture posture;
 	char *project_root;
 	char *home;

@@ -102,33 +102,57 @@ bool lf_host_terminal(const char *canon)
 	       lf_path_covers("/dev/pts", canon);
 }
 
+#define PDIR LF_PROFILE_DIR
+#define PFILE LF_PROFILE_FILE
+#define POPT LF_PROFILE_OPTIONAL
+
 /* Config and cache places each agent writes (their documentation and
- * observed behaviour). Programs' own binaries stay read-only. */
+ * observed behaviour: doc/landlock.md, "Agent profiles"). Programs' own
+ * binaries stay read-only. The read-write places are made before a first
+ * run; the read-only ones the user writes (configuration) and the files
+ * an agent only makes beside another are optional. */
 const struct lf_profile lf_profile_table[] = {
 	{ "claude",
 	  "claude",
-	  { { "~/.claude", RO | RW },
-	    /* Saved in place: see doc/landlock.md, "The claude profile". */
-	    { "~/.claude.json", RO | RW },
-	    { "~/.claude.json.backup", RO | RW },
-	    { "~/.cache/claude", RO | RW },
-	    { "~/.cache/claude-cli-nodejs", RO | RW },
-	    { "~/.local/state/claude", RO | RW },
-	    { "~/.local/share/claude", RO },
-	    { NULL, 0 } } },
+	  { { "~/.claude", RO | RW, PDIR, NULL },
+	    /* Saved in place: see doc/landlock.md, "The claude profile". An
+	     * empty file is "corrupted" to Claude Code: it must hold JSON. */
+	    { "~/.claude.json", RO | RW, PFILE, "{}\n" },
+	    { "~/.claude.json.backup", RO | RW, PFILE | POPT, NULL },
+	    { "~/.cache/claude", RO | RW, PDIR, NULL },
+	    { "~/.cache/claude-cli-nodejs", RO | RW, PDIR, NULL },
+	    { "~/.local/state/claude", RO | RW, PDIR, NULL },
+	    { "~/.local/share/claude", RO, PDIR | POPT, NULL },
+	    { NULL, 0, 0, NULL } } },
 	{ "codex",
 	  "codex",
-	  { { "~/.codex", RO | RW }, { "~/.cache/codex", RO | RW }, { NULL, 0 } } },
+	  { { "~/.codex", RO | RW, PDIR, NULL },
+	    { "~/.cache/codex", RO | RW, PDIR, NULL },
+	    { NULL, 0, 0, NULL } } },
 	{ "gemini",
 	  "gemini",
-	  { { "~/.gemini", RO | RW }, { "~/.cache/gemini", RO | RW }, { NULL, 0 } } },
+	  { { "~/.gemini", RO | RW, PDIR, NULL },
+	    { "~/.cache/gemini", RO | RW, PDIR, NULL },
+	    { NULL, 0, 0, NULL } } },
 	{ "aider",
 	  "aider",
-	  { { "~/.aider", RO | RW },
-	    { "~/.aider.conf.yml", RO },
-	    { "~/.aider.model.settings.yml", RO },
-	    { "~/.aider.model.metadata.json", RO },
-	    { NULL, 0 } } },
+	  { { "~/.aider", RO | RW, PDIR, NULL },
+	    { "~/.aider.conf.yml", RO, PFILE | POPT, NULL },
+	    { "~/.aider.model.settings.yml", RO, PFILE | POPT, NULL },
+	    { "~/.aider.model.metadata.json", RO, PFILE | POPT, NULL },
+	    { NULL, 0, 0, NULL } } },
+	/* opencode (XDG base directories at their defaults): its data (logs,
+	 * sessions, its login), state and cache (the tools it downloads)
+	 * read-write; its configuration (opencode.json names the MCP servers
+	 * and plugins it starts) read-only, made so that its start-up mkdir
+	 * finds it. */
+	{ "opencode",
+	  "opencode",
+	  { { "~/.local/share/opencode", RO | RW, PDIR, NULL },
+	    { "~/.local/state/opencode", RO | RW, PDIR, NULL },
+	    { "~/.cache/opencode", RO | RW, PDIR, NULL },
+	    { "~/.config/opencode", RO, PDIR, NULL },
+	    { NULL, 0, 0, NULL } } },
 };
 const size_t lf_profile_table_len = sizeof(lf_profile_table) / sizeof(lf_profile_table[0]);
 
@@ -272,7 +296,10 @@ const struct lf_persist_row lf_persist_gitdir[] = {
 	{ "hooks", "git runs hooks outside the sandbox on commit, checkout, push" },
 	{ "config", "git config can name hooks, filters, fsmonitor and aliases that run" },
 	{ "info/attributes", "with the git config, names filter drivers that run" },
-	{ "config.worktree", "a worktree's git config can name hooks and filters that run" },
+	/* A linked worktree's own configuration (git reads it once
+	 * extensions.worktreeConfig is set, as `git sparse-checkout` sets it). */
+	{ "config.worktree",
+	  "a worktree's git config can name hooks, filters and aliases that run" },
 	{ "commondir", "names the git directory whose hooks and config a worktree uses" },
 };
 const size_t lf_persist_gitdir_len = sizeof(lf_persist_gitdir) / sizeof(lf_persist_gitdir[0]);

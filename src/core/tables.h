@@ -59,10 +59,20 @@ bool lf_etc_holds_hidden(const char *path);
  * canonical paths: /dev/tty, /dev/ptmx and /dev/pts. */
 bool lf_host_terminal(const char *canon);
 
-/* Agent profiles: the config and cache places each agent writes. */
+/* Agent profiles: the config and cache places each agent writes. A place
+ * that does not exist is made by `landfence run` before the program starts
+ * (a directory 0700, a file 0600 holding content), so that a first run
+ * keeps its state; an optional one is never made, and left out quietly
+ * when missing. */
+#define LF_PROFILE_DIR 0x1u	 /* a directory */
+#define LF_PROFILE_FILE 0x2u	 /* a file */
+#define LF_PROFILE_OPTIONAL 0x4u /* never made; left out without a word when missing */
+
 struct lf_profile_path {
-	const char *path; /* "~/..." */
-	unsigned access;  /* LF_ACCESS_* */
+	const char *path;    /* "~/..." */
+	unsigned access;     /* LF_ACCESS_* */
+	unsigned flags;	     /* LF_PROFILE_* */
+	const char *content; /* what a file made before launch holds ("" if NULL) */
 };
 
 struct lf_profile {
@@ -84,8 +94,9 @@ const struct lf_profile *lf_profile_for_command(const char *cmd);
  * unknown names with it. */
 bool lf_profile_known(const char *name);
 
-/* The profile names for messages: "claude, codex, gemini, aider", or with
- * quoted set, "\"claude\", \"codex\", \"gemini\" or \"aider\"". Always
+/* The profile names for messages: "claude, codex, gemini, aider,
+ * opencode", or with quoted set, "\"claude\", ..., \"aider\" or
+ * \"opencode\"". Always
  * NUL terminated when size > 0. */
 void lf_profile_list(char *buf, size_t size, bool quoted);
 

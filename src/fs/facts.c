@@ -20,15 +20,100 @@
 #include "gate/scan.h"
 #include "landlock/sandbox.h"
 #include "launch/mountns.h"
+#include "policy/policy.h"
 
-/* The canonical path, type and existence of one candidate. */
-static int fact_path(struct lf_cand *c)
+/* Makes the missing place path, which lies below home: each missing
+ * directory on the way 0700, then the place itself, a directory (0700) or
+ * a file (0600) holding content. Only in a directory this user owns (root
+ * running with another user's HOME makes nothing there), never through a
+ * symbolic link at the place itself (O_EXCL, O_NOFOLLOW: a link planted
+ * there is not followed to make its target). Returns 0 or a negative
+ * errno. */
+static int make_place(const char *path, const char *home, bool dir, const char *content)
+{
+	size_t hl = strlen(home);
+	char *p = strdup(path);
+	int r = 0;
+
+	while (hl > 1 && home[hl - 1] == '/')
+		hl--;
+	if (!p)
+		return -ENOMEM;
+	if (strncmp(path, home, hl) != 0 || path[hl] != '/' || !path[hl + 1]) {
+		free(p);
+		return -EPERM;
+	}
+	for (char *s = p + hl + 1; r == 0; s++) {
+		struct stat st;
+		bool last = !(s = strchr(s, '/'));
+
+		if (!last)
+			*s = '\0';
+		/* The directory that will hold it must be this user's. */
+		char *slash = strrchr(p, '/');
+		*slash = '\0';
+		r = stat(slash == p ? "/" : p, &st) < 0 ? -errno
+		    : st.st_uid != geteuid() ? -EPERM
+					     : 0;
+		*slash = '/';
+		if (r < 0)
+			break;
+		if (!last) {
+			if (mkdir(p, 0700) < 0 && errno != EEXIST)
+				r = -errno;
+			*s = '/';
+			continue;
+		}
+		if (dir) {
+			r = mkdir(p, 0700) < 0 ? -errno : 0;
+			break;
+		}
+		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		size_t len = content ? strlen(content) : 0, done = 0;
+
+		if (fd < 0) {
+			r = -errno;
+			break;
+		}
+		while (r == 0 && done < len) {
+			ssize_t w = write(fd, content + done, len - done);
+			if (w < 0 && errno != EINTR)
+				r = -errno;
+			else if (w > 0)
+				done += (size_t)w;
+		}
+		if (close(fd) < 0 && r == 0)
+			r = -errno;
+		if (r < 0)
+			unlink(p);
+		break;
+	}
+	free(p);
+	return r;
+}
+
+/* The canonical path, type and existence of one candidate; a missing
+ * place that says so is made first when the host prepares a launch. */
+static int fact_path(const struct lf_host *host, struct lf_cand *c)
 {
 	struct stat st;
 
 	if (c->raw[0] != '/')
 		return 0; /* "~/..." without a home: stage 3 reports it */
 	c->canon = realpath(c->raw, NULL);
+	if (!c->canon && errno == ENOENT && host->prepare && host->home &&
+	    (c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE)) && lstat(c->raw, &st) < 0) {
+		int r = make_place(c->raw, host->home, c->flags & LF_CAND_MAKE_DIR,
+				   c->make_content);
+
+		if (r == -ENOMEM)
+			return r;
+		c->make_err = -r;
+		c->made = r == 0;
+		c->canon = r == 0 ? realpath(c->raw, NULL) : NULL;
+		if (r < 0)
+			errno = ENOENT;
+	}
 	if (!c->canon) {
 		if (errno == ENOMEM)
 			return -ENOMEM;
@@ -180,10 +265,11 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 			f->nlink = (unsigned long)st.st_nlink;
 	}
 	for (size_t i = 0; i < in->ncands && r == 0; i++) {
-		r = fact_path(&in->cands[i]);
+		r = fact_path(&in->host, &in->cands[i]);
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
-		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
+		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) &&
+		    !in->host.ns)
 			r = fact_listing(in, &in->cands[i]);
 	}
 	if (r == 0)
@@ -278,6 +364,70 @@ static char *config_dir(const char *home)
 	return NULL;
 }
 
+/* The environment as discovery sees it: secure_getenv, and npm's prefix
+ * from ~/.npmrc when no variable names it (`npm config set prefix` writes
+ * it there). Only that line is taken: the file may hold tokens, and the
+ * sandbox never gets to read it. */
+struct env_view {
+	const char *home;
+	bool npmrc_read;
+	char *npm_prefix;
+};
+
+static char *npmrc_prefix(const char *home)
+{
+	char *path = NULL, *text = NULL, *found = NULL;
+	size_t len;
+
+	if (!home || asprintf(&path, "%s/.npmrc", home) < 0)
+		return NULL;
+	if (lf_file_read(path, 1 << 16, &text, &len) < 0) {
+		free(path);
+		return NULL;
+	}
+	for (char *line = strtok(text, "\n"); line && !found; line = strtok(NULL, "\n")) {
+		char *v;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, "prefix", 6) != 0)
+			continue;
+		v = line + 6;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v++ != '=')
+			continue;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		v[strcspn(v, " \t\r")] = '\0';
+		/* npm expands ~/ and ${HOME} in paths. */
+		const char *rest = v[0] == '/'			? v
+				   : v[0] == '~' && v[1] == '/' ? v + 1
+				   : !strncmp(v, "${HOME}/", 8) ? v + 7
+								: NULL;
+		if (rest && asprintf(&found, "%s%s", rest == v ? "" : home, rest) < 0)
+			found = NULL;
+	}
+	free(text);
+	free(path);
+	return found;
+}
+
+static const char *env_lookup(void *ctx, const char *name)
+{
+	struct env_view *v = ctx;
+	const char *s = secure_getenv(name);
+
+	if ((!s || !s[0]) && !strcmp(name, "npm_config_prefix") &&
+	    !secure_getenv("NPM_CONFIG_PREFIX")) {
+		if (!v->npmrc_read)
+			v->npm_prefix = npmrc_prefix(v->home);
+		v->npmrc_read = true;
+		return v->npm_prefix;
+	}
+	return s;
+}
+
 int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 		   const struct lf_sandbox_opts *opts, struct lf_sandbox **out,
 		   struct lf_diag *diag)
@@ -304,6 +454,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 		host.home = NULL;
 	host.run_dir = o.run_dir;
 	host.command = o.command;
+	host.prepare = o.flags & LF_SANDBOX_PREPARE;
 	/* The options' zero is "the environment decides" (landfence.h). */
 	r = lf_landlock_probe(o.abi_max > 0 ? o.abi_max : o.abi_max == 0 ? -1 : 0, &host.probe);
 	if (r < 0) {
@@ -315,6 +466,18 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	}
 	config = config_dir(host.home);
 	host.config_dir = config;
+	struct env_view view = { .home = host.home };
+	struct lf_discovery found = { 0 };
+	r = lf_discover(e, &host, env_lookup, &view, &found);
+	free(view.npm_prefix);
+	if (r < 0) {
+		free(config);
+		return r;
+	}
+	host.discovered = found.v;
+	host.ndiscovered = found.n;
+	host.notes = (const char *const *)found.notes.v;
+	host.nnotes = found.notes.n;
 	r = host_namespace(&host, o.namespaces, &probe);
 	if (r == 0)
 		r = lf_sandbox_sources(e, plan, &host, o.profiles, o.nprofiles, &in, diag);
@@ -329,6 +492,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	if (r == -ENOMEM && diag && !diag->message[0])
 		snprintf(diag->message, sizeof(diag->message), "out of memory");
 	lf_sandbox_input_free(in);
+	lf_discovery_fini(&found);
 	free(config);
 	return r;
 }

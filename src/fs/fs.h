@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/model.h"
+
 /* Where the kernel would really go for the absolute path in: realpath of
  * its longest existing ancestor, the rest appended and cleaned
  * (lf_path_clean). It starts from the path as written, not from its clean
@@ -108,6 +110,32 @@ int lf_walk_run(struct lf_walk *w, const char *root);
 
 /* Frees the reason. */
 void lf_walk_end(struct lf_walk *w);
+
+/* Grants found on the host rather than written anywhere (discover.c;
+ * doc/toolchains.md): the places of the toolchains in use (the table of
+ * core/toolchains.h, unless the policy's "toolchains" switches them off),
+ * the package tree the command resolves into (an npm node_modules, a
+ * Python virtual environment and its base installation, a cargo install
+ * root), landfence's own executable and library. Each entry says what led
+ * to it; none is "/", holds the home directory or covers a credential
+ * file, and none that is writable covers a persistence path of the home
+ * (each refusal is a note). A missing cache of a toolchain in use, whose
+ * parent exists, is an entry with LF_CAND_MAKE_DIR. get looks variables
+ * up (PATH, the toolchains'). Returns 0 and *out (free with
+ * lf_discovery_fini), -EINVAL, -ENOMEM. */
+struct lf_host;
+struct lf_effective;
+struct lf_discovered;
+struct lf_discovery {
+	struct lf_discovered *v;
+	size_t n, cap;
+	struct lf_strv strings; /* what the entries point at */
+	struct lf_strv notes;
+};
+typedef const char *(*lf_discover_getenv)(void *ctx, const char *name);
+int lf_discover(const struct lf_effective *e, const struct lf_host *host, lf_discover_getenv get,
+		void *ctx, struct lf_discovery *out);
+void lf_discovery_fini(struct lf_discovery *d);
 
 /* The I/O step of the sandbox value (core/sandbox.h): fills the facts of
  * in: each fence's canonical form (lf_path_canon_lenient) and link count,

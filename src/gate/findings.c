@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "core/path.h"
 #include "core/sandbox.h"
+#include "core/toolchains.h"
 #include "gate/gate.h"
 #include "gate/scan.h"
 
@@ -213,6 +216,47 @@ static int scan_persistence(const struct lf_sandbox *sb, const struct lf_project
 	return r;
 }
 
+static const char *scan_getenv(void *ctx, const char *name)
+{
+	(void)ctx;
+	return secure_getenv(name);
+}
+
+/* Credential files a final rule lets the program read: no discovered
+ * grant covers one, so a policy granted it (a host section, a profile, a
+ * project that holds it). Said, so that granting one is a choice. */
+static int scan_credentials(const struct lf_sandbox *sb, struct lf_findings *f)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < lf_credential_table_len; i++) {
+		char *raw = NULL, *canon = NULL;
+		struct stat st;
+
+		if (lf_tool_expand(lf_credential_table[i].path, sb->home, scan_getenv, NULL, &raw) <
+		    0)
+			continue;
+		canon = realpath(raw, NULL);
+		free(raw);
+		if (!canon || stat(canon, &st) < 0) {
+			free(canon);
+			continue;
+		}
+		for (size_t k = 0; k < sb->nrules; k++) {
+			const struct lf_sandbox_rule *rule = &sb->rules[k];
+
+			if (!(rule->access & LF_ACCESS_RO) || !lf_path_covers(rule->path, canon))
+				continue;
+			r = lf_findings_add(f, LF_SCAN_CREDENTIALS, false, LF_SEVERITY_NOTE, canon,
+					    "%s is readable (rule %s: %s): it may hold %s", canon,
+					    rule->path, rule->why, lf_credential_table[i].what);
+			break;
+		}
+		free(canon);
+	}
+	return r;
+}
+
 int lf_findings_scan(const struct lf_sandbox *sb, const struct lf_project *p, unsigned what,
 		     struct lf_findings **out)
 {
@@ -238,6 +282,8 @@ int lf_findings_scan(const struct lf_sandbox *sb, const struct lf_project *p, un
 		r = scan_devices(sb, f);
 	if (r == 0 && (what & LF_SCAN_PERSISTENCE))
 		r = scan_persistence(sb, p, rules, nrules, f);
+	if (r == 0 && (what & LF_SCAN_CREDENTIALS))
+		r = scan_credentials(sb, f);
 	free(rules);
 	if (r < 0) {
 		lf_findings_free(f);

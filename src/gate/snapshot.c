@@ -73,10 +73,23 @@ struct hook_walk {
 	const char *why;
 };
 
+/* git's own examples (pre-commit.sample, ...): git never runs a file
+ * whose name ends in ".sample", and `git init` writes a dozen of them. */
+static bool hook_sample(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 7 && !strcmp(name + n - 7, ".sample");
+}
+
 static int hook_visit(void *ctx, const struct lf_walk_entry *e)
 {
 	struct hook_walk *h = ctx;
-	int r = snap_push(h->l, e->path, h->why);
+	int r;
+
+	if (hook_sample(e->name))
+		return LF_WALK_SKIP;
+	r = snap_push(h->l, e->path, h->why);
 
 	/* Only the files directly in the hook directory run as hooks. */
 	return r < 0 ? r : LF_WALK_SKIP;
@@ -160,6 +173,17 @@ static bool snap_same(const struct snap_item *a, const struct snap_item *b)
 	       a->st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec;
 }
 
+/* A hook directory that is a directory before and after (or only after:
+ * made by the program) is not news by itself: the files it holds are
+ * compared one by one, so a hook the program planted is reported by its
+ * name, and git's samples, which never run, are not. One that is removed,
+ * or replaced by something else (a symbolic link elsewhere), is. */
+static bool snap_hook_dir_kept(const struct snap_item *was, const struct snap_item *now)
+{
+	return lf_persist_hook_dir(now->path) && now->exists && S_ISDIR(now->st.st_mode) &&
+	       (!was || !was->exists || S_ISDIR(was->st.st_mode));
+}
+
 static const struct snap_item *snap_find(const struct snap_list *l, const char *path)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -208,6 +232,8 @@ int lf_snapshot_compare(const struct lf_snapshot *before, struct lf_findings **o
 	for (size_t i = 0; r == 0 && i < now.n; i++) {
 		const struct snap_item *was = snap_find(&before->items, now.v[i].path);
 
+		if (snap_hook_dir_kept(was, &now.v[i]))
+			continue;
 		if (was ? !snap_same(was, &now.v[i]) : now.v[i].exists)
 			changed[nchanged++] = &now.v[i];
 	}

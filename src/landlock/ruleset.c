@@ -87,7 +87,8 @@ int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *
 		return 0;
 	}
 	attr.handled_access_fs = sb->handled;
-	attr.handled_access_net = 0; /* the network stays open: doc/landlock.md */
+	/* Open unless a policy restricts it (doc/landlock.md, "Network"). */
+	attr.handled_access_net = sb->handled_net;
 	attr.scoped = sb->scoped;
 	/* Pass only the fields the ABI knows, as an older kernel expects. */
 	size = sb->abi < 4 ? sizeof(uint64_t) : sb->abi < 6 ? 2 * sizeof(uint64_t) : sizeof(attr);
@@ -104,6 +105,23 @@ int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *
 		if (r < 0) {
 			close(rfd);
 			return r;
+		}
+	}
+	for (size_t i = 0; sb->handled_net && i < sb->nports; i++) {
+		struct landlock_net_port_attr np = {
+			.allowed_access =
+				(sb->ports[i].connect ? LANDLOCK_ACCESS_NET_CONNECT_TCP : 0) |
+				(sb->ports[i].bind ? LANDLOCK_ACCESS_NET_BIND_TCP : 0),
+			.port = sb->ports[i].port,
+		};
+
+		if (lf_sys_landlock_add_rule(rfd, LANDLOCK_RULE_NET_PORT, &np, 0) < 0) {
+			int e = errno;
+
+			lf_diag_set(diag, "", 0, 0, "landlock_add_rule TCP port %u: %s",
+				    sb->ports[i].port, strerror(e));
+			close(rfd);
+			return -e;
 		}
 	}
 	*fd = rfd;

@@ -567,7 +567,18 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 		return -EINVAL;
 	wait_set(&set);
 	for (;;) {
-		pid_t w = waitpid(l->pid, &st, WNOHANG);
+		pid_t w = waitpid(l->pid, &st, WNOHANG | WUNTRACED);
+		if (w == l->pid && WIFSTOPPED(st)) {
+			/* Job control: the program stopped (Ctrl-Z reached it,
+			 * or a stop signal sent to it alone) while we run. Stop
+			 * as well, so that the shell sees the job stopped; once
+			 * continued (`fg` continues the whole group, `kill -CONT`
+			 * only us), continue the program too. A stop seen after
+			 * both were continued is not reported by the kernel. */
+			kill(getpid(), SIGSTOP);
+			kill(l->pid, SIGCONT);
+			continue;
+		}
 		if (w == l->pid)
 			break;
 		if (w < 0 && errno != EINTR) {

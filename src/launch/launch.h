@@ -129,7 +129,9 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 /* Waits for the child, forwarding SIGINT, SIGTERM, SIGHUP, SIGQUIT and
  * SIGWINCH sent to this process by another process (kill); the ones the
  * terminal sends to the whole foreground process group already reach the
- * child and are not sent twice. Restores the caller's signal mask.
+ * child and are not sent twice. When the child stops (job control) and
+ * this process does not, this process stops itself (SIGSTOP) and sends
+ * the child SIGCONT once continued. Restores the caller's signal mask.
  * Writes the raw wait status. Returns 0 or a negative errno. */
 int lf_launch_wait(struct lf_launch *l, int *status);
 

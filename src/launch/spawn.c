@@ -221,6 +221,8 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 		.run_dir = c->run_dir,
 		.command = c->path,
 		.abi_max = o.abi_max,
+		/* A launch: first runs of agents keep their state. */
+		.flags = LF_SANDBOX_PREPARE,
 	};
 	r = lf_sandbox_new(e, plan, &so, &c->sb, diag);
 	if (r < 0) {

@@ -368,6 +368,36 @@ static int load_project(struct lf_project *p, const char *path, struct lf_diag *
 	return r < 0 ? load_error(r, path, diag) : layer_push(p, path, LF_LAYER_PROJECT, pol);
 }
 
+/* A layer that says "extends": "default" builds on the embedded default:
+ * the default becomes a layer of its own, once, first after the managed
+ * layer, so that its grants, profiles and protections pool with the
+ * layers that extend it (a deny of theirs still wins, and the strictest
+ * fallback). */
+static int extend_default(struct lf_project *p, size_t at)
+{
+	struct lf_policy *pol = NULL;
+	bool wanted = false;
+	int r;
+
+	for (size_t i = 0; i < p->nlayers; i++)
+		wanted = wanted || (p->layers[i] && p->layers[i]->extends_default);
+	if (!wanted)
+		return 0;
+	r = lf_policy_default(&pol);
+	if (r == 0)
+		r = layer_push(p, LF_POLICY_DEFAULT_FILE, LF_LAYER_PROJECT, pol);
+	if (r < 0)
+		return r;
+	/* Move it from the end to position at. */
+	struct lf_policy *l = p->layers[p->nlayers - 1];
+	struct lf_project_layer info = p->info[p->nlayers - 1];
+	memmove(&p->layers[at + 1], &p->layers[at], (p->nlayers - 1 - at) * sizeof(*p->layers));
+	memmove(&p->info[at + 1], &p->info[at], (p->nlayers - 1 - at) * sizeof(*p->info));
+	p->layers[at] = l;
+	p->info[at] = info;
+	return 0;
+}
+
 static int load_layers(struct lf_project *p, const struct lf_project_opts *o, struct lf_diag *diag)
 {
 	char user[PATH_MAX], *proj = NULL;
@@ -404,8 +434,9 @@ static int load_layers(struct lf_project *p, const struct lf_project_opts *o, st
 		if (r == 0)
 			r = layer_push(p, LF_POLICY_DEFAULT_FILE, LF_LAYER_PROJECT, pol);
 		p->embedded_default = r == 0;
+		return r;
 	}
-	return r;
+	return r == 0 ? extend_default(p, before) : r;
 }
 
 int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,

@@ -382,6 +382,44 @@ static void test_run_persistence_warning(void **state)
 	assert_true(has(r->err, "/.git/hooks/pre-commit, which runs outside the sandbox later"));
 }
 
+/* `git init` inside the sandbox writes a dozen *.sample hooks, which git
+ * never runs: they are not reported, the hooks directory is not reported
+ * by itself, and a real hook made beside them is. */
+static void test_run_git_init_samples(void **state)
+{
+	char proj[PATH_MAX], want[PATH_MAX + 128];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "gitinit", NULL);
+	TOOL(r, proj, NULL, "run", "-q", "--", "git", "init", "-q", ".");
+	expect_code(r, 0, "git init");
+	snprintf(want, sizeof(want), "%s/.git/hooks/pre-commit.sample", proj);
+	if (!exists(want))
+		fail_msg("git init wrote no sample hook: the test proves nothing");
+	assert_false(has(r->err, ".sample"));
+	snprintf(want, sizeof(want), "changed %s/.git/hooks,", proj);
+	assert_false(has(r->err, want));
+	/* .git/config is real: it can name hooks and filters. */
+	snprintf(want, sizeof(want), "changed %s/.git/config,", proj);
+	assert_true(has(r->err, want));
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c",
+	     "cp .git/hooks/pre-commit.sample .git/hooks/pre-commit && "
+	     "echo '# more' >> .git/hooks/pre-push.sample");
+	snprintf(want, sizeof(want), "changed %s/.git/hooks/pre-commit,", proj);
+	if (ns_here()) {
+		/* .git/hooks existed at launch: masked read-only. */
+		assert_int_not_equal(r->code, 0);
+		assert_true(has(r->err, "Read-only file system"));
+		assert_false(has(r->err, want));
+	} else {
+		expect_code(r, 0, "a hook made from a sample");
+		assert_true(has(r->err, want));
+	}
+	assert_false(has(r->err, ".sample"));
+}
+
 /* Run as root, /etc is granted entry by entry: the password hashes stay
  * out of reach while the rest of /etc works. */
 static void test_run_etc_secrets(void **state)
@@ -1831,6 +1869,7 @@ int main(void)
 		cmocka_unit_test(test_run_hook_inside),
 		cmocka_unit_test(test_run_env_control),
 		cmocka_unit_test(test_run_persistence_warning),
+		cmocka_unit_test(test_run_git_init_samples),
 		cmocka_unit_test(test_run_etc_secrets),
 		cmocka_unit_test(test_run_auto_profile),
 		cmocka_unit_test(test_cli_usage_messages),

@@ -132,6 +132,17 @@ static void assert_policy_equal(const struct lf_policy *a, const struct lf_polic
 	assert_strv_equal(&a->profiles, &b->profiles);
 	assert_strv_equal(&a->env_unset, &b->env_unset);
 	assert_strv_equal(&a->env_keep, &b->env_keep);
+	assert_int_equal(a->extends_default, b->extends_default);
+	assert_int_equal(a->has_discover, b->has_discover);
+	assert_int_equal(a->discover, b->discover);
+	assert_strv_equal(&a->toolchains_except, &b->toolchains_except);
+	assert_int_equal(a->has_network, b->has_network);
+	assert_int_equal(a->net_connect.n, b->net_connect.n);
+	for (size_t i = 0; i < a->net_connect.n; i++)
+		assert_int_equal(a->net_connect.v[i], b->net_connect.v[i]);
+	assert_int_equal(a->net_bind.n, b->net_bind.n);
+	for (size_t i = 0; i < a->net_bind.n; i++)
+		assert_int_equal(a->net_bind.v[i], b->net_bind.v[i]);
 }
 
 /* Requests whose decisions must survive a round trip. */

@@ -15,24 +15,6 @@
 #include "landlock/sandbox.h"
 #include "landlock/syscall.h"
 
-/* A rule adds nothing when a directory rule above it already carries all
- * its rights (Landlock unions the rules of every ancestor). */
-static bool rule_redundant(const struct lf_sandbox *sb, size_t i)
-{
-	const struct lf_sandbox_rule *fr = &sb->rules[i];
-
-	for (size_t j = 0; j < sb->nrules; j++) {
-		const struct lf_sandbox_rule *a = &sb->rules[j];
-
-		if (j == i || !sb->rule_dir[j] || (a->landlock & fr->landlock) != fr->landlock)
-			continue;
-		if (sb->rule_key[j].len < sb->rule_key[i].len &&
-		    lf_path_covers_n(a->path, sb->rule_key[j].len, fr->path, sb->rule_key[i].len))
-			return true;
-	}
-	return false;
-}
-
 /* Adds rule i; returns 0 (added or rightly left out) or a negative errno. */
 static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct lf_diag *diag)
 {
@@ -42,7 +24,10 @@ static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct lf_di
 	uint64_t rights = fr->landlock;
 	int pfd, r = 0;
 
-	if (!rights || rule_redundant(sb, i))
+	/* A rule adds nothing when a directory rule above it already carries
+	 * all its rights (Landlock unions the rules of every ancestor): each
+	 * ancestor looked up in the value's path index. */
+	if (!rights || lf_sandbox_rule_redundant(sb, i, rights))
 		return 0;
 	pfd = open(fr->path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
 	if (pfd < 0) {

@@ -272,7 +272,7 @@ static int64_t mono_ns(void)
 	return clock_gettime(CLOCK_MONOTONIC, &t) == 0 ? ts_ns(t.tv_sec, t.tv_nsec) : INT64_MAX;
 }
 
-static const struct rec *old_find(const struct search *s, const char *rel)
+static struct rec *old_find(const struct search *s, const char *rel)
 {
 	struct rec key = { .rel = (char *)rel };
 
@@ -361,7 +361,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	char path[PATH_MAX];
 	struct stat st;
 	struct rec c = { 0 };
-	const struct rec *o;
+	struct rec *o;
 	int r;
 
 	if (snprintf(path, sizeof(path), "%s%s%s", s->root, rel[0] ? "/" : "", rel) >=
@@ -378,13 +378,12 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 				  .mns = o->mns,
 				  .nentries = o->nentries,
 				  .gittype = o->gittype };
-		if (o->nsub && !(c.subs = calloc(o->nsub, sizeof(*c.subs))))
-			return -ENOMEM;
-		for (; c.nsub < o->nsub; c.nsub++)
-			if (!(c.subs[c.nsub] = strdup(o->subs[c.nsub]))) {
-				rec_fini(&c);
-				return -ENOMEM;
-			}
+		/* Its subdirectories move over: each directory is looked
+		 * up once per search (unique paths). */
+		c.subs = o->subs;
+		c.nsub = o->nsub;
+		o->subs = NULL;
+		o->nsub = 0;
 	} else {
 		s->changed = true;
 		r = list_read(path, &c, &st);

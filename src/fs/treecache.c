@@ -38,6 +38,8 @@
 #define CACHE_MAGIC "landfence-tree-cache 1\n"
 #define CACHE_MAX (64u << 20)
 #define RACY_NS (2ll * 1000000000ll)
+/* The search recurses with one PATH_MAX buffer a level. */
+#define TREE_MAX_DEPTH 64
 
 struct rec {
 	char *rel; /* below the root: "" for the root, else "a/b" */
@@ -364,8 +366,9 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	struct rec *o;
 	int r;
 
-	if (snprintf(path, sizeof(path), "%s%s%s", s->root, rel[0] ? "/" : "", rel) >=
-	    (int)sizeof(path))
+	/* Deeper trees are the walk's (it keeps its levels on the heap). */
+	if (depth > TREE_MAX_DEPTH || snprintf(path, sizeof(path), "%s%s%s", s->root,
+					       rel[0] ? "/" : "", rel) >= (int)sizeof(path))
 		return -EAGAIN;
 	o = old_find(s, rel);
 	bool hit = o && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && same_times(o, &st);
@@ -409,12 +412,16 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		return -EAGAIN;
 	}
 	if (c.gittype) {
-		char g[PATH_MAX];
+		size_t pl = strlen(path);
 
-		if (snprintf(g, sizeof(g), "%s/.git", path) >= (int)sizeof(g) ||
-		    (r = found_push(s, g, c.gittype, depth)) < 0) {
+		r = pl + sizeof("/.git") > sizeof(path) ? -EAGAIN : 0;
+		if (r == 0) {
+			memcpy(path + pl, "/.git", sizeof("/.git"));
+			r = found_push(s, path, c.gittype, depth);
+		}
+		if (r < 0) {
 			rec_fini(&c);
-			return r < 0 ? r : -EAGAIN;
+			return r;
 		}
 	}
 	/* Kept only when its times are old enough to move on a change. */
@@ -428,15 +435,15 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		rec_fini(&c);
 		return -ENOMEM;
 	}
+	/* path is free again: each subdirectory's rel is made in it (one
+	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
 	r = 0;
 	for (uint32_t i = 0; r == 0 && i < nsub; i++) {
-		char sub[PATH_MAX];
-
-		if (snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] ? "/" : "", subs[i]) >=
-		    (int)sizeof(sub))
+		if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", subs[i]) >=
+		    (int)sizeof(path))
 			r = -EAGAIN;
 		else
-			r = search_dir(s, sub, depth + 1);
+			r = search_dir(s, path, depth + 1);
 	}
 	if (!keep)
 		rec_fini(&c);

@@ -1367,7 +1367,7 @@ static void test_masks_on_locked_mount(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		if (unshare(CLONE_NEWNS) != 0 ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0 ||
 		    mount("lf-locked", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			  "size=1m,mode=755") != 0)
 			_exit(120);

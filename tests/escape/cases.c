@@ -261,7 +261,7 @@ static void alias_mount(struct esc *e)
 {
 	deep_secret(e);
 	esc_mkdir(e, "alias");
-	if (mount(e->proj, esc_path(e, "alias"), NULL, MS_BIND, NULL) != 0)
+	if (mount(e->proj, esc_path(e, "alias"), "none", MS_BIND, NULL) != 0)
 		fail_msg("bind the project: %s", strerror(errno));
 }
 

@@ -1058,7 +1058,7 @@ int main(int argc, char **argv)
 			result(mount("none", argv[++i], "tmpfs", 0, NULL));
 		} else if (!strcmp(op, "mount-bind")) {
 			NEED(2);
-			result(mount(argv[i + 1], argv[i + 2], NULL, MS_BIND, NULL));
+			result(mount(argv[i + 1], argv[i + 2], "none", MS_BIND, NULL));
 			i += 2;
 		} else if (!strcmp(op, "umount")) {
 			NEED(1);
@@ -1077,7 +1077,7 @@ int main(int argc, char **argv)
 							  : 0;
 			result(unshare(fl));
 		} else if (!strcmp(op, "make-private")) {
-			result(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+			result(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL));
 		} else if (!strcmp(op, "chroot")) {
 			NEED(1);
 			result(chroot(argv[++i]));
@@ -1091,7 +1091,7 @@ int main(int argc, char **argv)
 			result(op_setattr_clear(argv[++i]));
 		} else if (!strcmp(op, "remount-rw")) {
 			NEED(1);
-			result(mount(NULL, argv[++i], NULL, MS_REMOUNT | MS_BIND, NULL));
+			result(mount("none", argv[++i], "none", MS_REMOUNT | MS_BIND, NULL));
 		} else if (!strcmp(op, "open-tree")) {
 			NEED(1);
 			result(syscall(SYS_open_tree, AT_FDCWD, argv[++i],

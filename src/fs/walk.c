@@ -48,10 +48,34 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The default entry budget: LANDFENCE_SCAN_MAX_ENTRIES when set (decimal
+ * digits, > 0), else LF_WALK_MAX_ENTRIES. Returns -EINVAL for anything
+ * else: a typo must not silently change how far a scan looks. */
+static int budget_from_env(size_t *out)
+{
+	const char *v = secure_getenv("LANDFENCE_SCAN_MAX_ENTRIES");
+	size_t n = 0;
+
+	*out = LF_WALK_MAX_ENTRIES;
+	if (!v || !*v)
+		return 0;
+	for (const char *c = v; *c; c++) {
+		if (*c < '0' || *c > '9' || n > ((size_t)-2 - 9) / 10)
+			return -EINVAL;
+		n = n * 10 + (size_t)(*c - '0');
+	}
+	if (n == 0)
+		return -EINVAL;
+	*out = n;
+	return 0;
+}
+
 void lf_walk_begin(struct lf_walk *w)
 {
+	bool bad = false;
+
 	if (!w->budget.max_entries)
-		w->budget.max_entries = LF_WALK_MAX_ENTRIES;
+		bad = budget_from_env(&w->budget.max_entries) < 0;
 	if (!w->budget.max_millis)
 		w->budget.max_millis = LF_WALK_MAX_MILLIS;
 	w->entries = 0;
@@ -60,6 +84,12 @@ void lf_walk_begin(struct lf_walk *w)
 	w->exhausted = false;
 	w->incomplete = false;
 	w->reason = NULL;
+	/* Fail closed: nothing is walked, and the reason says why. */
+	if (bad) {
+		w->exhausted = true;
+		w->incomplete = true;
+		w->reason = strdup("LANDFENCE_SCAN_MAX_ENTRIES must be a number > 0");
+	}
 }
 
 void lf_walk_end(struct lf_walk *w)

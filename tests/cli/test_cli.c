@@ -242,7 +242,8 @@ static bool has(const char *hay, const char *needle)
 
 /* Outside any project the working directory was taken as the root: from
  * the home directory or "/" that handed the program everything. Refused
- * unless named with -C, which warns loudly (even with -q); landfence's
+ * also when named with -C, unless --unsafe-root says so, which warns
+ * loudly (even with -q); landfence's
  * own configuration stays read-only whatever the root. */
 static void test_run_root_too_wide(void **state)
 {
@@ -264,21 +265,24 @@ static void test_run_root_too_wide(void **state)
 	snprintf(cfg, sizeof(cfg), "%s/.config/landfence", home);
 	sh("mkdir -p %s && echo 'kept' > %s/trusted.test", cfg, cfg);
 	snprintf(p, sizeof(p), "%s/trusted.test", cfg);
-	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "true");
+	expect_code(r, 2, "-C home without --unsafe-root");
+	assert_true(has(r->err, "named with -C"));
+	TOOL(r, home, NULL, "run", "-q", "--unsafe-root", "-C", home, "--", "sh", "-c",
 	     "cat .config/landfence/trusted.test && cat .ssh/id_test");
 	expect_code(r, 0, "-C home: the project is readable, the configuration too");
 	assert_true(has(r->err, "WARNING: the project root"));
 	assert_true(has(r->out, "kept"));
-	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	TOOL(r, home, NULL, "run", "-q", "--unsafe-root", "-C", home, "--", "sh", "-c",
 	     "echo evil >> .config/landfence/trusted.test");
 	assert_int_not_equal(r->code, 0);
 	assert_true(refused(r->err));
-	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	TOOL(r, home, NULL, "run", "-q", "--unsafe-root", "-C", home, "--", "sh", "-c",
 	     "echo '[{}]' > .config/landfence/policy.json");
 	assert_int_not_equal(r->code, 0);
 	assert_true(refused(r->err));
 	/* plan names the built-in fence that took write away. */
-	TOOL(r, home, NULL, "plan", "-C", home);
+	TOOL(r, home, NULL, "plan", "--unsafe-root", "-C", home);
 	expect_code(r, 0, "plan -C home");
 	assert_true(has(r->out, "landfence's own configuration"));
 	sh("rm -f %s/trusted.test %s/policy.json", cfg, cfg);

@@ -129,6 +129,76 @@ static void ran(struct esc *e, const struct esc_result *r)
 	assert_true(esc_exists(e, "proj/src/ran"));
 }
 
+
+/* ------------------------------------------------------------------------
+ * Project roots
+ */
+
+static void cwd_at(struct esc *e, const char *path)
+{
+	snprintf(e->cwd, sizeof(e->cwd), "%s", path);
+}
+
+static void in_etc(struct esc *e)
+{
+	cwd_at(e, "/etc");
+}
+
+static void in_tmp(struct esc *e)
+{
+	cwd_at(e, "/tmp");
+}
+
+static void in_home(struct esc *e)
+{
+	cwd_at(e, e->home);
+}
+
+/* A directory like /tmp (sticky, anyone may write) above the victim's
+ * work, holding a .git (git's CVE-2022-24765 shape) and another user's
+ * file. */
+static void shared_parent(struct esc *e)
+{
+	esc_mkdir(e, "shared/victimwork");
+	esc_mkdir(e, "shared/.git");
+	esc_put(e, "shared/theirs", "THEIRS");
+	assert_int_equal(chmod(esc_path(e, "shared"), 01777), 0);
+	cwd_at(e, esc_path(e, "shared/victimwork"));
+}
+
+static void shared_dir_itself(struct esc *e)
+{
+	esc_mkdir(e, "shared");
+	assert_int_equal(chmod(esc_path(e, "shared"), 01777), 0);
+	cwd_at(e, esc_path(e, "shared"));
+}
+
+/* A parent whose .git belongs to another user (uid 12345). */
+static void foreign_git(struct esc *e)
+{
+	esc_mkdir(e, "parent/work");
+	esc_mkdir(e, "parent/.git");
+	esc_put(e, "parent/theirs", "THEIRS");
+	assert_int_equal(chown(esc_path(e, "parent/.git"), 12345, 12345), 0);
+	cwd_at(e, esc_path(e, "parent/work"));
+}
+
+/* The honest counterpart: the user's own .git in the parent. */
+static void own_git(struct esc *e)
+{
+	esc_mkdir(e, "parent/work");
+	esc_mkdir(e, "parent/.git");
+	esc_put(e, "parent/mine", "MINE");
+	cwd_at(e, esc_path(e, "parent/work"));
+}
+
+static void shared_untouched(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(esc_exists(e, "shared/victimwork/ok"));
+	assert_false(esc_exists(e, "shared/evil"));
+}
+
 /* ------------------------------------------------------------------------
  * The cases
  */
@@ -234,6 +304,101 @@ const struct esc_case esc_cases[] = {
 	  .want = "ok ok",
 	  .err_lacks = { "incomplete" },
 	  .after = ran },
+	/* Project roots ------------------------------------------------ */
+	{ .name = "cd /etc && run: /etc refused as a project root",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .setup = in_etc,
+	  .probe = "read /etc/shadow",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "the project root would be /etc", "is a system directory",
+		       "--unsafe-root" } },
+	{ .name = "-C /etc: refused as well",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .args = "-C /etc",
+	  .probe = "read /etc/shadow",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "/etc (named with -C), which is a system directory" } },
+	{ .name = "-C /etc/ssl, below /etc: refused",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .args = "-C /etc/ssl",
+	  .probe = "read /etc/shadow",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "is a system directory" } },
+	{ .name = "honest: -C /etc --unsafe-root runs, with a warning",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .args = "-C /etc --unsafe-root",
+	  .probe = "readsome /etc/hostname",
+	  .want = "ok",
+	  .err_has = { "WARNING: the project root /etc is a system directory (--unsafe-root)" } },
+	{ .name = "cd /tmp && run: /tmp refused as a project root",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .setup = in_tmp,
+	  .probe = "create /tmp/lf-hostile-planted",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "the project root would be /tmp", "is a system directory" } },
+	{ .name = "a sticky directory anyone may write: refused as a project root",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .setup = shared_dir_itself,
+	  .probe = "create @B/shared/x",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "is a shared directory (sticky, anyone may write to it)" } },
+	{ .name = "cd ~ && run, -C ~: the home directory refused as a project root",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .setup = in_home,
+	  .probe = "read @B/home/.ssh/id_rsa",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "holds your home directory" } },
+	{ .name = "-C @B (above the home directory): refused",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .args = "-C @B",
+	  .probe = "read @B/home/.ssh/id_rsa",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "holds your home directory" } },
+	{ .name = "-C /root: another user's (or root's own) home refused",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .args = "-C /root",
+	  .probe = "ls /root",
+	  .want = "",
+	  .want_exit = 2,
+	  .err_has = { "holds the home directory of root" } },
+	{ .name = "a .git in a shared parent: discovery stops, the work directory is the root",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .setup = shared_parent,
+	  .probe = "create @B/shared/victimwork/ok create @B/shared/evil read @B/shared/theirs",
+	  .want = "ok EACCES EACCES",
+	  .after = shared_untouched },
+	{ .name = "a .git of another user in the parent: passed over, with a warning",
+	  .kind = 11,
+	  .flags = ESC_ROOT | ESC_DISCOVER | ESC_NO_POLICY,
+	  .setup = foreign_git,
+	  .probe = "create @B/parent/work/ok create @B/parent/evil read @B/parent/theirs",
+	  .want = "ok EACCES EACCES",
+	  .err_has = { "@B/parent/.git belongs to user 12345, not to you or root",
+		       "the project root is the working directory @B/parent/work" } },
+	{ .name = "honest: the user's own .git in the parent roots the project there",
+	  .kind = 11,
+	  .flags = ESC_DISCOVER | ESC_NO_POLICY,
+	  .setup = own_git,
+	  .probe = "readeq @B/parent/mine MINE create @B/parent/new create @B/parent/work/ok",
+	  .want = "ok ok ok",
+	  .err_lacks = { "passed over" } },
 };
 
 const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

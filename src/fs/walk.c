@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/model.h"
+#include "core/text.h"
 #include "fs/fs.h"
 
 /* One directory on the current path. Its entries are read whole when it
@@ -111,6 +112,13 @@ __attribute__((format(printf, 2, 3))) static void incomplete(struct lf_walk *w, 
 	if (vasprintf(&w->reason, fmt, ap) < 0)
 		w->reason = NULL;
 	va_end(ap);
+	/* It names a place in the tree: one line, escaped (core/text.h). */
+	if (w->reason && !lf_text_clean(w->reason)) {
+		char *esc = lf_text_escape(w->reason);
+
+		free(w->reason);
+		w->reason = esc;
+	}
 }
 
 /* Counts one entry; false once the budget is spent. */

@@ -13,6 +13,7 @@
 
 #include "core/path.h"
 #include "core/sandbox.h"
+#include "core/text.h"
 #include "core/toolchains.h"
 #include "gate/gate.h"
 #include "gate/scan.h"
@@ -53,6 +54,16 @@ int lf_findings_add(struct lf_findings *f, unsigned scan, bool incomplete,
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
+	/* One line, whatever the names in it hold: a file name made in
+	 * the sandbox must not forge a line or carry a terminal sequence
+	 * (core/text.h). The path stays as it is, for JSON. */
+	if (!lf_text_clean(text)) {
+		char *esc = lf_text_escape(text);
+
+		free(text);
+		if (!(text = esc))
+			return -ENOMEM;
+	}
 	if (path && !(p = strdup(path))) {
 		free(text);
 		return -ENOMEM;

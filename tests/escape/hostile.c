@@ -304,6 +304,27 @@ const struct esc_case esc_cases[] = {
 	  .want = "ok ok",
 	  .err_lacks = { "incomplete" },
 	  .after = ran },
+	/* Escaped output ----------------------------------------------- */
+	{ .name = "a hook named to erase the lines above: the after-run warning escapes it",
+	  .kind = 5,
+	  .flags = ESC_NO_NS,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**']},"
+		    "{'effect':'allow','capability':'write','paths':['**']}]}",
+	  .probe = "create @P/.git/hooks/z\x1b[1A\x1b[2Kx create @P/.git/hooks/n\nlandfence:fine",
+	  .want = "ok ok",
+	  .err_has = { "hooks/z\\x1b[1A\\x1b[2Kx, which runs outside the sandbox later",
+		       "hooks/n\\nlandfence:fine, which runs" },
+	  .err_lacks = { "\x1b", "\nlandfence:fine" } },
+	{ .name = "honest: with the masks the same hook is refused",
+	  .kind = 5,
+	  .flags = ESC_NS,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**']},"
+		    "{'effect':'allow','capability':'write','paths':['**']}]}",
+	  .probe = "create @P/.git/hooks/z\x1b[1A\x1b[2Kx create @P/src/ok",
+	  .want = "EROFS ok",
+	  .err_lacks = { "\x1b" } },
 	/* Project roots ------------------------------------------------ */
 	{ .name = "cd /etc && run: /etc refused as a project root",
 	  .kind = 11,

@@ -613,6 +613,12 @@ struct lf_sandbox_opts {
  * this user, before looking at them. lf_child_new sets it; `plan` does
  * not, and lists them as "does not exist yet". */
 #define LF_SANDBOX_PREPARE 0x1u
+/* Below Landlock ABI 6 signals and abstract UNIX sockets are not scoped:
+ * the program can signal any process of the user outside the sandbox
+ * (landfence included) and connect to abstract sockets. That makes the
+ * status Degraded (KernelTooOld under fallback deny) unless this flag
+ * accepts it (`--allow-unscoped`); then it is a notice. */
+#define LF_SANDBOX_ALLOW_UNSCOPED 0x2u
 #define LF_SANDBOX_OPTS_INIT                           \
 	{                                              \
 		.size = sizeof(struct lf_sandbox_opts) \
@@ -855,6 +861,7 @@ struct lf_child_opts {
 	size_t nprofiles;
 	const char *cwd; /* the child's working directory, NULL: ours */
 	int abi_max;	 /* as in struct lf_sandbox_opts */
+	unsigned sandbox_flags; /* since 0.1: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 #define LF_CHILD_OPTS_INIT                           \
 	{                                            \
@@ -952,6 +959,7 @@ struct lf_run_opts {
 	int abi_max;	 /* as in struct lf_sandbox_opts */
 	lf_message_fn message;
 	void *message_ctx;
+	unsigned sandbox_flags; /* since 0.1: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 #define LF_RUN_OPTS_INIT                           \
 	{                                          \

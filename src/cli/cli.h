@@ -39,6 +39,7 @@ struct lf_cli_opts {
 	bool tree;  /* --tree */
 	bool quiet; /* -q: notes are not printed (warnings and errors are) */
 	bool unsafe_root; /* --unsafe-root: LF_PROJECT_UNSAFE_ROOT */
+	bool allow_unscoped; /* --allow-unscoped: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 
 /* getopt_long entries for the shared options; a subcommand appends its own
@@ -47,12 +48,14 @@ struct lf_cli_opts {
 #define LF_OPT_JSON 0x101
 #define LF_OPT_TREE 0x102
 #define LF_OPT_UNSAFE_ROOT 0x103
+#define LF_OPT_ALLOW_UNSCOPED 0x104
 #define LF_CLI_COMMON_SHORT "p:C:"
 #define LF_CLI_COMMON_LONG                                                                         \
 	{ "policy", required_argument, NULL, 'p' }, { "directory", required_argument, NULL, 'C' }, \
 		{ "profile", required_argument, NULL, LF_OPT_PROFILE },                            \
 		{ "json", no_argument, NULL, LF_OPT_JSON },                                        \
 		{ "unsafe-root", no_argument, NULL, LF_OPT_UNSAFE_ROOT },                          \
+		{ "allow-unscoped", no_argument, NULL, LF_OPT_ALLOW_UNSCOPED },                    \
 	{                                                                                          \
 		"tree", no_argument, NULL, LF_OPT_TREE                                             \
 	}
@@ -71,6 +74,9 @@ struct lf_cli_opts {
 #define LF_HELP_PROFILE                                                                   \
 	"      --profile NAME    add an agent profile's grants (repeatable; the names:\n" \
 	"                        landfence --list-profiles)\n"
+#define LF_HELP_ALLOW_UNSCOPED                                                            \
+	"      --allow-unscoped  below Landlock ABI 6, run although signals and abstract\n" \
+	"                        UNIX sockets are not scoped (a notice, not Degraded)\n"
 #define LF_HELP_HELP "  -h, --help            show this help\n"
 
 /* Handles one shared option. Returns 1 when handled, 0 when c is not a

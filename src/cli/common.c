@@ -59,6 +59,9 @@ int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg)
 	case LF_OPT_UNSAFE_ROOT:
 		o->unsafe_root = true;
 		return 1;
+	case LF_OPT_ALLOW_UNSCOPED:
+		o->allow_unscoped = true;
+		return 1;
 	default:
 		return 0;
 	}

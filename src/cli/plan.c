@@ -754,7 +754,7 @@ static int print_json(const struct plan_view *pv)
 static const char usage_text[] =
 	"usage: landfence plan [-p FILE]... [-C DIR] [--profile NAME]... [--json | --tree]\n"
 	"Shows what `landfence run` would enforce here, without running anything.\n"
-	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
+	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE LF_HELP_ALLOW_UNSCOPED
 	"      --json            print one JSON object\n"
 	"      --tree            print the rules as a directory tree\n" LF_HELP_HELP
 	"\nexit status: 0, 2 usage or policy error, 125 landfence's own error.\n"
@@ -779,6 +779,7 @@ static int plan_build(const struct lf_cli_opts *o, struct plan_view *pv, struct 
 		.project_root = lf_project_root(p),
 		.profiles = o->profiles,
 		.nprofiles = o->nprofiles,
+		.flags = o->allow_unscoped ? LF_SANDBOX_ALLOW_UNSCOPED : 0,
 	};
 	r = lf_sandbox_new(lf_project_effective(p), pv->plan, &so, sb, &diag);
 	if (r == -EOPNOTSUPP) {

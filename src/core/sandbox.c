@@ -1482,6 +1482,16 @@ static int status_compute(struct lf_sandbox *sb)
 			   "the policy restricts TCP, which needs Landlock ABI 4 (ABI %d): the "
 			   "program may connect and listen on any port",
 			   sb->abi);
+	/* Unscoped, the program can kill landfence itself, which then
+	 * skips its checks after the run while the program lives on
+	 * (doc/escape.md, "Hostile projects"). */
+	else if (sb->abi < 6 && !sb->allow_unscoped)
+		status_set(sb, LF_STATUS_DEGRADED,
+			   "abstract UNIX sockets and signals are not scoped to the sandbox "
+			   "below Landlock ABI 6 (ABI %d): the program can connect to abstract "
+			   "sockets and signal processes outside it, landfence included "
+			   "(--allow-unscoped accepts this)",
+			   sb->abi);
 	else
 		status_set(sb, LF_STATUS_ENFORCED, NULL);
 
@@ -1504,12 +1514,13 @@ static int status_compute(struct lf_sandbox *sb)
 				       "Landlock ABI %d: ioctls on devices are not restricted "
 				       "(IOCTL_DEV needs ABI 5)",
 				       sb->abi);
-	if (sb->abi < 6)
+	if (sb->abi < 6 && sb->allow_unscoped)
 		r = r
 			    ?: lf_strv_pushf(
 				       &sb->notices,
 				       "Landlock ABI %d: abstract UNIX sockets and signals are not "
-				       "scoped to the sandbox (needs ABI 6)",
+				       "scoped to the sandbox (needs ABI 6; accepted with "
+				       "--allow-unscoped)",
 				       sb->abi);
 	return r;
 }
@@ -1917,6 +1928,7 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	sb->handled = lf_landlock_handled_fs(sb->abi);
 	sb->scoped = lf_landlock_scoped(sb->abi);
 	sb->posture = in->posture;
+	sb->allow_unscoped = in->host.allow_unscoped;
 	sb->project_root = strdup(in->host.project_root);
 	sb->home = in->host.home ? strdup(in->host.home) : NULL;
 	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;

@@ -68,6 +68,7 @@ struct lf_host {
 	 * directories, toolchain caches) before looking at them: what
 	 * `landfence run` does, never `plan`. */
 	bool prepare;
+	bool allow_unscoped; /* LF_SANDBOX_ALLOW_UNSCOPED */
 	struct lf_abi_probe probe;
 	/* A private mount namespace can be made (masks are possible), with
 	 * a user namespace (unprivileged) or not (root); when not, which
@@ -296,6 +297,7 @@ struct lf_sandbox {
 	uint64_t scoped;
 	uint64_t handled_net;
 	bool net_restricted;
+	bool allow_unscoped; /* the missing scopes below ABI 6 accepted */
 	struct lf_sandbox_port *ports;
 	size_t nports;
 	lf_posture posture;

@@ -455,6 +455,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	host.run_dir = o.run_dir;
 	host.command = o.command;
 	host.prepare = o.flags & LF_SANDBOX_PREPARE;
+	host.allow_unscoped = o.flags & LF_SANDBOX_ALLOW_UNSCOPED;
 	/* The options' zero is "the environment decides" (landfence.h). */
 	r = lf_landlock_probe(o.abi_max > 0 ? o.abi_max : o.abi_max == 0 ? -1 : 0, &host.probe);
 	if (r < 0) {

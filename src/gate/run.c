@@ -104,6 +104,7 @@ static int child_prepare(struct lf_run *r, const struct lf_run_opts *o, char *co
 		.nprofiles = r->nprofiles,
 		.cwd = o->cwd,
 		.abi_max = o->abi_max,
+		.sandbox_flags = o->sandbox_flags,
 	};
 	int e = lf_child_new(r->p->eff, r->p->plan, &co, argv, &r->child, diag);
 

@@ -200,6 +200,18 @@ static void shared_untouched(struct esc *e, const struct esc_result *r)
 }
 
 /* ------------------------------------------------------------------------
+ * Old ABIs: no scopes below 6
+ */
+
+/* The program kills its parent, landfence: where signals are not scoped
+ * it dies, and its checks after the run with it. */
+static void landfence_alive(struct esc *e, const struct esc_result *r)
+{
+	(void)e;
+	assert_true(r->exit != 128 + 9);
+}
+
+/* ------------------------------------------------------------------------
  * The cases
  */
 
@@ -325,6 +337,59 @@ const struct esc_case esc_cases[] = {
 	  .probe = "create @P/.git/hooks/z\x1b[1A\x1b[2Kx create @P/src/ok",
 	  .want = "EROFS ok",
 	  .err_lacks = { "\x1b" } },
+	/* Old ABIs: missing scopes are Degraded -------------------------- */
+	{ .name = "ABI 5 under fallback deny: KernelTooOld, nothing runs to kill landfence",
+	  .kind = 7,
+	  .policy = STD,
+	  .abi_max = "5",
+	  .probe = "kill-parent 9 create @P/src/ran",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "KernelTooOld", "abstract UNIX sockets and signals are not scoped",
+		       "--allow-unscoped" },
+	  .after = nothing_ran },
+	{ .name = "ABI 4 under fallback deny: KernelTooOld too",
+	  .kind = 7,
+	  .policy = STD,
+	  .abi_max = "4",
+	  .probe = "create @P/src/ran",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "KernelTooOld", "(ABI 4)" },
+	  .after = nothing_ran },
+	{ .name = "ABI 5 under fallback ask: DEGRADED is said, and the signal is the hole",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD_ASK,
+	  .abi_max = "5",
+	  .probe = "abstract @N-abs readeq @P/src/a.txt A",
+	  .want = "ok ok",
+	  .err_has = { "WARNING: the sandbox is DEGRADED",
+		       "abstract UNIX sockets and signals are not scoped" } },
+	{ .name = "honest: ABI 5 with --allow-unscoped runs, and says so",
+	  .kind = 7,
+	  .policy = STD,
+	  .abi_max = "5",
+	  .args = "--allow-unscoped",
+	  .probe = "readeq @P/src/a.txt A create @P/src/ran",
+	  .want = "ok ok",
+	  .err_has = { "note: Landlock ABI 5: abstract UNIX sockets and signals are not "
+		       "scoped" },
+	  .err_lacks = { "DEGRADED" },
+	  .after = ran },
+	{ .name = "plan at ABI 5 under fallback deny says KernelTooOld and the way out",
+	  .kind = 7,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .abi_max = "5",
+	  .out_has = { "kernel-too-old", "not scoped", "--allow-unscoped" } },
+	{ .name = "honest: at ABI 6 and later the program cannot kill landfence",
+	  .kind = 7,
+	  .policy = STD,
+	  .min_abi = 6,
+	  .probe = "kill-parent 9 readeq @P/src/a.txt A",
+	  .want = "EPERM ok",
+	  .after = landfence_alive },
 	/* Project roots ------------------------------------------------ */
 	{ .name = "cd /etc && run: /etc refused as a project root",
 	  .kind = 11,

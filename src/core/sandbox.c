@@ -595,8 +595,6 @@ int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 		return -ENOMEM;
 	in->host = *host;
 	in->posture = lf_plan_default_posture(plan);
-	in->list_split = lf_etc_split;
-	in->list_depth = LF_ETC_SPLIT_DEPTH;
 	r = sources_plan(in, e, plan);
 	if (r == 0 && host->config_dir) {
 		/* landfence's configuration directory holds the user policy
@@ -650,6 +648,7 @@ void lf_sandbox_input_free(struct lf_sandbox_input *in)
 			free(c->list[k].canon);
 		}
 		free(c->list);
+		free(c->list_err);
 	}
 	free(in->cands);
 	for (size_t i = 0; i < in->nfences; i++) {
@@ -1242,24 +1241,84 @@ static int grant_etc(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 	return r;
 }
 
-/* /etc entry by entry: the hidden ones left out, the directories that hold
- * one split (their entries are in the listing too), a link judged by
- * where it leads as well as by its name. Entries created after the
- * listing are not granted. */
+/* Whether a hidden entry of the listing lies at or below path. */
+static bool listing_dirty(const struct lf_listing_entry *const *hidden, size_t nhidden,
+			  const char *path)
+{
+	for (size_t i = 0; i < nhidden; i++)
+		if (lf_path_covers(path, hidden[i]->path))
+			return true;
+	return false;
+}
+
+/* /etc by permission, without a mount namespace to mask in (doc/
+ * landlock.md, "/etc"): the listing holds every entry of /etc, each
+ * marked hidden when others cannot read it (or it is a row of the
+ * built-in list). Granted are the largest subtrees holding nothing
+ * hidden: /etc itself when it is clean, else each clean entry of a
+ * directory that is not, down to the hidden ones, which are never
+ * granted. A link is judged by where it leads as well. A listing that
+ * could not finish grants nothing (fail closed); entries created after
+ * it are not granted. */
 static int grant_listing(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 			 const struct lf_cand *c)
 {
-	for (size_t i = 0; i < c->nlist; i++) {
-		const struct lf_listing_entry *le = &c->list[i];
-		int r;
+	const struct lf_listing_entry **hidden = NULL;
+	size_t nhidden = 0, clen = strlen(c->canon);
+	int r = 0;
 
-		/* A dangling link grants nothing. */
-		if (!le->canon || lf_etc_is_hidden(le->path) || lf_etc_is_hidden(le->canon))
+	if (c->list_err)
+		return lf_strv_pushf(&sb->notices,
+				     "%s is not granted: its entries could not all be checked "
+				     "(%s)",
+				     c->canon, c->list_err);
+	hidden = calloc(c->nlist + 1, sizeof(*hidden));
+	if (!hidden)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nlist; i++)
+		if (c->list[i].hidden)
+			hidden[nhidden++] = &c->list[i];
+	if (!nhidden) {
+		struct grant g = {
+			.path = c->canon,
+			.access = c->access,
+			.origin = c->origin,
+			.why = c->why,
+			.source = c->source,
+			.layer = c->layer,
+			.dir = 1,
+		};
+
+		free(hidden);
+		return grant_fence(sb, in, &g, false, NULL);
+	}
+	for (size_t i = 0; r == 0 && i < c->nlist; i++) {
+		const struct lf_listing_entry *le = &c->list[i];
+		const char *slash = strrchr(le->path, '/');
+		size_t plen = slash ? (size_t)(slash - le->path) : 0;
+
+		/* A dangling link grants nothing; a hidden entry, or one
+		 * holding one, is not granted whole. */
+		if (!le->canon || le->hidden || listing_dirty(hidden, nhidden, le->path))
 			continue;
-		/* Only a real directory at its own name is split (its
-		 * entries follow); a link to one holding secrets is left
-		 * out. */
-		if (lf_etc_holds_hidden(le->path) || lf_etc_holds_hidden(le->canon))
+		/* Only the top of a clean subtree: its parent is /etc or
+		 * holds something hidden. */
+		if (plen != clen) {
+			char *parent = strndup(le->path, plen);
+			bool top;
+
+			if (!parent) {
+				r = -ENOMEM;
+				break;
+			}
+			top = listing_dirty(hidden, nhidden, parent);
+			free(parent);
+			if (!top)
+				continue;
+		}
+		/* A link into a hidden part of /etc, or onto a row of the
+		 * built-in list. */
+		if (lf_etc_is_hidden(le->canon) || listing_dirty(hidden, nhidden, le->canon))
 			continue;
 		struct grant g = {
 			.path = le->canon,
@@ -1273,10 +1332,9 @@ static int grant_listing(struct lf_sandbox *sb, const struct lf_sandbox_input *i
 							: 0,
 		};
 		r = grant_fence(sb, in, &g, false, NULL);
-		if (r < 0)
-			return r;
 	}
-	return 0;
+	free(hidden);
+	return r;
 }
 
 static int grant_cand(struct lf_sandbox *sb, const struct lf_sandbox_input *in,

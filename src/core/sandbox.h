@@ -103,6 +103,9 @@ struct lf_listing_entry {
 	char *canon;	    /* realpath, NULL for a dangling link */
 	unsigned char type; /* DT_* */
 	bool descended;	    /* a directory whose entries follow */
+	bool hidden;	    /* not readable by others (a directory: not
+			       readable and searchable), or where a link
+			       leads is not; or a row of lf_etc_hidden */
 };
 
 /* The type of a path at launch, a fact. */
@@ -139,6 +142,8 @@ struct lf_cand {
 	bool exists;	 /* lstat(raw) succeeded */
 	struct lf_listing_entry *list;
 	size_t nlist;
+	char *list_err; /* the listing is incomplete: why (then nothing of it
+			   is granted) */
 };
 
 /* A fence before canonicalisation. */
@@ -205,9 +210,6 @@ struct lf_sandbox_input {
 	size_t nfences, fences_cap;
 	struct lf_env_in *env;
 	size_t nenv, env_cap;
-	/* Directories below a listed one that are listed as well. */
-	const char *const *list_split;
-	size_t list_depth;
 	/* The network: restricted when a layer has a "network" section; the
 	 * ports every such layer allows. */
 	bool net_restricted;

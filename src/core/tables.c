@@ -61,10 +61,6 @@ const char *const lf_etc_hidden[] = {
 	NULL,
 };
 
-const char *const lf_etc_split[] = {
-	"/etc", "/etc/ssl", "/etc/ssh", "/etc/security", NULL,
-};
-
 bool lf_etc_is_hidden(const char *path)
 {
 	/* Every entry is "/etc/" then 's' or 'g' (literal up to its '*'), and
@@ -83,14 +79,6 @@ bool lf_etc_is_hidden(const char *path)
 		if (lf_path_covers(h, path) || (h[lit] && fnmatch(h, path, FNM_PATHNAME) == 0))
 			return true;
 	}
-	return false;
-}
-
-bool lf_etc_holds_hidden(const char *path)
-{
-	for (size_t i = 0; lf_etc_split[i]; i++)
-		if (lf_path_covers(path, lf_etc_split[i]))
-			return true;
 	return false;
 }
 

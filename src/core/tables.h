@@ -39,21 +39,16 @@ extern const size_t lf_host_table_len;
 /* The classes (LF_ACCESS_*) a host row grants. */
 unsigned lf_host_access(enum lf_host_kind kind);
 
-/* /etc without its secrets: what the /etc grant leaves out, even for a
- * program running as root (password hashes, sudo rules, TLS and SSH host
- * private keys, old passwords), and the directories that hold such an
- * entry and are therefore granted entry by entry. NULL-terminated. */
+/* Known secrets of /etc (password hashes, sudo rules, TLS and SSH host
+ * private keys, old passwords): never granted, even for a program running
+ * as root, whatever their mode says. The rule is wider than the list:
+ * nothing in /etc that others cannot read is granted (doc/landlock.md,
+ * "/etc"); the list documents the known cases. NULL-terminated. */
 extern const char *const lf_etc_hidden[];
-extern const char *const lf_etc_split[];
-/* How deep below /etc a directory is split. */
-#define LF_ETC_SPLIT_DEPTH 2
 
 /* Whether path is, or lies below, a hidden /etc entry (fnmatch for the
  * patterns). */
 bool lf_etc_is_hidden(const char *path);
-
-/* Whether path is, or holds, a directory that is split. */
-bool lf_etc_holds_hidden(const char *path);
 
 /* The terminal paths that carry terminal ioctls (IOCTL_DEV), judged on
  * canonical paths: /dev/tty, /dev/ptmx and /dev/pts. */

@@ -121,13 +121,15 @@ __attribute__((format(printf, 2, 3))) static void incomplete(struct lf_walk *w, 
 	}
 }
 
-/* Counts one entry; false once the budget is spent. */
-static bool tick(struct lf_walk *w)
+/* Counts one entry (at where, named when the budget runs out); false once
+ * the budget is spent. */
+static bool tick(struct lf_walk *w, const char *where)
 {
 	if (w->budget.max_entries == LF_WALK_UNLIMITED)
 		return true;
 	if (++w->entries > w->budget.max_entries) {
-		incomplete(w, "stopped after %zu entries (limit)", w->budget.max_entries);
+		incomplete(w, "stopped after %zu entries (limit), at %s", w->budget.max_entries,
+			   where);
 		w->exhausted = true;
 		return false;
 	}
@@ -135,7 +137,7 @@ static bool tick(struct lf_walk *w)
 	 * counted in seconds. */
 	if ((w->entries & 255u) == 0 &&
 	    (now_ns() - w->start_ns) / 1000000 > (long long)w->budget.max_millis) {
-		incomplete(w, "stopped after %u ms (limit)", w->budget.max_millis);
+		incomplete(w, "stopped after %u ms (limit), at %s", w->budget.max_millis, where);
 		w->exhausted = true;
 		return false;
 	}
@@ -365,7 +367,7 @@ static int walk_dir(struct state *s)
 		memcpy(s->path + lv->path_len + 1, name, nl + 1);
 		if (type == DT_UNKNOWN && (type = type_of(s, lv->fd, name, len)) == DT_UNKNOWN)
 			continue;
-		if (!tick(s->w))
+		if (!tick(s->w, s->path))
 			continue;
 		r = visit(s, s->w->visit, lv->fd, name, len, type, ino);
 		if (r < 0)
@@ -412,7 +414,7 @@ int lf_walk_run(struct lf_walk *w, const char *root)
 		return 0;
 	len = strlen(root);
 	if (!S_ISDIR(st.st_mode)) {
-		if (!tick(w))
+		if (!tick(w, root))
 			return 0;
 		struct lf_walk_entry e = {
 			.dirfd = AT_FDCWD,

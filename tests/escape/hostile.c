@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -212,6 +213,67 @@ static void landfence_alive(struct esc *e, const struct esc_result *r)
 }
 
 /* ------------------------------------------------------------------------
+ * /etc by permission. The harness runs as root in a mount namespace of
+ * its own: a tmpfs over /etc/opt (empty on Debian) holds the entries, and
+ * is gone when the harness exits.
+ */
+
+static void etc_put(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static void etc_mount(void)
+{
+	assert_int_equal(mount("lf-hostile", "/etc/opt", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755"),
+			 0);
+}
+
+/* /etc/xpra/key.pem's shape: a private key only root may read, beside
+ * files anyone may read. */
+static void etc_secret(struct esc *e)
+{
+	(void)e;
+	etc_mount();
+	assert_int_equal(mkdir("/etc/opt/xpra", 0755), 0);
+	assert_int_equal(mkdir("/etc/opt/open", 0755), 0);
+	etc_put("/etc/opt/xpra/key.pem", "-----BEGIN PRIVATE KEY-----", 0600);
+	etc_put("/etc/opt/xpra/pub.txt", "PUB", 0644);
+	etc_put("/etc/opt/open/readme", "README", 0644);
+	assert_int_equal(symlink("/etc/opt/xpra/key.pem", "/etc/opt/open/key-link"), 0);
+}
+
+/* More entries than the look at /etc may visit. */
+static void etc_huge(struct esc *e)
+{
+	char name[32];
+
+	(void)e;
+	etc_mount();
+	int dir = open("/etc/opt", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dir >= 0);
+	for (int i = 0; i < 50001; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		int fd = openat(dir, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	close(dir);
+}
+
+static void etc_unmount(struct esc *e, const struct esc_result *r)
+{
+	(void)e;
+	(void)r;
+	assert_int_equal(umount2("/etc/opt", MNT_DETACH), 0);
+}
+
+/* ------------------------------------------------------------------------
  * The cases
  */
 
@@ -390,6 +452,27 @@ const struct esc_case esc_cases[] = {
 	  .probe = "kill-parent 9 readeq @P/src/a.txt A",
 	  .want = "EPERM ok",
 	  .after = landfence_alive },
+	/* /etc by permission ------------------------------------------- */
+	{ .name = "a root-only key in /etc (/etc/xpra/key.pem): not readable, even as root",
+	  .kind = 1,
+	  .flags = ESC_ROOT,
+	  .policy = STD,
+	  .setup = etc_secret,
+	  .probe = "readeq /etc/opt/xpra/key.pem -----BEGIN readeq /etc/opt/open/key-link "
+		   "-----BEGIN readeq /etc/opt/xpra/pub.txt PUB readeq /etc/opt/open/readme "
+		   "README readsome /etc/hostname",
+	  .want = "EACCES EACCES ok ok ok",
+	  .want_ns = "DIFF|EACCES DIFF|EACCES ok ok ok",
+	  .after = etc_unmount },
+	{ .name = "/etc that cannot be looked at whole (50,001 entries): not granted at all",
+	  .kind = 1,
+	  .flags = ESC_ROOT,
+	  .policy = STD,
+	  .setup = etc_huge,
+	  .probe = "readsome /etc/hostname readeq @P/src/a.txt A",
+	  .want = "EACCES ok",
+	  .err_has = { "/etc is not granted: its entries could not all be checked" },
+	  .after = etc_unmount },
 	/* Project roots ------------------------------------------------ */
 	{ .name = "cd /etc && run: /etc refused as a project root",
 	  .kind = 11,

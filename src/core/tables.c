@@ -61,6 +61,27 @@ const char *const lf_etc_hidden[] = {
 	NULL,
 };
 
+const struct lf_open_limit lf_open_limits[] = {
+	{ "unix-connect",
+	  "named UNIX sockets: connect(2) to a socket by its path (ssh-agent, D-Bus, "
+	  "docker.sock) works if the program knows the path; the environment scrub removes "
+	  "the usual addresses" },
+	{ "network",
+	  "the network, unless a policy's \"network\" section fences TCP connect and bind "
+	  "(Landlock ABI 4); UDP, DNS among it, stays open" },
+	{ "proc-cmdline",
+	  "/proc/<pid>/cmdline, stat and status of every process (an outside command line's "
+	  "--password=...); only /proc mounted with hidepid hides them" },
+	{ "metadata",
+	  "metadata changes: chmod, chown, utimes and xattrs on any path the program can "
+	  "name, as its user (set-user-ID and set-group-ID modes are refused by seccomp)" },
+	{ "not-mediated",
+	  "what Landlock does not mediate: stat(2) and inotify on any path the program can "
+	  "name; /dev/pts is granted whole, so another terminal of the same user can be "
+	  "opened" },
+	{ NULL, NULL },
+};
+
 bool lf_etc_is_hidden(const char *path)
 {
 	/* Every entry is "/etc/" then 's' or 'g' (literal up to its '*'), and
@@ -303,7 +324,22 @@ void lf_protect_row_name(enum lf_protect_base base, const struct lf_persist_row 
 		snprintf(buf, size, "%s%s", prefix[base], row->rel);
 }
 
+/* The row of that name in any base, or NULL. */
+static const struct lf_persist_row *row_named(const char *name);
+
 bool lf_protect_row_known(const char *name)
+{
+	return row_named(name) != NULL;
+}
+
+bool lf_protect_row_watch_only(const char *name)
+{
+	const struct lf_persist_row *row = name ? row_named(name) : NULL;
+
+	return row && (row->flags & LF_PERSIST_WATCH);
+}
+
+static const struct lf_persist_row *row_named(const char *name)
 {
 	static const struct {
 		enum lf_protect_base base;
@@ -320,9 +356,9 @@ bool lf_protect_row_known(const char *name)
 		for (size_t i = 0; i < *tables[t].n; i++) {
 			lf_protect_row_name(tables[t].base, &tables[t].rows[i], buf, sizeof(buf));
 			if (!strcmp(buf, name))
-				return true;
+				return &tables[t].rows[i];
 		}
-	return false;
+	return NULL;
 }
 
 bool lf_persist_hook_dir(const char *path)

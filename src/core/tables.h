@@ -50,6 +50,15 @@ extern const char *const lf_etc_hidden[];
  * patterns). */
 bool lf_etc_is_hidden(const char *path);
 
+/* What stays open under Landlock up to ABI 7, whatever the policy: each
+ * row a short name and the sentence `doctor` and `plan` print (doc/
+ * escape.md). NULL-terminated. */
+struct lf_open_limit {
+	const char *name;
+	const char *text;
+};
+extern const struct lf_open_limit lf_open_limits[];
+
 /* The terminal paths that carry terminal ioctls (IOCTL_DEV), judged on
  * canonical paths: /dev/tty, /dev/ptmx and /dev/pts. */
 bool lf_host_terminal(const char *canon);
@@ -145,5 +154,10 @@ void lf_protect_row_name(enum lf_protect_base base, const struct lf_persist_row 
 
 /* Whether name is a row's name (lf_protect_row_name) of any base. */
 bool lf_protect_row_known(const char *name);
+
+/* Whether name is a row the owning tool writes as it runs
+ * (LF_PERSIST_WATCH: ~/.codex, .vscode, ...): the post-run report looks
+ * at the place itself, not at every file below it. */
+bool lf_protect_row_watch_only(const char *name);
 
 #endif /* LF_CORE_TABLES_H */

@@ -33,6 +33,12 @@
 	"{'effect':'deny','capability':'write','paths':['.git/**','secret/**','docs/**']}"
 #define STD "{'version':1,'fallback':'deny','rules':[" STD_RULES "]}"
 #define STD_ASK "{'version':1,'fallback':'ask','rules':[" STD_RULES "]}"
+/* The embedded default's shape: the project readable and writable. */
+#define ALL_RW                                                         \
+	"{'version':1,'fallback':'deny','rules':["                     \
+	"{'effect':'allow','capability':'read','paths':['**']},"       \
+	"{'effect':'allow','capability':'write','paths':['**']},"      \
+	"{'effect':'allow','capability':'delete','paths':['**']}]}"
 
 /* ------------------------------------------------------------------------
  * Scans that cannot finish
@@ -274,6 +280,28 @@ static void etc_unmount(struct esc *e, const struct esc_result *r)
 }
 
 /* ------------------------------------------------------------------------
+ * The post-run report without a mount namespace
+ */
+
+static void persist_places(struct esc *e)
+{
+	esc_mkdir(e, "proj/.vscode");
+	esc_put(e, "proj/.vscode/tasks.json", "{\"x\":1}");
+	esc_mkdir(e, "proj/.git/modules/sm/hooks");
+	esc_put(e, "proj/.git/modules/sm/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "proj/.git/modules/sm/config", "[core]\n");
+	esc_mkdir(e, "proj/.git/worktrees/wt");
+	esc_put(e, "proj/.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
+	esc_put(e, "proj/.git/worktrees/wt/commondir", "../..\n");
+	esc_mkdir(e, "proj/src/nested/.git/hooks");
+	esc_put(e, "proj/src/nested/.git/HEAD", "ref: refs/heads/main\n");
+	esc_mkdir(e, "proj/.claude/hooks/deep");
+	esc_put(e, "proj/.claude/hooks/deep/run.sh", "#!/bin/sh\n");
+	esc_mkdir(e, "proj/.devcontainer");
+	esc_put(e, "proj/.devcontainer/devcontainer.json", "{\"image\":\"a\"}");
+}
+
+/* ------------------------------------------------------------------------
  * The cases
  */
 
@@ -473,6 +501,66 @@ const struct esc_case esc_cases[] = {
 	  .want = "EACCES ok",
 	  .err_has = { "/etc is not granted: its entries could not all be checked" },
 	  .after = etc_unmount },
+	/* The post-run report without a mount namespace ----------------- */
+	{ .name = "report: .git/config rewritten at the same size, times set back",
+	  .kind = 11,
+	  .flags = ESC_NO_NS,
+	  .policy = ALL_RW,
+	  .setup = persist_places,
+	  .probe = "put-same-time @P/.git/config [evil]\n",
+	  .want = "ok",
+	  .err_has = { "the program changed @P/.git/config, which runs outside the sandbox "
+		       "later" } },
+	{ .name = "report: .vscode/tasks.json edited in place, times set back",
+	  .kind = 11,
+	  .flags = ESC_NO_NS,
+	  .policy = ALL_RW,
+	  .setup = persist_places,
+	  .probe = "put-same-time @P/.vscode/tasks.json {'x':2}",
+	  .want = "ok",
+	  .err_has = { "the program changed @P/.vscode/tasks.json" } },
+	{ .name = "report: a submodule's config and a linked worktree's commondir",
+	  .kind = 11,
+	  .flags = ESC_NO_NS,
+	  .policy = ALL_RW,
+	  .setup = persist_places,
+	  .probe = "put-same-time @P/.git/modules/sm/config [evil]\n put "
+		   "@P/.git/worktrees/wt/commondir /tmp/evil",
+	  .want = "ok ok",
+	  .err_has = { "the program changed @P/.git/modules/sm/config",
+		       "the program changed @P/.git/worktrees/wt/commondir" } },
+	{ .name = "report: a nested repository's hook, files deep in persistence directories",
+	  .kind = 11,
+	  .flags = ESC_NO_NS,
+	  .policy = ALL_RW,
+	  .setup = persist_places,
+	  .probe = "create @P/src/nested/.git/hooks/pre-commit put-same-time "
+		   "@P/.claude/hooks/deep/run.sh #!/bin/x\n put-same-time "
+		   "@P/.devcontainer/devcontainer.json {'image':'b'} mkdir @P/.cursor create "
+		   "@P/.cursor/mcp.json",
+	  .want = "ok ok ok ok ok",
+	  .err_has = { "the program changed @P/src/nested/.git/hooks/pre-commit",
+		       "the program changed @P/.claude/hooks/deep/run.sh",
+		       "the program changed @P/.devcontainer/devcontainer.json",
+		       "the program changed @P/.cursor/mcp.json" } },
+	{ .name = "honest: ordinary writes, and git's own files, are not reported",
+	  .kind = 11,
+	  .flags = ESC_NO_NS,
+	  .policy = ALL_RW,
+	  .setup = persist_places,
+	  .probe = "put @P/src/a.txt B put @P/.git/HEAD ref create @P/src/new readsome "
+		   "@P/.git/config readsome @P/.vscode/tasks.json",
+	  .want = "ok ok ok ok ok",
+	  .err_lacks = { "the program changed" } },
+	{ .name = "with the masks the same places are read-only",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = ALL_RW,
+	  .setup = persist_places,
+	  .probe = "put-same-time @P/.git/config [evil]\n put-same-time "
+		   "@P/.git/modules/sm/config [evil]\n put @P/.git/worktrees/wt/commondir /x "
+		   "create @P/src/nested/.git/hooks/pre-commit put @P/src/a.txt B",
+	  .want = "EROFS EROFS EROFS EROFS ok" },
 	/* Project roots ------------------------------------------------ */
 	{ .name = "cd /etc && run: /etc refused as a project root",
 	  .kind = 11,

@@ -23,7 +23,8 @@
  * (s NULL is ""). */
 char *lf_text_escape(const char *s);
 
-/* Whether s needs escaping at all (a fast path for the common case). */
+/* Whether s is printable ASCII only, so that escaping leaves it as it is
+ * (a fast path for the common case; UTF-8 text answers false). */
 bool lf_text_clean(const char *s);
 
 /* One step of the escaper, for a stream that arrives in pieces (the

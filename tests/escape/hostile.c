@@ -561,6 +561,18 @@ const struct esc_case esc_cases[] = {
 		   "@P/.git/modules/sm/config [evil]\n put @P/.git/worktrees/wt/commondir /x "
 		   "create @P/src/nested/.git/hooks/pre-commit put @P/src/a.txt B",
 	  .want = "EROFS EROFS EROFS EROFS ok" },
+	/* What stays open, said ------------------------------------------ */
+	{ .name = "doctor lists what Landlock up to ABI 7 leaves open",
+	  .kind = 7,
+	  .mode = ESC_DOCTOR,
+	  .out_has = { "named UNIX sockets: connect(2)", "the network, unless a policy",
+		       "/proc/<pid>/cmdline", "metadata changes: chmod" } },
+	{ .name = "plan lists the same",
+	  .kind = 7,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .out_has = { "named UNIX sockets: connect(2)", "the network, unless a policy",
+		       "/proc/<pid>/cmdline", "metadata changes: chmod" } },
 	/* Project roots ------------------------------------------------ */
 	{ .name = "cd /etc && run: /etc refused as a project root",
 	  .kind = 11,

@@ -859,8 +859,8 @@ struct lf_child_opts {
 	const char *project_root;    /* canonical absolute; required */
 	const char *const *profiles; /* agent profiles beside the policies' own */
 	size_t nprofiles;
-	const char *cwd; /* the child's working directory, NULL: ours */
-	int abi_max;	 /* as in struct lf_sandbox_opts */
+	const char *cwd;	/* the child's working directory, NULL: ours */
+	int abi_max;		/* as in struct lf_sandbox_opts */
 	unsigned sandbox_flags; /* since 0.1: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 #define LF_CHILD_OPTS_INIT                           \

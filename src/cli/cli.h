@@ -35,10 +35,10 @@ struct lf_cli_opts {
 	const char *project_dir;		   /* -C DIR */
 	const char *profiles[LF_CLI_MAX_PROFILES]; /* --profile NAME */
 	size_t nprofiles;
-	bool json;  /* --json */
-	bool tree;  /* --tree */
-	bool quiet; /* -q: notes are not printed (warnings and errors are) */
-	bool unsafe_root; /* --unsafe-root: LF_PROJECT_UNSAFE_ROOT */
+	bool json;	     /* --json */
+	bool tree;	     /* --tree */
+	bool quiet;	     /* -q: notes are not printed (warnings and errors are) */
+	bool unsafe_root;    /* --unsafe-root: LF_PROJECT_UNSAFE_ROOT */
 	bool allow_unscoped; /* --allow-unscoped: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 
@@ -66,15 +66,15 @@ struct lf_cli_opts {
  * tests/dist/man-options.py fails when the two differ. */
 #define LF_HELP_POLICY \
 	"  -p, --policy FILE     add the policy in FILE as a layer (repeatable, in order)\n"
-#define LF_HELP_DIRECTORY                                                                  \
-	"  -C, --directory DIR   the project root (default: the nearest ancestor of the\n" \
-	"                        working directory holding .landfence/ or .git)\n" \
+#define LF_HELP_DIRECTORY                                                                   \
+	"  -C, --directory DIR   the project root (default: the nearest ancestor of the\n"  \
+	"                        working directory holding .landfence/ or .git)\n"          \
 	"      --unsafe-root     accept a root that is a system directory, a shared one,\n" \
 	"                        or a home directory or above one (with a warning)\n"
 #define LF_HELP_PROFILE                                                                   \
 	"      --profile NAME    add an agent profile's grants (repeatable; the names:\n" \
 	"                        landfence --list-profiles)\n"
-#define LF_HELP_ALLOW_UNSCOPED                                                            \
+#define LF_HELP_ALLOW_UNSCOPED                                                              \
 	"      --allow-unscoped  below Landlock ABI 6, run although signals and abstract\n" \
 	"                        UNIX sockets are not scoped (a notice, not Degraded)\n"
 #define LF_HELP_HELP "  -h, --help            show this help\n"

@@ -222,8 +222,9 @@ static int fact_listing(struct lf_cand *c)
 	lf_walk_begin(&w);
 	r = lf_walk_run(&w, c->canon);
 	if (r == 0 && (l.err || w.incomplete)) {
-		c->list_err = l.err ? l.err
-				    : strdup(w.reason ? w.reason : "an entry could not be looked at");
+		c->list_err =
+			l.err ? l.err
+			      : strdup(w.reason ? w.reason : "an entry could not be looked at");
 		l.err = NULL;
 		if (!c->list_err)
 			r = -ENOMEM;
@@ -301,8 +302,7 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 		r = fact_path(&in->host, &in->cands[i]);
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
-		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) &&
-		    !in->host.ns)
+		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
 			r = fact_listing(&in->cands[i]);
 	}
 	if (r == 0)

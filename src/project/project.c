@@ -243,7 +243,7 @@ static int check_root(struct lf_project *p, bool named, unsigned flags, struct l
 		    "run inside a project (a directory holding .git or .landfence/), name the "
 		    "project root with -C DIR, or accept this root with --unsafe-root",
 		    root,
-		    named	  ? "named with -C"
+		    named ? "named with -C"
 		    : cwd && strcmp(root, cwd) == 0
 			    ? "no .git or .landfence/ above the working directory"
 			    : "the nearest .git or .landfence/ above the working directory",

@@ -1202,7 +1202,8 @@ static void test_precise_denies(void **state)
 		}
 		/* Everything denied is refused, and nothing of it shows. */
 		for (size_t i = 0; i < sizeof(denied) / sizeof(denied[0]); i++) {
-			TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c", denied[i].script);
+			TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c",
+			     denied[i].script);
 			if (denied[i].leak && has(r->out, denied[i].leak))
 				fail_msg("`%s` leaked: %s", denied[i].script, r->out);
 			if (!denied[i].leak && r->code == 0)
@@ -1225,7 +1226,8 @@ static void test_precise_denies(void **state)
 		/* A hard link to .env planted before launch: masked at its own
 		 * name, or (without a namespace) the run is refused. */
 		sh("cd %s && ln .env innocent", proj);
-		TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c", "cat innocent; echo ran");
+		TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c",
+		     "cat innocent; echo ran");
 		assert_false(has(r->out, "SECRET"));
 		if (ns)
 			assert_true(has(r->out, "ran"));
@@ -1609,8 +1611,8 @@ static pid_t run_async(const char *proj, const char *extra, const char *script)
 				(char *)extra, NULL };
 		/* Unscoped signals below ABI 6 accepted: the case is what
 		 * happens then. */
-		char *argv[] = { (char *)bin, "run",	  "-q",		   "--allow-unscoped",
-				 "--",	      "sh", "-c", (char *)script, NULL };
+		char *argv[] = { (char *)bin, "run",	      "-q", "--allow-unscoped", "--", "sh",
+				 "-c",	      (char *)script, NULL };
 		int devnull = open("/dev/null", O_RDWR);
 		if (chdir(proj) < 0 || devnull < 0 || dup2(devnull, 0) < 0 ||
 		    dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)

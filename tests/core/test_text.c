@@ -29,13 +29,18 @@ static const struct {
 	{ "a\nb\tc\rd", "a\\nb\\tc\\rd" },
 	{ "del\x7f", "del\\x7f" },
 	/* UTF-8 kept, C1 controls (U+009B, CSI) escaped. */
-	{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
-	{ "x\xc2\x9b" "31m", "x\\u009b31m" },
+	{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+	  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+	{ "x\xc2\x9b"
+	  "31m",
+	  "x\\u009b31m" },
 	{ "x\xc2\x85y", "x\\u0085y" },
 	{ "\xc2\xa0", "\xc2\xa0" },
 	/* Bytes that are not UTF-8: a lone CSI of an 8-bit terminal, a
 	 * broken sequence, overlong forms, a surrogate, past U+10FFFF. */
-	{ "\x9b" "31m", "\\x9b31m" },
+	{ "\x9b"
+	  "31m",
+	  "\\x9b31m" },
 	{ "\xc3(", "\\xc3(" },
 	{ "\xe2\x82", "\\xe2\\x82" },
 	{ "\xc0\x9b", "\\xc0\\x9b" },

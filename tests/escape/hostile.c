@@ -34,10 +34,10 @@
 #define STD "{'version':1,'fallback':'deny','rules':[" STD_RULES "]}"
 #define STD_ASK "{'version':1,'fallback':'ask','rules':[" STD_RULES "]}"
 /* The embedded default's shape: the project readable and writable. */
-#define ALL_RW                                                         \
-	"{'version':1,'fallback':'deny','rules':["                     \
-	"{'effect':'allow','capability':'read','paths':['**']},"       \
-	"{'effect':'allow','capability':'write','paths':['**']},"      \
+#define ALL_RW                                                    \
+	"{'version':1,'fallback':'deny','rules':["                \
+	"{'effect':'allow','capability':'read','paths':['**']},"  \
+	"{'effect':'allow','capability':'write','paths':['**']}," \
 	"{'effect':'allow','capability':'delete','paths':['**']}]}"
 
 /* ------------------------------------------------------------------------
@@ -109,11 +109,9 @@ static void locked_src(struct esc *e)
 static void locked_secret(struct esc *e)
 {
 	esc_mkdir(e, "proj/secret/locked");
-	assert_int_equal(link(esc_path(e, "proj/secret/key"), esc_path(e, "proj/src/innocent")),
-			 0);
-	assert_int_equal(rename(esc_path(e, "proj/secret/key"),
-				esc_path(e, "proj/secret/locked/key")),
-			 0);
+	assert_int_equal(link(esc_path(e, "proj/secret/key"), esc_path(e, "proj/src/innocent")), 0);
+	assert_int_equal(
+		rename(esc_path(e, "proj/secret/key"), esc_path(e, "proj/secret/locked/key")), 0);
 	assert_int_equal(chmod(esc_path(e, "proj/secret/locked"), 0), 0);
 }
 
@@ -135,7 +133,6 @@ static void ran(struct esc *e, const struct esc_result *r)
 	unlock(e, r);
 	assert_true(esc_exists(e, "proj/src/ran"));
 }
-
 
 /* ------------------------------------------------------------------------
  * Project roots
@@ -236,8 +233,8 @@ static void etc_put(const char *path, const char *text, mode_t mode)
 
 static void etc_mount(void)
 {
-	assert_int_equal(mount("lf-hostile", "/etc/opt", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755"),
-			 0);
+	assert_int_equal(
+		mount("lf-hostile", "/etc/opt", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755"), 0);
 }
 
 /* /etc/xpra/key.pem's shape: a private key only root may read, beside
@@ -315,8 +312,7 @@ const struct esc_case esc_cases[] = {
 	  .probe = "create @P/src/ran",
 	  .want = "",
 	  .want_exit = 125,
-	  .err_has = { "null-node is a character device node (1:3)",
-		       "dddddddddd/dddddddddd" },
+	  .err_has = { "null-node is a character device node (1:3)", "dddddddddd/dddddddddd" },
 	  .after = nothing_ran },
 	{ .name = "honest: a tree 120 levels deep, past PATH_MAX, is walked and runs",
 	  .kind = 9,

@@ -148,7 +148,7 @@ static int list_visit(void *ctx, const struct lf_walk_entry *e)
 	struct listing *l = ctx;
 	struct lf_cand *c = l->c;
 	struct lf_listing_entry *le;
-	unsigned char type = e->type;
+	unsigned char type;
 	char *path, *canon;
 	struct stat st;
 	bool hidden;

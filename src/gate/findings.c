@@ -61,9 +61,10 @@ int lf_findings_add(struct lf_findings *f, unsigned scan, bool incomplete,
 		char *esc = lf_text_escape(text);
 
 		free(text);
-		if (!(text = esc))
-			return -ENOMEM;
+		text = esc;
 	}
+	if (!text)
+		return -ENOMEM;
 	if (path && !(p = strdup(path))) {
 		free(text);
 		return -ENOMEM;
@@ -115,7 +116,8 @@ static int scan_hardlinks(const struct lf_sandbox *sb, const struct lf_path_acce
 									: LF_ACCESS_RW))
 			continue;
 		/* Sized to the paths, which may be longer than PATH_MAX. */
-		size_t len = (size_t)lf_hardlink_hit_format(&rep.hits[i], NULL, 0) + 1;
+		char one[1];
+		size_t len = (size_t)lf_hardlink_hit_format(&rep.hits[i], one, sizeof(one)) + 1;
 		char *line = malloc(len);
 
 		if (!line) {
@@ -167,7 +169,8 @@ static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
 		}
 	r = k ? lf_devnode_scan(roots, k, NULL, &rep) : 0;
 	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
-		size_t len = (size_t)lf_devnode_hit_format(&rep.hits[i], NULL, 0) + 1;
+		char one[1];
+		size_t len = (size_t)lf_devnode_hit_format(&rep.hits[i], one, sizeof(one)) + 1;
 		char *line = malloc(len);
 
 		if (!line) {

@@ -505,28 +505,23 @@ static bool protect_lifted(const struct lf_effective *e, const char *name)
  * lifts is only watched), then every layer's "protect.add". */
 static int sources_protect(struct lf_sandbox_input *in, const struct lf_effective *e)
 {
-	static const struct {
-		enum lf_protect_base base;
-		const struct lf_persist_row *rows;
-		const size_t *n;
-	} tables[] = {
-		{ LF_PROTECT_PROJECT, lf_persist_project, &lf_persist_project_len },
-		{ LF_PROTECT_GITDIR, lf_persist_gitdir, &lf_persist_gitdir_len },
-		{ LF_PROTECT_HOME, lf_persist_home, &lf_persist_home_len },
-	};
+	static const enum lf_protect_base bases[] = { LF_PROTECT_PROJECT, LF_PROTECT_GITDIR,
+						      LF_PROTECT_HOME };
 	char name[512];
 	int r = 0;
 
-	for (size_t t = 0; t < 3 && r == 0; t++)
-		for (size_t i = 0; i < *tables[t].n && r == 0; i++) {
-			const struct lf_persist_row *row = &tables[t].rows[i];
+	for (size_t t = 0; t < 3 && r == 0; t++) {
+		size_t n;
+		const struct lf_persist_row *rows = lf_protect_rows(bases[t], &n);
 
-			lf_protect_row_name(tables[t].base, row, name, sizeof(name));
-			r = protect_new(in, tables[t].base, row->rel, strdup(name), row->why,
-					row->flags & LF_PERSIST_WATCH, false);
+		for (size_t i = 0; i < n && r == 0; i++) {
+			lf_protect_row_name(bases[t], &rows[i], name, sizeof(name));
+			r = protect_new(in, bases[t], rows[i].rel, strdup(name), rows[i].why,
+					rows[i].flags & LF_PERSIST_WATCH, false);
 			if (r == 0)
 				in->protects[in->nprotects - 1].lifted = protect_lifted(e, name);
 		}
+	}
 	for (size_t l = 0; e && l < e->nlayers && r == 0; l++) {
 		const struct lf_policy *p = e->layers[l];
 
@@ -1385,8 +1380,8 @@ static int grant_cand(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 	}
 	g.ioctl_dev = (c->flags & LF_CAND_TERMINAL) && lf_host_terminal(c->canon);
 	if (c->made) {
-		r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started",
-				  c->raw, c->why);
+		r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started", c->raw,
+				  c->why);
 		if (r < 0)
 			return r;
 	}

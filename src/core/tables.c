@@ -324,8 +324,40 @@ void lf_protect_row_name(enum lf_protect_base base, const struct lf_persist_row 
 		snprintf(buf, size, "%s%s", prefix[base], row->rel);
 }
 
+const struct lf_persist_row *lf_protect_rows(enum lf_protect_base base, size_t *n)
+{
+	switch (base) {
+	case LF_PROTECT_PROJECT:
+		*n = lf_persist_project_len;
+		return lf_persist_project;
+	case LF_PROTECT_HOME:
+		*n = lf_persist_home_len;
+		return lf_persist_home;
+	case LF_PROTECT_GITDIR:
+		*n = lf_persist_gitdir_len;
+		return lf_persist_gitdir;
+	}
+	*n = 0;
+	return NULL;
+}
+
 /* The row of that name in any base, or NULL. */
-static const struct lf_persist_row *row_named(const char *name);
+static const struct lf_persist_row *row_named(const char *name)
+{
+	char buf[256];
+
+	for (int b = LF_PROTECT_PROJECT; b <= LF_PROTECT_GITDIR; b++) {
+		size_t n;
+		const struct lf_persist_row *rows = lf_protect_rows(b, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			lf_protect_row_name(b, &rows[i], buf, sizeof(buf));
+			if (!strcmp(buf, name))
+				return &rows[i];
+		}
+	}
+	return NULL;
+}
 
 bool lf_protect_row_known(const char *name)
 {
@@ -337,28 +369,6 @@ bool lf_protect_row_watch_only(const char *name)
 	const struct lf_persist_row *row = name ? row_named(name) : NULL;
 
 	return row && (row->flags & LF_PERSIST_WATCH);
-}
-
-static const struct lf_persist_row *row_named(const char *name)
-{
-	static const struct {
-		enum lf_protect_base base;
-		const struct lf_persist_row *rows;
-		const size_t *n;
-	} tables[] = {
-		{ LF_PROTECT_PROJECT, lf_persist_project, &lf_persist_project_len },
-		{ LF_PROTECT_HOME, lf_persist_home, &lf_persist_home_len },
-		{ LF_PROTECT_GITDIR, lf_persist_gitdir, &lf_persist_gitdir_len },
-	};
-	char buf[256];
-
-	for (size_t t = 0; t < 3; t++)
-		for (size_t i = 0; i < *tables[t].n; i++) {
-			lf_protect_row_name(tables[t].base, &tables[t].rows[i], buf, sizeof(buf));
-			if (!strcmp(buf, name))
-				return &tables[t].rows[i];
-		}
-	return NULL;
 }
 
 bool lf_persist_hook_dir(const char *path)

@@ -152,6 +152,9 @@ enum lf_protect_base {
 void lf_protect_row_name(enum lf_protect_base base, const struct lf_persist_row *row, char *buf,
 			 size_t size);
 
+/* The persistence table of one base (static; *n its length). */
+const struct lf_persist_row *lf_protect_rows(enum lf_protect_base base, size_t *n);
+
 /* Whether name is a row's name (lf_protect_row_name) of any base. */
 bool lf_protect_row_known(const char *name);
 

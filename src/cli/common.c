@@ -206,12 +206,26 @@ static FILE *sink_open(int fd, int mode)
 	return f;
 }
 
+static FILE *plain_out, *plain_err;
+
+/* At exit: what is still buffered goes out, the escaping streams are
+ * closed (and freed), and the plain ones are back for anything later. */
+static void output_escape_end(void)
+{
+	FILE *out = stdout, *err = stderr;
+
+	stdout = plain_out;
+	stderr = plain_err;
+	fclose(out);
+	fclose(err);
+}
+
 int lf_cli_output_escape(void)
 {
 	FILE *out = sink_open(STDOUT_FILENO, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
 	FILE *err = sink_open(STDERR_FILENO, _IONBF);
 
-	if (!out || !err) {
+	if (!out || !err || atexit(output_escape_end) != 0) {
 		if (out)
 			fclose(out);
 		if (err)
@@ -220,6 +234,8 @@ int lf_cli_output_escape(void)
 	}
 	fflush(stdout);
 	fflush(stderr);
+	plain_out = stdout;
+	plain_err = stderr;
 	stdout = out;
 	stderr = err;
 	return 0;

@@ -107,49 +107,122 @@ static enum lf_layer layer_of(const struct lf_effective *e, const struct lf_sour
 	return l;
 }
 
-/* The first allow rule behind a plan grant: the rule whose static prefix,
- * joined onto the project root, is the grant's root. */
-static const struct lf_rule *grant_rule(const struct lf_effective *e, const char *root,
-					const struct lf_grant *g)
+/* The allow rules behind the plan's grants, by static prefix: one entry
+ * per glob of every allow file rule, sorted by prefix then by the rule's
+ * place in the pool, so that the first rule of a class with a given
+ * prefix is found by a binary search (a scan of every rule per grant is
+ * quadratic in the policy's size). */
+struct grant_index_entry {
+	const char *prefix;
+	size_t len;
+	size_t rule; /* index in e->rules */
+	unsigned cls;
+};
+
+struct grant_index {
+	struct grant_index_entry *v;
+	size_t n;
+};
+
+static int grant_index_cmp(const void *a, const void *b)
 {
-	size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+	const struct grant_index_entry *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->prefix, y->prefix, n);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->rule > y->rule) - (x->rule < y->rule);
+}
+
+static int grant_index_build(struct grant_index *gi, const struct lf_effective *e)
+{
+	size_t n = 0;
+
+	gi->v = NULL;
+	gi->n = 0;
+	for (size_t i = 0; e && i < e->nrules; i++)
+		if (e->rules[i]->cap != LF_CAP_BASH && e->rules[i]->effect == LF_ALLOW)
+			n += e->rules[i]->nglobs;
+	if (!n)
+		return 0;
+	gi->v = calloc(n, sizeof(*gi->v));
+	if (!gi->v)
+		return -ENOMEM;
+	for (size_t i = 0; i < e->nrules; i++) {
+		const struct lf_rule *r = e->rules[i];
+
+		if (r->cap == LF_CAP_BASH || r->effect != LF_ALLOW)
+			continue;
+		for (size_t k = 0; k < r->nglobs; k++)
+			gi->v[gi->n++] =
+				(struct grant_index_entry){ r->globs[k].pattern,
+							    r->globs[k].prefix_len, i,
+							    r->cap == LF_CAP_READ ? RO : RW };
+	}
+	qsort(gi->v, gi->n, sizeof(*gi->v), grant_index_cmp);
+	return 0;
+}
+
+/* The first allow rule behind a plan grant: the rule whose static prefix,
+ * joined onto the project root, is the grant's root (the first in pool
+ * order among the classes the grant carries). */
+static const struct lf_rule *grant_rule(const struct lf_effective *e, const struct grant_index *gi,
+					const char *root, const struct lf_grant *g)
+{
+	size_t rl = strcmp(root, "/") ? strlen(root) : 0, lo = 0, hi = gi->n;
 
 	if (strncmp(g->abs_root, root, rl) != 0)
 		return NULL;
 	const char *rel = g->abs_root + rl;
 	rel += rel[0] == '/';
-	for (size_t i = 0; e && i < e->nrules; i++) {
-		const struct lf_rule *r = e->rules[i];
-		unsigned cls = r->cap == LF_CAP_READ ? RO : RW;
+	struct grant_index_entry key = { rel, strlen(rel), 0, 0 };
 
-		if (r->cap == LF_CAP_BASH || r->effect != LF_ALLOW || !(g->access & cls))
-			continue;
-		for (size_t k = 0; k < r->nglobs; k++)
-			if (strlen(rel) == r->globs[k].prefix_len &&
-			    !strncmp(r->globs[k].pattern, rel, r->globs[k].prefix_len))
-				return r;
+	/* The first entry not below (rel, rule 0). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (grant_index_cmp(&gi->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < gi->n && gi->v[lo].len == key.len && !memcmp(gi->v[lo].prefix, rel, key.len);
+	     lo++) {
+		/* Sorted by rule within the prefix: the first match is the first rule. */
+		if (g->access & gi->v[lo].cls)
+			return e->rules[gi->v[lo].rule];
 	}
 	return NULL;
 }
 
+/* Where the walk over the deny and ask rules' globs stands: fence_glob
+ * is asked for fences in increasing order, so the walk never restarts
+ * (restarting it for each fence is quadratic in the policy's size). */
+struct fence_cursor {
+	size_t rule; /* index in e->rules */
+	size_t n;    /* globs of the deny and ask rules before it */
+};
+
 /* The glob behind the plan's fence number k: the plan makes one fence per
  * glob of every deny and ask file rule, in pool order. NULL when the
- * plan does not come from e (a caller's own plan). */
+ * plan does not come from e (a caller's own plan). k never decreases
+ * between two calls with the same cursor. */
 static const struct lf_glob *fence_glob(const struct lf_effective *e, const struct lf_fence *f,
-					size_t k)
+					size_t k, struct fence_cursor *cur)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; e && i < e->nrules; i++) {
-		const struct lf_rule *r = e->rules[i];
+	for (; e && cur->rule < e->nrules; cur->rule++) {
+		const struct lf_rule *r = e->rules[cur->rule];
 
 		if (r->cap == LF_CAP_BASH || r->effect == LF_ALLOW)
 			continue;
-		if (k >= n + r->nglobs) {
-			n += r->nglobs;
+		if (k >= cur->n + r->nglobs) {
+			cur->n += r->nglobs;
 			continue;
 		}
-		const struct lf_glob *g = &r->globs[k - n];
+		const struct lf_glob *g = &r->globs[k - cur->n];
 		bool same = r->source.line == f->source.line &&
 			    r->source.column == f->source.column &&
 			    strlen(f->rel_root) == g->prefix_len &&
@@ -189,6 +262,8 @@ static int sources_readmit(struct lf_sandbox_input *in, const struct lf_effectiv
 static int sources_plan(struct lf_sandbox_input *in, const struct lf_effective *e,
 			const struct lf_plan *plan)
 {
+	struct fence_cursor cur = { 0, 0 };
+	struct grant_index gi;
 	int r;
 
 	for (size_t i = 0; i < lf_plan_fence_count(plan); i++) {
@@ -200,9 +275,11 @@ static int sources_plan(struct lf_sandbox_input *in, const struct lf_effective *
 			      layer_of(e, &f->source));
 		if (r < 0)
 			return r;
-		in->fences[in->nfences - 1].glob = fence_glob(e, f, i);
+		in->fences[in->nfences - 1].glob = fence_glob(e, f, i, &cur);
 	}
 	if (in->host.ns && (r = sources_readmit(in, e, plan)) < 0)
+		return r;
+	if ((r = grant_index_build(&gi, e)) < 0)
 		return r;
 	for (size_t i = 0; i < lf_plan_grant_count(plan); i++) {
 		const struct lf_grant *g = lf_plan_grant(plan, i);
@@ -213,7 +290,7 @@ static int sources_plan(struct lf_sandbox_input *in, const struct lf_effective *
 
 		if (!g || !g->abs_root || !(g->access & (RO | RW)))
 			continue;
-		rule = grant_rule(e, in->host.project_root, g);
+		rule = grant_rule(e, &gi, in->host.project_root, g);
 		if (rule) {
 			src = rule->source;
 			layer = rule->layer;
@@ -224,9 +301,12 @@ static int sources_plan(struct lf_sandbox_input *in, const struct lf_effective *
 		}
 		r = cand_new(in, strdup(g->abs_root), g->access & (RO | RW), LF_ORIGIN_POLICY, 0,
 			     why, src, layer);
-		if (r < 0)
+		if (r < 0) {
+			free(gi.v);
 			return r;
+		}
 	}
+	free(gi.v);
 	if (in->posture == LF_ALLOW)
 		return cand_new(in, strdup(in->host.project_root), RO | RW, LF_ORIGIN_FALLBACK, 0,
 				strdup("fallback allow (an implicit allow ** for each class)"),
@@ -1038,22 +1118,124 @@ static int dropped_add(struct lf_sandbox *sb, const struct grant *g, unsigned ac
 	return 0;
 }
 
+#define RULE_FNV_BASIS 2166136261u
+#define RULE_FNV_PRIME 16777619u
+
 static struct lf_rule_key rule_key_of(const char *path)
 {
-	/* FNV-1a: only a cheap filter before the full comparison. */
-	struct lf_rule_key k = { 0, 2166136261u };
+	/* FNV-1a: the path index's hash, and a cheap filter before the
+	 * full comparison. */
+	struct lf_rule_key k = { 0, RULE_FNV_BASIS };
 
 	for (; path[k.len]; k.len++)
-		k.hash = (k.hash ^ (unsigned char)path[k.len]) * 16777619u;
+		k.hash = (k.hash ^ (unsigned char)path[k.len]) * RULE_FNV_PRIME;
 	return k;
 }
 
-/* Whether rule a's path is a strict ancestor of rule f's. */
-static bool rule_above(const struct lf_sandbox *sb, size_t a, size_t f)
+static long rule_lookup(const struct lf_sandbox *sb, const char *path, size_t len, uint32_t hash)
 {
-	size_t al = sb->rule_key[a].len, fl = sb->rule_key[f].len;
+	if (!sb->nslots)
+		return -1;
+	for (size_t s = hash & (sb->nslots - 1);; s = (s + 1) & (sb->nslots - 1)) {
+		size_t v = sb->rule_slot[s];
 
-	return al < fl && lf_path_covers_n(sb->rules[a].path, al, sb->rules[f].path, fl);
+		if (!v)
+			return -1;
+		v--;
+		if (sb->rule_key[v].hash == hash && sb->rule_key[v].len == len &&
+		    memcmp(sb->rules[v].path, path, len) == 0)
+			return (long)v;
+	}
+}
+
+long lf_sandbox_rule_find(const struct lf_sandbox *sb, const char *path, size_t len)
+{
+	uint32_t h = RULE_FNV_BASIS;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)path[i]) * RULE_FNV_PRIME;
+	return rule_lookup(sb, path, len, h);
+}
+
+static void rule_slot_put(struct lf_sandbox *sb, size_t i)
+{
+	size_t s = sb->rule_key[i].hash & (sb->nslots - 1);
+
+	while (sb->rule_slot[s])
+		s = (s + 1) & (sb->nslots - 1);
+	sb->rule_slot[s] = i + 1;
+}
+
+/* (Re)builds the path index for the first n rules, growing it so that it
+ * stays at most half full. Paths are unique (rule_push merges). */
+static int rule_index_build(struct lf_sandbox *sb, size_t n)
+{
+	size_t want = 64;
+
+	while (want < 2 * (n + 1))
+		want *= 2;
+	if (want != sb->nslots) {
+		size_t *v = calloc(want, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		free(sb->rule_slot);
+		sb->rule_slot = v;
+		sb->nslots = want;
+	} else {
+		memset(sb->rule_slot, 0, want * sizeof(*sb->rule_slot));
+	}
+	for (size_t i = 0; i < n; i++)
+		rule_slot_put(sb, i);
+	return 0;
+}
+
+/* Calls f on every rule whose path is an ancestor of path[0..len) (and
+ * path itself unless strict), the root first; stops at, and returns true
+ * for, the first on which f returns true. Each ancestor is looked up in
+ * the index: O(depth), where comparing with every rule was O(rules). */
+static bool rules_above_any(const struct lf_sandbox *sb, const char *path, size_t len, bool strict,
+			    bool (*f)(const struct lf_sandbox *, size_t, const void *),
+			    const void *ctx)
+{
+	uint32_t h = RULE_FNV_BASIS;
+	long j;
+
+	if (!len || path[0] != '/')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		/* path[0..i) is an ancestor when path[i] is a separator;
+		 * "/" (length 1) is the root's. */
+		if (i == 1 && (j = rule_lookup(sb, path, 1, h)) >= 0 && f(sb, (size_t)j, ctx))
+			return true;
+		if (i > 1 && path[i] == '/' && (j = rule_lookup(sb, path, i, h)) >= 0 &&
+		    f(sb, (size_t)j, ctx))
+			return true;
+		h = (h ^ (unsigned char)path[i]) * RULE_FNV_PRIME;
+	}
+	/* path itself ("/" was looked up above when len > 1). */
+	if (!strict && (j = rule_lookup(sb, path, len, h)) >= 0 && f(sb, (size_t)j, ctx))
+		return true;
+	return false;
+}
+
+struct redundant_ctx {
+	size_t i;
+	uint64_t rights;
+};
+
+static bool dir_carries(const struct lf_sandbox *sb, size_t j, const void *ctx)
+{
+	const struct redundant_ctx *c = ctx;
+
+	return j != c->i && sb->rule_dir[j] && (sb->rules[j].landlock & c->rights) == c->rights;
+}
+
+bool lf_sandbox_rule_redundant(const struct lf_sandbox *sb, size_t i, uint64_t rights)
+{
+	struct redundant_ctx c = { i, rights };
+
+	return rules_above_any(sb, sb->rules[i].path, sb->rule_key[i].len, true, dir_carries, &c);
 }
 
 static int rule_merge(struct lf_sandbox_rule *fr, bool *device, const struct grant *g,
@@ -1101,12 +1283,14 @@ static int rule_push(struct lf_sandbox *sb, const struct grant *g, unsigned acce
 {
 	struct lf_rule_key key = rule_key_of(g->path);
 	struct lf_sandbox_rule *fr;
+	long dup = rule_lookup(sb, g->path, key.len, key.hash);
 
-	for (size_t i = 0; i < sb->nrules; i++)
-		if (sb->rule_key[i].hash == key.hash && sb->rule_key[i].len == key.len &&
-		    memcmp(sb->rules[i].path, g->path, key.len) == 0)
-			return rule_merge(&sb->rules[i], &sb->rule_device[i], g, access);
+	/* The same path again: merged (the index finds it in O(1)). */
+	if (dup >= 0)
+		return rule_merge(&sb->rules[dup], &sb->rule_device[dup], g, access);
 	if (rules_grow(sb) < 0)
+		return -ENOMEM;
+	if (2 * (sb->nrules + 1) > sb->nslots && rule_index_build(sb, sb->nrules) < 0)
 		return -ENOMEM;
 	fr = &sb->rules[sb->nrules];
 	*fr = (struct lf_sandbox_rule){
@@ -1128,6 +1312,7 @@ static int rule_push(struct lf_sandbox *sb, const struct grant *g, unsigned acce
 	sb->rule_dir[sb->nrules] = g->dir > 0;
 	sb->rule_device[sb->nrules] = g->device;
 	sb->rule_key[sb->nrules] = key;
+	rule_slot_put(sb, sb->nrules);
 	sb->nrules++;
 	return 0;
 }
@@ -1392,6 +1577,14 @@ static int grant_cand(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 	return r;
 }
 
+static bool host_dir_carries(const struct lf_sandbox *sb, size_t j, const void *ctx)
+{
+	unsigned access = *(const unsigned *)ctx;
+
+	return sb->rules[j].origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
+	       (sb->rules[j].access & access) == access;
+}
+
 /* Default host grants that resolve below another one carrying the same
  * classes ("/bin" is "/usr/bin" on merged-/usr systems) add nothing: fold
  * them so the listing shows what the kernel gets. Only host-table grants
@@ -1403,17 +1596,14 @@ static int rules_fold_host(struct lf_sandbox *sb)
 
 	if (!fold)
 		return -ENOMEM;
-	/* Decide on the whole list first, then compact. */
+	/* Decide on the whole list first, then compact: each host rule's
+	 * ancestors looked up in the index. */
 	for (size_t i = 0; i < sb->nrules; i++) {
 		const struct lf_sandbox_rule *fr = &sb->rules[i];
 
-		for (size_t j = 0; j < sb->nrules && fr->origin == LF_ORIGIN_HOST && !fold[i];
-		     j++) {
-			const struct lf_sandbox_rule *a = &sb->rules[j];
-
-			fold[i] = j != i && a->origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
-				  (a->access & fr->access) == fr->access && rule_above(sb, j, i);
-		}
+		fold[i] = fr->origin == LF_ORIGIN_HOST &&
+			  rules_above_any(sb, fr->path, sb->rule_key[i].len, true, host_dir_carries,
+					  &fr->access);
 	}
 	for (size_t i = 0; i < sb->nrules; i++) {
 		if (fold[i]) {
@@ -1429,16 +1619,21 @@ static int rules_fold_host(struct lf_sandbox *sb)
 	}
 	sb->nrules = out;
 	free(fold);
-	return 0;
+	return rule_index_build(sb, sb->nrules);
 }
 
+static bool access_carried(const struct lf_sandbox *sb, size_t j, const void *ctx)
+{
+	unsigned access = *(const unsigned *)ctx;
+
+	return (sb->rules[j].access & access) == access;
+}
+
+/* Whether a rule at path or above it carries access: path and each of its
+ * ancestors looked up in the index. */
 static bool rules_cover(const struct lf_sandbox *sb, const char *path, unsigned access)
 {
-	for (size_t i = 0; i < sb->nrules; i++)
-		if ((sb->rules[i].access & access) == access &&
-		    lf_path_covers(sb->rules[i].path, path))
-			return true;
-	return false;
+	return rules_above_any(sb, path, strlen(path), false, access_carried, &access);
 }
 
 /* The command, then its interpreter, granted read+execute when no
@@ -1762,12 +1957,53 @@ static bool rule_nodev(const struct lf_sandbox *sb, size_t i)
 	       !lf_path_covers(sb->rules[i].path, "/dev");
 }
 
+static bool nodev_rule(const struct lf_sandbox *sb, size_t k, const void *ctx)
+{
+	(void)ctx;
+	return rule_nodev(sb, k);
+}
+
+/* A nodev bind at path[0..len), looked up in the binds (sorted by
+ * lf_path_order once compiled). */
+static bool nodev_bind_at(const struct lf_sandbox *sb, const char *path, size_t len)
+{
+	size_t lo = 0, hi = sb->nbinds;
+	char *p = strndup(path, len);
+	bool found = false;
+
+	if (!p)
+		return false; /* out of memory: not known to be nodev, so scanned */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = lf_path_order(sb->binds[mid].path, p);
+
+		if (c == 0) {
+			found = sb->binds[mid].nodev;
+			break;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	free(p);
+	return found;
+}
+
 bool lf_sandbox_rule_nodev(const struct lf_sandbox *sb, size_t i)
 {
+	const char *path;
+	size_t len;
+
 	if (i >= sb->nrules || !rule_nodev(sb, i))
 		return false;
-	for (size_t k = 0; k < sb->nbinds; k++)
-		if (sb->binds[k].nodev && lf_path_covers(sb->binds[k].path, sb->rules[i].path))
+	/* A nodev bind at the rule's path or at one of its ancestors. */
+	path = sb->rules[i].path;
+	len = sb->rule_key[i].len;
+	if (nodev_bind_at(sb, "/", 1))
+		return true;
+	for (size_t k = 2; k <= len; k++)
+		if ((k == len || path[k] == '/') && nodev_bind_at(sb, path, k))
 			return true;
 	return false;
 }
@@ -1787,16 +2023,47 @@ static int binds_compute(struct lf_sandbox *sb)
 	if (!sb->ns.available)
 		return 0;
 	masks_normalise(sb);
-	for (size_t i = 0; i < sb->nrules && r == 0; i++) {
-		bool nested = false;
+	/* Several nodev roots inside the project: one nodev bind of the
+	 * project root covers them all. nodev and nosuid on the places
+	 * between them change nothing the program can reach (no rule
+	 * grants them), and a mount per grant costs the kernel more with
+	 * each mount (10,000 grants: seconds per launch). Not a root that
+	 * holds /dev (rule_nodev's condition). */
+	const char *root = sb->project_root;
+	size_t rootlen = root ? strlen(root) : 0, inside = 0;
+	bool root_bound = false;
 
-		if (!rule_nodev(sb, i))
+	for (size_t i = 0; root && i < sb->nrules && inside < 2; i++)
+		inside += rule_nodev(sb, i) && strictly_below(root, sb->rules[i].path);
+	if (inside >= 2 && !lf_path_covers(root, "/dev")) {
+		char *copy = strdup(root);
+
+		if (!copy || lf_grow((void **)&sb->binds, &sb->binds_cap, sb->nbinds,
+				     sizeof(*sb->binds)) < 0) {
+			free(copy);
+			return -ENOMEM;
+		}
+		sb->binds[sb->nbinds++] = (struct lf_bind){ copy, true };
+		root_bound = true;
+	}
+	/* A nodev root below another (or below the bound project root)
+	 * needs no mount of its own: each rule's ancestors looked up in the
+	 * index. Rule paths are unique, so these binds are too (no
+	 * bind_add's search). */
+	for (size_t i = 0; i < sb->nrules && r == 0; i++) {
+		if (!rule_nodev(sb, i) ||
+		    (root_bound &&
+		     lf_path_covers_n(root, rootlen, sb->rules[i].path, sb->rule_key[i].len)) ||
+		    rules_above_any(sb, sb->rules[i].path, sb->rule_key[i].len, true, nodev_rule,
+				    NULL))
 			continue;
-		for (size_t k = 0; k < sb->nrules && !nested; k++)
-			nested = k != i && rule_nodev(sb, k) &&
-				 strictly_below(sb->rules[k].path, sb->rules[i].path);
-		if (!nested)
-			r = bind_add(sb, sb->rules[i].path, true);
+		if (lf_grow((void **)&sb->binds, &sb->binds_cap, sb->nbinds, sizeof(*sb->binds)) <
+		    0)
+			return -ENOMEM;
+		char *copy = strdup(sb->rules[i].path);
+		if (!copy)
+			return -ENOMEM;
+		sb->binds[sb->nbinds++] = (struct lf_bind){ copy, true };
 	}
 	for (size_t i = 0; i < sb->nmasks && r == 0; i++) {
 		char *d = strdup(sb->masks[i].path);
@@ -2042,6 +2309,7 @@ void lf_sandbox_free(struct lf_sandbox *sb)
 	free(sb->rule_dir);
 	free(sb->rule_device);
 	free(sb->rule_key);
+	free(sb->rule_slot);
 	for (size_t i = 0; i < sb->ndropped; i++) {
 		free((char *)sb->dropped[i].path);
 		free((char *)sb->dropped[i].why);

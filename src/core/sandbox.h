@@ -276,6 +276,12 @@ bool lf_sandbox_masked(const struct lf_sandbox *sb, const char *path, unsigned c
 /* Whether final rule i is a grant root the launcher binds nodev,nosuid
  * (or lies below one): the device-node scan need not walk it. */
 bool lf_sandbox_rule_nodev(const struct lf_sandbox *sb, size_t i);
+/* The rule whose path is path[0..len), or -1 (the path index: O(1)). */
+long lf_sandbox_rule_find(const struct lf_sandbox *sb, const char *path, size_t len);
+/* Whether a directory rule strictly above rule i carries all of rights
+ * (Landlock unions the rules of every ancestor, so rule i then adds
+ * nothing): each ancestor of its path looked up, O(depth). */
+bool lf_sandbox_rule_redundant(const struct lf_sandbox *sb, size_t i, uint64_t rights);
 
 /* The places the launcher bind-mounts onto themselves before the masks:
  * grant roots (nodev,nosuid) and pins. Sorted so that a parent comes
@@ -285,7 +291,8 @@ struct lf_bind {
 	bool nodev; /* a grant root: nodev,nosuid; else a pin */
 };
 
-/* A rule's path in short: every rule is compared with every other. */
+/* A rule's path in short: its length and hash, the key of the rules'
+ * path index. */
 struct lf_rule_key {
 	size_t len;
 	uint32_t hash;
@@ -311,6 +318,11 @@ struct lf_sandbox {
 	bool *rule_device; /* a device node: device rights only */
 	struct lf_rule_key *rule_key;
 	size_t nrules, rules_cap;
+	/* The rules by path (open addressing: rule index + 1, 0 empty), so
+	 * that duplicate, ancestor and cover checks look a path and each of
+	 * its ancestors up instead of comparing every rule with every other. */
+	size_t *rule_slot;
+	size_t nslots; /* a power of two, at least twice nrules; 0: none */
 	struct lf_sandbox_dropped *dropped;
 	size_t ndropped, dropped_cap;
 	struct lf_sandbox_fence *fences;

@@ -289,7 +289,11 @@ const struct lf_persist_row lf_persist_home[] = {
 	 * the agents write them as they run: watched, not masked. */
 	{ ".claude.json", "Claude Code's MCP servers (commands it starts) for every project",
 	  WATCH },
-	{ ".codex", "Codex CLI configuration and the MCP servers it starts", WATCH },
+	/* Codex writes sessions, logs and history below ~/.codex at every
+	 * run; what it obeys later is config.toml (masked, below) and the
+	 * approval rules it saves when told "don't ask again". */
+	{ ".codex/rules", "Codex CLI's saved approvals: commands it then runs without asking",
+	  WATCH },
 	{ ".gemini/settings.json", "Gemini CLI settings and the MCP servers it starts" },
 	{ ".config/autostart", "programs the desktop starts" },
 	{ ".config/systemd", "user services systemd starts" },

@@ -22,6 +22,7 @@
 #include "core/sandbox.h"
 #include "fs/fs.h"
 #include "fs/maskfacts.h"
+#include "fs/treecache.h"
 #include "policy/policy.h"
 
 static enum lf_ftype ftype_of(mode_t m)
@@ -525,8 +526,32 @@ static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err
 	if (r == 0 && lstat(main, &st) == 0 && S_ISREG(st.st_mode))
 		r = lf_strv_push(&g.dotgit_files, main);
 	free(main);
-	if (r == 0 && walk_tree)
-		r = walk_collect(root, nested_visit, &g, err);
+	if (r == 0 && walk_tree) {
+		/* The cache of directory listings when it can answer whole
+		 * (treecache.c), else the walk. */
+		struct lf_dotgit *dg = NULL;
+		size_t ndg = 0;
+		int c = lf_treecache_dotgits(in->host.config_dir, root, &dg, &ndg);
+
+		if (c < 0)
+			r = c;
+		else if (c == 0)
+			r = walk_collect(root, nested_visit, &g, err);
+		for (size_t i = 0; c == 1 && r == 0 && i < ndg; i++) {
+			struct lf_walk_entry e = {
+				.dirfd = -1,
+				.name = ".git",
+				.path = dg[i].path,
+				.path_len = strlen(dg[i].path),
+				.type = dg[i].type,
+				.depth = dg[i].depth,
+			};
+
+			r = nested_visit(&g, &e);
+			r = r < 0 ? r : 0;
+		}
+		lf_dotgits_free(dg, ndg);
+	}
 	for (size_t i = 0; r == 0 && i < g.dotgit_files.n; i++)
 		r = protect_extra(in, ".git (a file)",
 				  "names the git directory, and so the hooks, git uses there",

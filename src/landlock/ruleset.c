@@ -5,46 +5,131 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/path.h"
 #include "landlock/sandbox.h"
 #include "landlock/syscall.h"
 
-/* A rule adds nothing when a directory rule above it already carries all
- * its rights (Landlock unions the rules of every ancestor). */
-static bool rule_redundant(const struct lf_sandbox *sb, size_t i)
+/* The rules' descriptors, opened one after another: the directory of the
+ * last rule, kept open for the next rule in the same directory (the
+ * entries of /etc one by one, without a namespace), and the rules' own
+ * descriptors, closed together (one close_range when they are
+ * consecutive numbers, as they are in a process that opens nothing else
+ * meanwhile; else one by one: never a descriptor that is not ours). */
+#define BATCH_MAX 64
+
+struct opener {
+	char dir[4096];
+	int dirfd;
+	bool no_openat2; /* refused here (a seccomp profile): open + fstat */
+	int batch[BATCH_MAX];
+	size_t nbatch;
+};
+
+static void batch_flush(struct opener *o)
 {
-	const struct lf_sandbox_rule *fr = &sb->rules[i];
+	bool consecutive = true;
 
-	for (size_t j = 0; j < sb->nrules; j++) {
-		const struct lf_sandbox_rule *a = &sb->rules[j];
-
-		if (j == i || !sb->rule_dir[j] || (a->landlock & fr->landlock) != fr->landlock)
-			continue;
-		if (sb->rule_key[j].len < sb->rule_key[i].len &&
-		    lf_path_covers_n(a->path, sb->rule_key[j].len, fr->path, sb->rule_key[i].len))
-			return true;
+	for (size_t k = 1; k < o->nbatch; k++)
+		consecutive = consecutive && o->batch[k] == o->batch[k - 1] + 1;
+	if (o->nbatch > 1 && consecutive &&
+	    close_range((unsigned)o->batch[0], (unsigned)o->batch[o->nbatch - 1], 0) == 0) {
+		o->nbatch = 0;
+		return;
 	}
-	return false;
+	for (size_t k = 0; k < o->nbatch; k++)
+		close(o->batch[k]);
+	o->nbatch = 0;
+}
+
+/* Flushed as soon as it is full, so the next descriptors take the numbers
+ * just freed and stay consecutive. */
+static void batch_add(struct opener *o, int fd)
+{
+	o->batch[o->nbatch++] = fd;
+	if (o->nbatch == BATCH_MAX)
+		batch_flush(o);
+}
+
+static void opener_fini(struct opener *o)
+{
+	batch_flush(o);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	o->dirfd = -1;
+}
+
+/* path's directory, open (O_PATH, following links as open(path) would on
+ * the way): the descriptor, or -1 (then the rule is opened whole). */
+static int opener_dir(struct opener *o, const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len;
+
+	if (!slash || !slash[1] || o->no_openat2)
+		return -1;
+	len = slash == path ? 1 : (size_t)(slash - path);
+	*base = slash + 1;
+	if (len >= sizeof(o->dir))
+		return -1;
+	if (o->dirfd >= 0 && strlen(o->dir) == len && !memcmp(o->dir, path, len))
+		return o->dirfd;
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	memcpy(o->dir, path, len);
+	o->dir[len] = '\0';
+	o->dirfd = open(o->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return o->dirfd;
+}
+
+static long sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t resolve)
+{
+	struct open_how how = { .flags = flags, .resolve = resolve };
+
+	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
 
 /* Adds rule i; returns 0 (added or rightly left out) or a negative errno. */
-static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct lf_diag *diag)
+static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct opener *o,
+		    struct lf_diag *diag)
 {
 	const struct lf_sandbox_rule *fr = &sb->rules[i];
 	struct landlock_path_beneath_attr pb;
 	struct stat st;
 	uint64_t rights = fr->landlock;
-	int pfd, r = 0;
+	const char *base = NULL;
+	int dfd, pfd = -1, r = 0;
+	bool typed = false;
 
-	if (!rights || rule_redundant(sb, i))
+	/* A rule adds nothing when a directory rule above it already carries
+	 * all its rights (Landlock unions the rules of every ancestor): each
+	 * ancestor looked up in the value's path index. */
+	if (!rights || lf_sandbox_rule_redundant(sb, i, rights))
 		return 0;
-	pfd = open(fr->path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+	/* Relative to its directory, refusing a symbolic link as the last
+	 * component (ELOOP): the same refusal as the fstat below makes,
+	 * one system call less; the type is the one the value saw, and
+	 * checked by the kernel (a directory right on a file is EINVAL). */
+	dfd = opener_dir(o, fr->path, &base);
+	if (dfd >= 0) {
+		pfd = (int)sys_openat2(dfd, base, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS);
+		if (pfd < 0 && (errno == ENOSYS || errno == EPERM || errno == E2BIG))
+			o->no_openat2 = true; /* then as below, for every rule */
+		else if (pfd < 0 && errno == ELOOP)
+			return 0; /* replaced by a symlink since: left out */
+		else
+			typed = true;
+	}
+	if (!typed)
+		pfd = open(fr->path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
 	if (pfd < 0) {
 		int e = errno;
 
@@ -53,6 +138,27 @@ static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct lf_di
 			return 0;
 		lf_diag_set(diag, "", 0, 0, "%s: %s", fr->path, strerror(e));
 		return -e;
+	}
+	if (typed) {
+		if (!sb->rule_dir[i])
+			rights &= LF_LANDLOCK_FILE_RIGHTS;
+		pb.allowed_access = rights;
+		pb.parent_fd = pfd;
+		if (!rights ||
+		    lf_sys_landlock_add_rule(rfd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == 0) {
+			batch_add(o, pfd);
+			return 0;
+		}
+		r = -errno;
+		/* Not a directory any more: what it is now decides, as below. */
+		if (r != -EINVAL || (rights & ~LF_LANDLOCK_FILE_RIGHTS) == 0) {
+			lf_diag_set(diag, "", 0, 0, "landlock_add_rule %s: %s", fr->path,
+				    strerror(-r));
+			close(pfd);
+			return r;
+		}
+		r = 0;
+		rights = fr->landlock;
 	}
 	/* Replaced by a symlink since: left out. What the path is now
 	 * decides its rights, not what it was. */
@@ -99,14 +205,18 @@ int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *
 		lf_diag_set(diag, "", 0, 0, "landlock_create_ruleset: %s", strerror(e));
 		return -e;
 	}
+	struct opener o = { .dirfd = -1 };
+
 	for (size_t i = 0; i < sb->nrules; i++) {
-		int r = rule_add(sb, i, rfd, diag);
+		int r = rule_add(sb, i, rfd, &o, diag);
 
 		if (r < 0) {
+			opener_fini(&o);
 			close(rfd);
 			return r;
 		}
 	}
+	opener_fini(&o);
 	for (size_t i = 0; sb->handled_net && i < sb->nports; i++) {
 		struct landlock_net_port_attr np = {
 			.allowed_access =

@@ -73,7 +73,9 @@ int lf_seccomp_build(struct sock_fprog *out, bool no_userns);
 void lf_seccomp_free(struct sock_fprog *prog);
 
 /* A private temporary directory: created 0700 under $TMPDIR (secure_getenv,
- * absolute) or /tmp, canonical path written into out.
+ * absolute) when it is set; else on a tmpfs with 256 MiB free when there
+ * is one (/dev/shm, sticky and owned by root; then $XDG_RUNTIME_DIR,
+ * owned by us, 0700), else under /tmp; canonical path written into out.
  * Returns 0, or the negative errno of mkdtemp/realpath, -ENAMETOOLONG. */
 int lf_rundir_create(char *out, size_t size);
 

@@ -11,31 +11,77 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "fs/fs.h"
 #include "launch/launch.h"
 
+/* A tmpfs needs this much free space to hold the run directory: a
+ * program's temporary files (a compiler's, a test suite's) must not fill
+ * a small one (a container's 64 MiB /dev/shm). */
+#define TMPFS_MIN_FREE (256ull << 20)
+
+/* Whether dir is a tmpfs with room that the run directory may go in:
+ * shared, like /tmp (sticky, owned by root), or private (owned by us,
+ * no access for others: $XDG_RUNTIME_DIR). */
+static bool tmpfs_usable(const char *dir, bool shared)
+{
+	struct statfs sf;
+	struct stat st;
+
+	if (!dir || dir[0] != '/' || statfs(dir, &sf) < 0 || sf.f_type != TMPFS_MAGIC ||
+	    (unsigned long long)sf.f_bavail * (unsigned long long)sf.f_bsize < TMPFS_MIN_FREE ||
+	    stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) < 0)
+		return false;
+	if (shared)
+		return (st.st_mode & S_ISVTX) && st.st_uid == 0;
+	return st.st_uid == geteuid() && !(st.st_mode & 077);
+}
+
+/* mkdtemp of base/landfence.XXXXXX into tmpl: 0 or -errno. */
+static int rundir_make(const char *base, char *tmpl, size_t size)
+{
+	int n = snprintf(tmpl, size, "%s/landfence.XXXXXX", base);
+
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	return mkdtemp(tmpl) ? 0 : -errno;
+}
+
 int lf_rundir_create(char *out, size_t size)
 {
 	char tmpl[PATH_MAX], canon[PATH_MAX];
 	const char *base = secure_getenv("TMPDIR");
-	int n;
+	const char *runtime = secure_getenv("XDG_RUNTIME_DIR");
+	int r = -ENOENT;
 
 	if (!out || size == 0)
 		return -EINVAL;
-	if (!base || base[0] != '/')
-		base = "/tmp";
-	n = snprintf(tmpl, sizeof(tmpl), "%s/landfence.XXXXXX", base);
-	if (n < 0 || (size_t)n >= sizeof(tmpl))
-		return -ENAMETOOLONG;
-	if (!mkdtemp(tmpl))
-		return -errno;
+	/* TMPDIR set: the user's choice. Otherwise a tmpfs when one is
+	 * usable, since making and removing a directory on a disk file
+	 * system at every launch costs more (on ext4 the inode allocator
+	 * scans past recently freed inodes): /dev/shm (meant for this, as
+	 * /tmp is), then $XDG_RUNTIME_DIR (small files only, says its
+	 * specification: second), then /tmp. */
+	if (base && base[0] == '/')
+		r = rundir_make(base, tmpl, sizeof(tmpl));
+	else {
+		if (tmpfs_usable("/dev/shm", true))
+			r = rundir_make("/dev/shm", tmpl, sizeof(tmpl));
+		if (r < 0 && tmpfs_usable(runtime, false))
+			r = rundir_make(runtime, tmpl, sizeof(tmpl));
+		if (r < 0)
+			r = rundir_make("/tmp", tmpl, sizeof(tmpl));
+	}
+	if (r < 0)
+		return r;
 	/* Grants are compared on canonical paths: hand out the canonical
 	 * name so the rule and TMPDIR agree. */
 	if (!realpath(tmpl, canon)) {
-		int r = -errno;
+		r = -errno;
 		rmdir(tmpl);
 		return r;
 	}

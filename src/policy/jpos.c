@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,21 +242,94 @@ struct span {
 	size_t a, b;
 };
 
-static void check_duplicate(struct scan *sc, const struct span *spans, size_t n, struct span k,
-			    unsigned line, unsigned column)
+/* The keys of one object seen so far, by hash once there are more than a
+ * few (open addressing: key index + 1, 0 empty), so that finding a
+ * duplicate key stays linear in the object's size: comparing each key
+ * with every earlier one is quadratic, and an object may be large. */
+#define DUP_LINEAR 16
+
+struct keyset {
+	size_t *slot;
+	size_t nslots; /* a power of two; 0 until the object has DUP_LINEAR keys */
+};
+
+static uint64_t key_hash(const struct scan *sc, struct span k)
 {
-	if (sc->dup_found)
-		return;
-	for (size_t j = 0; j < n; j++) {
-		if (spans[j].b - spans[j].a == k.b - k.a &&
-		    memcmp(sc->s + spans[j].a, sc->s + k.a, k.b - k.a) == 0) {
-			sc->dup_found = true;
-			sc->dup_line = line;
-			sc->dup_column = column;
-			lf_quote(sc->dup_key, sizeof(sc->dup_key), sc->s + k.a, k.b - k.a);
-			return;
-		}
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = k.a; i < k.b; i++)
+		h = (h ^ (unsigned char)sc->s[i]) * 1099511628211ull;
+	return h;
+}
+
+static bool key_same(const struct scan *sc, struct span x, struct span y)
+{
+	return x.b - x.a == y.b - y.a && memcmp(sc->s + x.a, sc->s + y.a, y.b - y.a) == 0;
+}
+
+static void keyset_put(const struct scan *sc, struct keyset *ks, const struct span *spans, size_t j)
+{
+	size_t s = key_hash(sc, spans[j]) & (ks->nslots - 1);
+
+	while (ks->slot[s])
+		s = (s + 1) & (ks->nslots - 1);
+	ks->slot[s] = j + 1;
+}
+
+/* Whether key k equals one of spans[0..n): a scan of the first few, the
+ * hash beyond (built, or doubled, here). -ENOMEM when it cannot grow. */
+static int key_seen(const struct scan *sc, struct keyset *ks, const struct span *spans, size_t n,
+		    struct span k)
+{
+	if (n < DUP_LINEAR) {
+		for (size_t j = 0; j < n; j++)
+			if (key_same(sc, spans[j], k))
+				return 1;
+		return 0;
 	}
+	if (2 * (n + 1) > ks->nslots) {
+		size_t want = ks->nslots ? ks->nslots * 2 : 4 * DUP_LINEAR;
+
+		while (want < 2 * (n + 1))
+			want *= 2;
+		size_t *v = calloc(want, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		free(ks->slot);
+		ks->slot = v;
+		ks->nslots = want;
+		for (size_t j = 0; j < n; j++)
+			keyset_put(sc, ks, spans, j);
+	}
+	for (size_t s = key_hash(sc, k) & (ks->nslots - 1); ks->slot[s];
+	     s = (s + 1) & (ks->nslots - 1))
+		if (key_same(sc, spans[ks->slot[s] - 1], k))
+			return 1;
+	return 0;
+}
+
+/* Records the first duplicate key of the document: spans[n] against
+ * spans[0..n), then adds it to the set. Returns 0 or -ENOMEM. */
+static int check_duplicate(struct scan *sc, struct keyset *ks, const struct span *spans, size_t n,
+			   unsigned line, unsigned column)
+{
+	struct span k = spans[n];
+	int seen;
+
+	if (sc->dup_found)
+		return 0; /* only the first is reported */
+	seen = key_seen(sc, ks, spans, n, k);
+	if (seen < 0)
+		return seen;
+	if (seen) {
+		sc->dup_found = true;
+		sc->dup_line = line;
+		sc->dup_column = column;
+		lf_quote(sc->dup_key, sizeof(sc->dup_key), sc->s + k.a, k.b - k.a);
+	}
+	if (ks->nslots)
+		keyset_put(sc, ks, spans, n);
+	return 0;
 }
 
 /* After a member or an element: a ',' followed by another one, or the
@@ -267,7 +341,6 @@ static int after_value(struct scan *sc, char close)
 	unsigned line = sc->line, column = sc->column;
 	char expected[64], q[64];
 
-	snprintf(expected, sizeof(expected), "',' or '%c'", close);
 	skip_ws(sc);
 	if (at(sc, close))
 		return 0;
@@ -282,6 +355,9 @@ static int after_value(struct scan *sc, char close)
 		}
 		return 0;
 	}
+	/* Formatted only here: a policy of 10,000 rules has some 50,000
+	 * values, each followed by this check. */
+	snprintf(expected, sizeof(expected), "',' or '%c'", close);
 	if (sc->i >= sc->len || name_culprit(sc, false, expected))
 		return -1;
 	/* Something else follows the value on the same or a later line:
@@ -295,6 +371,7 @@ static int after_value(struct scan *sc, char close)
 static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 {
 	struct span *spans = NULL;
+	struct keyset ks = { NULL, 0 };
 	size_t cap = 0;
 	int r = -1;
 
@@ -338,8 +415,10 @@ static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 			}
 			spans = ns;
 		}
-		check_duplicate(sc, spans, pos->n, k, kl, kc);
 		spans[pos->n] = k;
+		if ((r = check_duplicate(sc, &ks, spans, pos->n, kl, kc)) < 0)
+			goto out;
+		r = -1;
 		/* NOLINTEND(clang-analyzer-optin.portability.UnixAPI,clang-analyzer-core.NullDereference) */
 		struct lf_jpos_kid *kid = &pos->kids[pos->n++];
 		kid->key_line = kl;
@@ -358,6 +437,7 @@ static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 		goto out;
 	}
 out:
+	free(ks.slot);
 	free(spans);
 	return r;
 }

@@ -120,12 +120,12 @@ static int root_discover(struct lf_project *p, char **out)
  * .landfence/ in any writable directory, and the next run started there
  * would be rooted there, under the embedded default instead of the
  * trusted policy (doc/trust.md). */
-static int check_nested_root(const char *root, struct lf_diag *diag)
+static int check_nested_root(const char *root, struct lf_trust_store *ts, struct lf_diag *diag)
 {
 	char cur[PATH_MAX], pol[PATH_MAX + 32];
 
 	if (snprintf(pol, sizeof(pol), "%s/.landfence/policy.json", root) >= (int)sizeof(pol) ||
-	    lf_trust_known(pol))
+	    lf_trust_store_known(ts, pol))
 		return 0;
 	if (strlen(root) >= sizeof(cur))
 		return 0;
@@ -140,7 +140,7 @@ static int check_nested_root(const char *root, struct lf_diag *diag)
 			*slash = '\0';
 		snprintf(pol, sizeof(pol), "%s/.landfence/policy.json",
 			 strcmp(cur, "/") == 0 ? "" : cur);
-		if (lf_trust_known(pol)) {
+		if (lf_trust_store_known(ts, pol)) {
 			lf_diag_set(diag, "", 0, 0,
 				    "%s was taken as the project root (it holds .git or "
 				    ".landfence/), but "
@@ -253,7 +253,7 @@ static int check_root(struct lf_project *p, bool named, unsigned flags, struct l
 }
 
 static int root_open(struct lf_project *p, const char *directory, unsigned flags,
-		     struct lf_diag *diag)
+		     struct lf_trust_store *ts, struct lf_diag *diag)
 {
 	char *found = NULL;
 	int r;
@@ -275,7 +275,7 @@ static int root_open(struct lf_project *p, const char *directory, unsigned flags
 		lf_diag_set(diag, "", 0, 0, "cannot determine the project root: %s", strerror(-r));
 		return r == -ENOMEM ? -ENOMEM : -EIO;
 	}
-	r = check_nested_root(p->project_root, diag);
+	r = check_nested_root(p->project_root, ts, diag);
 	return r ? r : check_root(p, false, flags, diag);
 }
 
@@ -426,7 +426,8 @@ static int load_managed(struct lf_project *p, struct lf_diag *diag)
  * the bytes are read once, their SHA-256 checked against the store outside
  * the project, and the same bytes parsed, so that the file cannot change
  * between the check and the parse. */
-static int load_project(struct lf_project *p, const char *path, struct lf_diag *diag)
+static int load_project(struct lf_project *p, const char *path, struct lf_trust_store *ts,
+			struct lf_diag *diag)
 {
 	char canon[PATH_MAX];
 	struct lf_policy *pol = NULL;
@@ -447,7 +448,7 @@ static int load_project(struct lf_project *p, const char *path, struct lf_diag *
 		lf_diag_set(diag, "", 0, 0, "%s", strerror(-r));
 		return load_error(r, path, diag);
 	}
-	r = lf_trust_check(canon, text, len);
+	r = lf_trust_store_check(ts, canon, text, len);
 	if (r < 0) {
 		free(text);
 		lf_trust_refusal(path, r, diag);
@@ -488,7 +489,8 @@ static int extend_default(struct lf_project *p, size_t at)
 	return 0;
 }
 
-static int load_layers(struct lf_project *p, const struct lf_project_opts *o, struct lf_diag *diag)
+static int load_layers(struct lf_project *p, const struct lf_project_opts *o,
+		       struct lf_trust_store *ts, struct lf_diag *diag)
 {
 	char user[PATH_MAX], *proj = NULL;
 	struct stat st;
@@ -504,8 +506,8 @@ static int load_layers(struct lf_project *p, const struct lf_project_opts *o, st
 			       strcmp(p->project_root, "/") ? p->project_root : "") < 0)
 		r = -ENOMEM;
 	if (r == 0 && (lstat(proj, &st) == 0 || errno != ENOENT)) {
-		r = load_project(p, proj, diag);
-	} else if (r == 0 && lf_trust_known(proj)) {
+		r = load_project(p, proj, ts, diag);
+	} else if (r == 0 && lf_trust_store_known(ts, proj)) {
 		/* A trusted policy that disappeared: deleting it must not
 		 * widen the next run to the embedded default. */
 		lf_trust_refusal(proj, -ENOENT, diag);
@@ -533,6 +535,7 @@ int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,
 		    struct lf_diag *diag)
 {
 	struct lf_project_opts o;
+	struct lf_trust_store ts = { 0 };
 	struct lf_project *p;
 	int r;
 
@@ -546,9 +549,10 @@ int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	r = root_open(p, o.directory, o.flags, diag);
+	/* The trust store is read at most once for the whole open. */
+	r = root_open(p, o.directory, o.flags, &ts, diag);
 	if (r == 0 && !(o.flags & LF_PROJECT_ROOT_ONLY)) {
-		r = load_layers(p, &o, diag);
+		r = load_layers(p, &o, &ts, diag);
 		if (r == 0)
 			r = lf_effective_resolve((const struct lf_policy *const *)p->layers,
 						 p->nlayers, &p->eff);
@@ -556,6 +560,7 @@ int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,
 		if (r == 0)
 			r = lf_plan_compile(p->eff, &ctx, &p->plan);
 	}
+	lf_trust_store_fini(&ts);
 	if (r < 0) {
 		if (r == -ENOMEM && diag && !diag->message[0])
 			lf_diag_set(diag, "", 0, 0, "out of memory");

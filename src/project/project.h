@@ -46,6 +46,22 @@ int lf_config_path(const char *name, char *out, size_t size);
  * diag (shown_path names the file). */
 int lf_trust_policy_path(const char *project_root, char *out, size_t size);
 bool lf_trust_known(const char *path);
+
+/* The store read once for several questions (opening a project asks
+ * about the root and each of its ancestors, then checks the project
+ * policy: one read, not one per question). Zero-initialise; the first
+ * question reads the store; lf_trust_store_known and lf_trust_store_check
+ * answer as lf_trust_known and lf_trust_check do; lf_trust_store_fini
+ * frees it. */
+struct lf_trust_store {
+	bool loaded;
+	int err; /* 0, -EPERM (no store: nothing trusted), another -errno */
+	char *text;
+};
+bool lf_trust_store_known(struct lf_trust_store *s, const char *path);
+int lf_trust_store_check(struct lf_trust_store *s, const char *canon_path, const void *text,
+			 size_t len);
+void lf_trust_store_fini(struct lf_trust_store *s);
 int lf_trust_read_policy(const char *path, char **text, size_t *len);
 int lf_trust_check(const char *canon_path, const void *text, size_t len);
 int lf_trust_record(const char *canon_path, const void *text, size_t len);

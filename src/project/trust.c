@@ -85,17 +85,46 @@ int lf_trust_policy_path(const char *project_root, char *out, size_t size)
 	return 0;
 }
 
+/* Reads the store the first time it is asked about. A store that does
+ * not exist (or has no place: no HOME) trusts nothing: -EPERM. */
+static void store_load(struct lf_trust_store *s)
+{
+	char store_path[PATH_MAX];
+	size_t slen;
+	int r;
+
+	if (s->loaded)
+		return;
+	s->loaded = true;
+	s->text = NULL;
+	r = lf_trust_store_path(store_path, sizeof(store_path));
+	if (r == 0)
+		r = read_all(store_path, LF_TRUST_MAX_STORE, &s->text, &slen);
+	s->err = r == -ENOENT ? -EPERM : r;
+}
+
+void lf_trust_store_fini(struct lf_trust_store *s)
+{
+	if (!s)
+		return;
+	free(s->text);
+	*s = (struct lf_trust_store){ 0 };
+}
+
+bool lf_trust_store_known(struct lf_trust_store *s, const char *path)
+{
+	char hex[LF_SHA256_HEX_LEN + 1];
+
+	store_load(s);
+	return s->err == 0 && store_find(s->text, path, hex) == 0;
+}
+
 bool lf_trust_known(const char *path)
 {
-	char store_path[PATH_MAX], hex[LF_SHA256_HEX_LEN + 1];
-	char *store = NULL;
-	size_t slen;
+	struct lf_trust_store s = { 0 };
+	bool known = lf_trust_store_known(&s, path);
 
-	if (lf_trust_store_path(store_path, sizeof(store_path)) < 0 ||
-	    read_all(store_path, LF_TRUST_MAX_STORE, &store, &slen) < 0)
-		return false;
-	bool known = store_find(store, path, hex) == 0;
-	free(store);
+	lf_trust_store_fini(&s);
 	return known;
 }
 
@@ -129,29 +158,29 @@ static int store_find(const char *store, const char *path, char hex[LF_SHA256_HE
 	return -ENOENT;
 }
 
-int lf_trust_check(const char *canon_path, const void *text, size_t len)
+int lf_trust_store_check(struct lf_trust_store *s, const char *canon_path, const void *text,
+			 size_t len)
 {
-	char store_path[PATH_MAX], want[LF_SHA256_HEX_LEN + 1], have[LF_SHA256_HEX_LEN + 1];
-	char *store = NULL;
-	size_t slen;
-	int r;
+	char want[LF_SHA256_HEX_LEN + 1], have[LF_SHA256_HEX_LEN + 1];
 
 	if (!canon_path || canon_path[0] != '/' || (!text && len))
 		return -EINVAL;
-	r = lf_trust_store_path(store_path, sizeof(store_path));
-	if (r < 0)
-		return r == -ENOENT ? -EPERM : r;
-	r = read_all(store_path, LF_TRUST_MAX_STORE, &store, &slen);
-	if (r == -ENOENT)
-		return -EPERM;
-	if (r < 0)
-		return r;
-	r = store_find(store, canon_path, want);
-	free(store);
-	if (r < 0)
+	store_load(s);
+	if (s->err < 0)
+		return s->err;
+	if (store_find(s->text, canon_path, want) < 0)
 		return -EPERM;
 	lf_sha256_hex(text, len, have);
 	return strcmp(want, have) == 0 ? 0 : -ESTALE;
+}
+
+int lf_trust_check(const char *canon_path, const void *text, size_t len)
+{
+	struct lf_trust_store s = { 0 };
+	int r = lf_trust_store_check(&s, canon_path, text, len);
+
+	lf_trust_store_fini(&s);
+	return r;
 }
 
 static int mkdir_parents(const char *file)

@@ -424,6 +424,53 @@ def escaped_output(s):
     check("café/ünïcode.txt" in res.out, "UTF-8 was escaped")
 
 
+def protected(s, needle):
+    """The paths plan --json protects that contain needle."""
+    res = s.lf("plan", "--json")
+    check(res.code == 0, "plan failed")
+    return [p["path"] for p in json.loads(res.out)["protections"] if needle in p["path"]]
+
+
+def nested_cache(s):
+    """The nested-repository search answers from its cache of directory
+    listings as the walk would: a repository found the first time is found
+    again from the cache; one made later (outside, or by the sandboxed
+    program) is found; a cache that does not parse is ignored and
+    rewritten; the program cannot write the cache."""
+    import glob
+    import time
+    need_enforcement(s)
+    git(s, s.proj, "init", "-q", ".")
+    os.makedirs(os.path.join(s.proj, "a/b/c"))
+    os.makedirs(os.path.join(s.proj, "d/e"))
+    git(s, os.path.join(s.proj, "a/b"), "init", "-q", "inner")
+    # Directories changed in the last two seconds are never cached.
+    time.sleep(2.2)
+    first = protected(s, "/inner/.git/")
+    check(first, "the nested repository is not protected")
+    caches = glob.glob(s.h(".config/landfence/cache/tree-*"))
+    check(len(caches) == 1, "no cache was written: %r" % caches)
+    check(protected(s, "/inner/.git/") == first, "the cache lost the nested repository")
+    # Made outside, after the cache.
+    git(s, os.path.join(s.proj, "d/e"), "init", "-q", "late")
+    check(protected(s, "/late/.git/"), "a repository made after the cache is not protected")
+    # Made by the sandboxed program, deeper, in a directory the cache knows.
+    time.sleep(2.2)
+    protected(s, "/inner/.git/")
+    res = s.sh("mkdir -p a/b/c/x && git init -q a/b/c/x/planted")
+    check(res.code == 0, "git init in the sandbox failed")
+    check(protected(s, "/planted/.git/"),
+          "a repository the program made is not protected on the next run")
+    res = s.sh("echo x > %s" % caches[0])
+    check(res.code != 0 and denied(res), "the program could write the cache")
+    # A cache that does not parse: ignored, the walk answers, rewritten.
+    with open(caches[0], "w") as f:
+        f.write("landfence-tree-cache 1\n\xff\xff")
+    check(protected(s, "/inner/.git/") == first, "a broken cache lost the nested repository")
+    with open(caches[0], "rb") as f:
+        check(len(f.read()) > 40, "the broken cache was not rewritten")
+
+
 TESTS = {
     "firstrun-profiles": firstrun_profiles,
     "firstrun-unmakeable": firstrun_unmakeable,
@@ -434,6 +481,7 @@ TESTS = {
     "git-submodule": git_submodule,
     "git-outside-notes": git_outside_notes,
     "network": network,
+    "nested-cache": nested_cache,
     "escaped-output": escaped_output,
 }
 

@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The nested-repository search (maskfacts.c, facts_gitdirs) from a cache
+ * of directory listings, so that a launch does not read every directory
+ * of the project again: each directory's ".git" entry and subdirectories
+ * are kept with its (device, inode, change time, modification time), and
+ * a directory whose four are unchanged is not read again, only looked at
+ * with one lstat. Adding, removing or renaming an entry changes its
+ * directory's times; the change time cannot be set back by anyone short
+ * of the clock; a mount over a directory changes its device and inode.
+ * Directories changed in the last two seconds are never kept (their
+ * times may not have moved yet on the next change: a coarse clock).
+ *
+ * The cache lives below landfence's configuration directory, which the
+ * sandbox cannot write (the built-in fence). Anything unusual — no
+ * configuration directory, a cache that does not parse or names another
+ * root, a directory that cannot be read, the walk's budget reached —
+ * makes lf_treecache_dotgits answer 0, and the caller walks as it always
+ * did (with its own refusals): the cache never decides alone.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/fnv.h"
+#include "fs/fs.h"
+#include "fs/treecache.h"
+#include "policy/policy.h"
+
+#define CACHE_MAGIC "landfence-tree-cache 1\n"
+#define CACHE_MAX (64u << 20)
+#define RACY_NS (2ll * 1000000000ll)
+/* The search recurses with one PATH_MAX buffer a level. */
+#define TREE_MAX_DEPTH 64
+
+struct rec {
+	char *rel; /* below the root: "" for the root, else "a/b" */
+	uint64_t dev, ino;
+	int64_t cs, cns, ms, mns;
+	uint32_t nentries; /* what the walk would count */
+	uint8_t gittype;   /* DT_* of its ".git" entry, 0 without one */
+	char **subs;	   /* its subdirectories but ".git", in directory order */
+	uint32_t nsub;
+};
+
+struct recs {
+	struct rec *v;
+	size_t n, cap;
+};
+
+struct search {
+	struct recs old; /* sorted by rel */
+	struct recs now; /* what this search saw (kept ones only) */
+	const char *root;
+	size_t rootlen;
+	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
+	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
+	size_t work;	    /* entries read, plus directories found unchanged */
+	bool changed;	    /* a listing read again */
+	struct lf_dotgit *found;
+	size_t nfound, capfound;
+};
+
+static void rec_fini(struct rec *r)
+{
+	for (uint32_t i = 0; i < r->nsub; i++)
+		free(r->subs[i]);
+	free(r->subs);
+	free(r->rel);
+}
+
+static void recs_fini(struct recs *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		rec_fini(&rs->v[i]);
+	free(rs->v);
+	*rs = (struct recs){ 0 };
+}
+
+void lf_dotgits_free(struct lf_dotgit *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/* ------------------------------------------------------------------------
+ * The file: the magic, the root, then records; integers little-endian
+ * as this machine writes them (a cache is never moved between machines;
+ * one that does not parse is ignored).
+ */
+
+struct rd {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static void rd_bytes(struct rd *r, void *out, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+}
+
+static char *rd_str(struct rd *r)
+{
+	uint32_t n = 0;
+	char *s;
+
+	rd_bytes(r, &n, sizeof(n));
+	if (r->bad || n > PATH_MAX || (size_t)(r->end - r->p) < n || memchr(r->p, '\0', n)) {
+		r->bad = true;
+		return NULL;
+	}
+	s = strndup((const char *)r->p, n);
+	if (!s)
+		r->bad = true;
+	r->p += n;
+	return s;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	return strcmp(((const struct rec *)a)->rel, ((const struct rec *)b)->rel);
+}
+
+static int recs_push(struct recs *rs, struct rec *r)
+{
+	if (lf_grow((void **)&rs->v, &rs->cap, rs->n, sizeof(*rs->v)) < 0)
+		return -ENOMEM;
+	rs->v[rs->n++] = *r;
+	return 0;
+}
+
+/* Reads the cache of root into old; leaves it empty when there is none or
+ * it cannot be trusted to parse. */
+static void cache_load(const char *file, const char *root, struct recs *old)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (lf_file_read_at(AT_FDCWD, file, LF_FILE_STRICT, CACHE_MAX, &text, &len) < 0)
+		return;
+	struct rd r = { (const unsigned char *)text, (const unsigned char *)text + len, false };
+	size_t ml = strlen(CACHE_MAGIC);
+	char *croot = NULL;
+
+	if (len < ml || memcmp(text, CACHE_MAGIC, ml) != 0)
+		goto out;
+	r.p += ml;
+	croot = rd_str(&r);
+	if (r.bad || strcmp(croot, root) != 0)
+		goto out;
+	while (!r.bad && r.p < r.end) {
+		struct rec c = { 0 };
+
+		c.rel = rd_str(&r);
+		rd_bytes(&r, &c.dev, sizeof(c.dev));
+		rd_bytes(&r, &c.ino, sizeof(c.ino));
+		rd_bytes(&r, &c.cs, sizeof(c.cs));
+		rd_bytes(&r, &c.cns, sizeof(c.cns));
+		rd_bytes(&r, &c.ms, sizeof(c.ms));
+		rd_bytes(&r, &c.mns, sizeof(c.mns));
+		rd_bytes(&r, &c.nentries, sizeof(c.nentries));
+		rd_bytes(&r, &c.gittype, sizeof(c.gittype));
+		rd_bytes(&r, &c.nsub, sizeof(c.nsub));
+		if (!r.bad && c.nsub > c.nentries)
+			r.bad = true;
+		if (!r.bad && c.nsub && !(c.subs = calloc(c.nsub, sizeof(*c.subs))))
+			r.bad = true;
+		for (uint32_t i = 0; !r.bad && i < c.nsub; i++) {
+			c.subs[i] = rd_str(&r);
+			if (!r.bad && (!c.subs[i][0] || strchr(c.subs[i], '/') ||
+				       !strcmp(c.subs[i], ".") || !strcmp(c.subs[i], "..")))
+				r.bad = true;
+		}
+		if (r.bad || recs_push(old, &c) < 0) {
+			rec_fini(&c);
+			r.bad = true;
+		}
+	}
+	if (r.bad) {
+		recs_fini(old);
+		goto out;
+	}
+	qsort(old->v, old->n, sizeof(*old->v), cmp_rec);
+	for (size_t i = 1; i < old->n; i++)
+		if (!strcmp(old->v[i - 1].rel, old->v[i].rel)) {
+			recs_fini(old); /* the same directory twice: not ours */
+			break;
+		}
+out:
+	free(croot);
+	free(text);
+}
+
+static int wr(FILE *f, const void *p, size_t n)
+{
+	return fwrite(p, 1, n, f) == n ? 0 : -EIO;
+}
+
+static int wr_str(FILE *f, const char *s)
+{
+	uint32_t n = (uint32_t)strlen(s);
+
+	return wr(f, &n, sizeof(n)) ?: wr(f, s, n);
+}
+
+/* Written to a temporary file and renamed over: a reader sees the old
+ * cache or the new one. Failing to write costs the next launch a walk. */
+static void cache_save(const char *file, const char *root, const struct recs *now)
+{
+	char tmp[PATH_MAX + 16];
+	int fd, r = 0;
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file) >= (int)sizeof(tmp))
+		return;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
+	r = wr(f, CACHE_MAGIC, strlen(CACHE_MAGIC)) ?: wr_str(f, root);
+	for (size_t i = 0; r == 0 && i < now->n; i++) {
+		const struct rec *c = &now->v[i];
+
+		r = wr_str(f, c->rel) ?: wr(f, &c->dev, sizeof(c->dev))
+					     ?: wr(f, &c->ino, sizeof(c->ino))
+						    ?: wr(f, &c->cs, sizeof(c->cs))
+							   ?: wr(f, &c->cns, sizeof(c->cns));
+		r = r ?: wr(f, &c->ms, sizeof(c->ms)) ?: wr(f, &c->mns, sizeof(c->mns))
+				   ?: wr(f, &c->nentries, sizeof(c->nentries))
+					  ?: wr(f, &c->gittype, sizeof(c->gittype))
+						 ?: wr(f, &c->nsub, sizeof(c->nsub));
+		for (uint32_t k = 0; r == 0 && k < c->nsub; k++)
+			r = wr_str(f, c->subs[k]);
+	}
+	if (fclose(f) != 0)
+		r = -EIO;
+	if (r != 0 || rename(tmp, file) != 0)
+		unlink(tmp);
+}
+
+/* ------------------------------------------------------------------------
+ * The search
+ */
+
+static int64_t ts_ns(int64_t s, int64_t ns)
+{
+	return s * 1000000000ll + ns;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	return clock_gettime(CLOCK_MONOTONIC, &t) == 0 ? ts_ns(t.tv_sec, t.tv_nsec) : INT64_MAX;
+}
+
+static struct rec *old_find(const struct search *s, const char *rel)
+{
+	struct rec key = { .rel = (char *)rel };
+
+	return s->old.n ? bsearch(&key, s->old.v, s->old.n, sizeof(key), cmp_rec) : NULL;
+}
+
+static bool same_times(const struct rec *c, const struct stat *st)
+{
+	return c->dev == (uint64_t)st->st_dev && c->ino == (uint64_t)st->st_ino &&
+	       c->cs == st->st_ctim.tv_sec && c->cns == st->st_ctim.tv_nsec &&
+	       c->ms == st->st_mtim.tv_sec && c->mns == st->st_mtim.tv_nsec;
+}
+
+/* Reads the directory at path (open, fstat: its times from the same
+ * descriptor as its entries) into c. Returns 1 read, 0 nothing there (gone,
+ * not a directory, a link: what the walk skips too), -EAGAIN anything
+ * else (the caller walks), -ENOMEM. */
+static int list_read(const char *path, struct rec *c, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *d;
+	DIR *dir;
+	size_t cap = 0;
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : -EAGAIN;
+	if (fstat(fd, st) != 0 || !(dir = fdopendir(fd))) {
+		close(fd);
+		return -EAGAIN;
+	}
+	errno = 0;
+	while ((d = readdir(dir))) {
+		unsigned char type = d->d_type;
+		struct stat est;
+
+		if (d->d_name[0] == '.' &&
+		    (!d->d_name[1] || (d->d_name[1] == '.' && !d->d_name[2])))
+			continue;
+		if (type == DT_UNKNOWN) {
+			if (fstatat(dirfd(dir), d->d_name, &est, AT_SYMLINK_NOFOLLOW) != 0) {
+				if (errno == ENOENT)
+					continue;
+				closedir(dir);
+				return -EAGAIN;
+			}
+			type = IFTODT(est.st_mode);
+		}
+		c->nentries++;
+		if (!strcmp(d->d_name, ".git")) {
+			c->gittype = type ? type : DT_UNKNOWN;
+			continue;
+		}
+		if (type != DT_DIR)
+			continue;
+		if (lf_grow((void **)&c->subs, &cap, c->nsub, sizeof(*c->subs)) < 0 ||
+		    !(c->subs[c->nsub] = strdup(d->d_name))) {
+			closedir(dir);
+			return -ENOMEM;
+		}
+		c->nsub++;
+		errno = 0;
+	}
+	if (errno) {
+		closedir(dir);
+		return -EAGAIN;
+	}
+	closedir(dir);
+	return 1;
+}
+
+static int found_push(struct search *s, const char *path, unsigned char type, size_t depth)
+{
+	if (lf_grow((void **)&s->found, &s->capfound, s->nfound, sizeof(*s->found)) < 0)
+		return -ENOMEM;
+	char *p = strdup(path);
+	if (!p)
+		return -ENOMEM;
+	s->found[s->nfound++] = (struct lf_dotgit){ p, type, depth };
+	return 0;
+}
+
+/* One directory (rel below the root, at depth: its entries' depth), then
+ * its subdirectories. Returns 0, -EAGAIN (walk instead), -ENOMEM. */
+static int search_dir(struct search *s, const char *rel, size_t depth)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	struct rec c = { 0 };
+	struct rec *o;
+	int r;
+
+	/* Deeper trees are the walk's (it keeps its levels on the heap). */
+	if (depth > TREE_MAX_DEPTH || snprintf(path, sizeof(path), "%s%s%s", s->root,
+					       rel[0] ? "/" : "", rel) >= (int)sizeof(path))
+		return -EAGAIN;
+	o = old_find(s, rel);
+	bool hit = o && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && same_times(o, &st);
+	if (hit) {
+		c = (struct rec){ .dev = o->dev,
+				  .ino = o->ino,
+				  .cs = o->cs,
+				  .cns = o->cns,
+				  .ms = o->ms,
+				  .mns = o->mns,
+				  .nentries = o->nentries,
+				  .gittype = o->gittype };
+		/* Its subdirectories move over: each directory is looked
+		 * up once per search (unique paths). */
+		c.subs = o->subs;
+		c.nsub = o->nsub;
+		o->subs = NULL;
+		o->nsub = 0;
+	} else {
+		s->changed = true;
+		r = list_read(path, &c, &st);
+		if (r <= 0) {
+			rec_fini(&c);
+			return r;
+		}
+		c.dev = (uint64_t)st.st_dev;
+		c.ino = (uint64_t)st.st_ino;
+		c.cs = st.st_ctim.tv_sec;
+		c.cns = st.st_ctim.tv_nsec;
+		c.ms = st.st_mtim.tv_sec;
+		c.mns = st.st_mtim.tv_nsec;
+	}
+	/* The walk's budget, in what this costs (a directory found unchanged
+	 * costs one lstat, one read costs its entries): beyond it the walk
+	 * runs, and says what it could not see. What was read so far is kept,
+	 * so a tree too large for one launch is known after a few. */
+	s->work += hit ? 1 : c.nentries;
+	if (s->work > LF_WALK_MAX_ENTRIES ||
+	    mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000ll) {
+		rec_fini(&c);
+		return -EAGAIN;
+	}
+	if (c.gittype) {
+		size_t pl = strlen(path);
+
+		r = pl + sizeof("/.git") > sizeof(path) ? -EAGAIN : 0;
+		if (r == 0) {
+			memcpy(path + pl, "/.git", sizeof("/.git"));
+			r = found_push(s, path, c.gittype, depth);
+		}
+		if (r < 0) {
+			rec_fini(&c);
+			return r;
+		}
+	}
+	/* Kept only when its times are old enough to move on a change. */
+	bool keep = ts_ns(c.cs, c.cns) < s->start_ns - RACY_NS &&
+		    ts_ns(c.ms, c.mns) < s->start_ns - RACY_NS;
+	char **subs = c.subs;
+	uint32_t nsub = c.nsub;
+
+	c.rel = strdup(rel);
+	if (!c.rel || (keep && recs_push(&s->now, &c) < 0)) {
+		rec_fini(&c);
+		return -ENOMEM;
+	}
+	/* path is free again: each subdirectory's rel is made in it (one
+	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
+	r = 0;
+	for (uint32_t i = 0; r == 0 && i < nsub; i++) {
+		if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", subs[i]) >=
+		    (int)sizeof(path))
+			r = -EAGAIN;
+		else
+			r = search_dir(s, path, depth + 1);
+	}
+	if (!keep)
+		rec_fini(&c);
+	return r;
+}
+
+int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dotgit **out,
+			 size_t *nout)
+{
+	struct search s = { .root = root };
+	char file[PATH_MAX];
+	struct timespec now;
+	int r;
+
+	*out = NULL;
+	*nout = 0;
+	/* The root "/" (a project named so with -C) is walked as before. */
+	if (!config_dir || config_dir[0] != '/' || !root || root[0] != '/' || !root[1] ||
+	    clock_gettime(CLOCK_REALTIME, &now) != 0 ||
+	    snprintf(file, sizeof(file), "%s/cache/tree-%016llx", config_dir,
+		     (unsigned long long)lf_fnv(root, strlen(root))) >= (int)sizeof(file))
+		return 0;
+	s.rootlen = strlen(root);
+	s.start_ns = ts_ns(now.tv_sec, now.tv_nsec);
+	s.start_mono = mono_ns();
+	cache_load(file, root, &s.old);
+	r = search_dir(&s, "", 1);
+	if ((r == 0 || r == -EAGAIN) && s.changed) {
+		char dir[PATH_MAX];
+		bool made = true;
+
+		/* Its directory and any missing parent, private, as the
+		 * trust store's (trust.c). */
+		snprintf(dir, sizeof(dir), "%s/cache", config_dir);
+		for (char *sl = dir + 1; made && (sl = strchr(sl, '/')); sl++) {
+			*sl = '\0';
+			made = mkdir(dir, 0700) == 0 || errno == EEXIST;
+			*sl = '/';
+		}
+		if (made && (mkdir(dir, 0700) == 0 || errno == EEXIST))
+			cache_save(file, root, &s.now);
+	}
+	recs_fini(&s.old);
+	recs_fini(&s.now);
+	if (r < 0) {
+		lf_dotgits_free(s.found, s.nfound);
+		return r == -EAGAIN ? 0 : r;
+	}
+	*out = s.found;
+	*nout = s.nfound;
+	return 1;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The nested-repository search from a cache of directory listings
+ * (src/fs/treecache.c). Internal to src/fs.
+ */
+#ifndef LF_FS_TREECACHE_H
+#define LF_FS_TREECACHE_H
+
+#include <stddef.h>
+
+/* A ".git" entry below the root: its path, its DT_* type, its depth (1
+ * for the root's own entries), as the walk's entry gives them. */
+struct lf_dotgit {
+	char *path;
+	unsigned char type;
+	size_t depth;
+};
+
+/* Every ".git" entry below root (absolute, canonical; not "/"), without
+ * descending into one, in the walk's order, using and refreshing the cache
+ * below config_dir (landfence's configuration directory; NULL: none).
+ * Returns 1 with *out (free with lf_dotgits_free) when the answer is
+ * whole; 0 when the caller must walk the tree itself (no cache place, a
+ * directory that cannot be read, the budget spent: the walk then says
+ * what it could not see); -ENOMEM. */
+int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dotgit **out,
+			 size_t *nout);
+void lf_dotgits_free(struct lf_dotgit *v, size_t n);
+
+#endif /* LF_FS_TREECACHE_H */

@@ -325,15 +325,24 @@ struct lf_project_opts {
 /* Find the root with every refusal and warning, and load no policy
  * (lf_project_effective and lf_project_plan are then NULL). */
 #define LF_PROJECT_ROOT_ONLY 0x1u
+/* Accept a root that is no place for a project ("/", a system directory,
+ * a sticky directory anyone may write, a home directory or an ancestor of
+ * one), with a warning, instead of refusing it (-EPERM). */
+#define LF_PROJECT_UNSAFE_ROOT 0x2u
 
 /* Opens the project `landfence` would use from the working directory:
  *
- * - the root: o->directory (canonicalised; a root that is "/" or holds the
- *   home directory is allowed with a warning), else the nearest ancestor
+ * - the root: o->directory (canonicalised), else the nearest ancestor
  *   of the working directory holding .landfence/ or .git, else the
- *   working directory. A discovered root that is "/", the home directory
- *   or an ancestor of it is refused, and so is a discovered root inside a
- *   trusted project that has no trusted policy of its own;
+ *   working directory. The search stops at a sticky directory anyone may
+ *   write and at a .git or .landfence/ owned by neither the user nor root
+ *   (then the working directory is the root, with a warning). A root that
+ *   is "/", /usr, /var, /tmp, /run, at or below /etc, /dev, /proc, /sys
+ *   or /boot, a sticky directory anyone may write, or a home directory
+ *   (the user's or any user's in the password database) or an ancestor
+ *   of one is refused (-EPERM) unless o->flags has LF_PROJECT_UNSAFE_ROOT;
+ *   so is a discovered root inside a trusted project that has no trusted
+ *   policy of its own;
  * - the layers, in order: managed ($LANDFENCE_MANAGED_POLICY, else
  *   /etc/landfence/policy.json; honoured only when it and every directory
  *   above it are owned by root and not writable by group or others),
@@ -604,6 +613,12 @@ struct lf_sandbox_opts {
  * this user, before looking at them. lf_child_new sets it; `plan` does
  * not, and lists them as "does not exist yet". */
 #define LF_SANDBOX_PREPARE 0x1u
+/* Below Landlock ABI 6 signals and abstract UNIX sockets are not scoped:
+ * the program can signal any process of the user outside the sandbox
+ * (landfence included) and connect to abstract sockets. That makes the
+ * status Degraded (KernelTooOld under fallback deny) unless this flag
+ * accepts it (`--allow-unscoped`); then it is a notice. */
+#define LF_SANDBOX_ALLOW_UNSCOPED 0x2u
 #define LF_SANDBOX_OPTS_INIT                           \
 	{                                              \
 		.size = sizeof(struct lf_sandbox_opts) \
@@ -844,8 +859,9 @@ struct lf_child_opts {
 	const char *project_root;    /* canonical absolute; required */
 	const char *const *profiles; /* agent profiles beside the policies' own */
 	size_t nprofiles;
-	const char *cwd; /* the child's working directory, NULL: ours */
-	int abi_max;	 /* as in struct lf_sandbox_opts */
+	const char *cwd;	/* the child's working directory, NULL: ours */
+	int abi_max;		/* as in struct lf_sandbox_opts */
+	unsigned sandbox_flags; /* since 0.1: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 #define LF_CHILD_OPTS_INIT                           \
 	{                                            \
@@ -943,6 +959,7 @@ struct lf_run_opts {
 	int abi_max;	 /* as in struct lf_sandbox_opts */
 	lf_message_fn message;
 	void *message_ctx;
+	unsigned sandbox_flags; /* since 0.1: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 #define LF_RUN_OPTS_INIT                           \
 	{                                          \

@@ -35,9 +35,11 @@ struct lf_cli_opts {
 	const char *project_dir;		   /* -C DIR */
 	const char *profiles[LF_CLI_MAX_PROFILES]; /* --profile NAME */
 	size_t nprofiles;
-	bool json;  /* --json */
-	bool tree;  /* --tree */
-	bool quiet; /* -q: notes are not printed (warnings and errors are) */
+	bool json;	     /* --json */
+	bool tree;	     /* --tree */
+	bool quiet;	     /* -q: notes are not printed (warnings and errors are) */
+	bool unsafe_root;    /* --unsafe-root: LF_PROJECT_UNSAFE_ROOT */
+	bool allow_unscoped; /* --allow-unscoped: LF_SANDBOX_ALLOW_UNSCOPED */
 };
 
 /* getopt_long entries for the shared options; a subcommand appends its own
@@ -45,11 +47,15 @@ struct lf_cli_opts {
 #define LF_OPT_PROFILE 0x100
 #define LF_OPT_JSON 0x101
 #define LF_OPT_TREE 0x102
+#define LF_OPT_UNSAFE_ROOT 0x103
+#define LF_OPT_ALLOW_UNSCOPED 0x104
 #define LF_CLI_COMMON_SHORT "p:C:"
 #define LF_CLI_COMMON_LONG                                                                         \
 	{ "policy", required_argument, NULL, 'p' }, { "directory", required_argument, NULL, 'C' }, \
 		{ "profile", required_argument, NULL, LF_OPT_PROFILE },                            \
 		{ "json", no_argument, NULL, LF_OPT_JSON },                                        \
+		{ "unsafe-root", no_argument, NULL, LF_OPT_UNSAFE_ROOT },                          \
+		{ "allow-unscoped", no_argument, NULL, LF_OPT_ALLOW_UNSCOPED },                    \
 	{                                                                                          \
 		"tree", no_argument, NULL, LF_OPT_TREE                                             \
 	}
@@ -60,12 +66,17 @@ struct lf_cli_opts {
  * tests/dist/man-options.py fails when the two differ. */
 #define LF_HELP_POLICY \
 	"  -p, --policy FILE     add the policy in FILE as a layer (repeatable, in order)\n"
-#define LF_HELP_DIRECTORY                                                                  \
-	"  -C, --directory DIR   the project root (default: the nearest ancestor of the\n" \
-	"                        working directory holding .landfence/ or .git)\n"
+#define LF_HELP_DIRECTORY                                                                   \
+	"  -C, --directory DIR   the project root (default: the nearest ancestor of the\n"  \
+	"                        working directory holding .landfence/ or .git)\n"          \
+	"      --unsafe-root     accept a root that is a system directory, a shared one,\n" \
+	"                        or a home directory or above one (with a warning)\n"
 #define LF_HELP_PROFILE                                                                   \
 	"      --profile NAME    add an agent profile's grants (repeatable; the names:\n" \
 	"                        landfence --list-profiles)\n"
+#define LF_HELP_ALLOW_UNSCOPED                                                              \
+	"      --allow-unscoped  below Landlock ABI 6, run although signals and abstract\n" \
+	"                        UNIX sockets are not scoped (a notice, not Degraded)\n"
 #define LF_HELP_HELP "  -h, --help            show this help\n"
 
 /* Handles one shared option. Returns 1 when handled, 0 when c is not a
@@ -90,6 +101,11 @@ void lf_cli_message(void *ctx, enum lf_severity severity, const char *text);
  * the refusal or the project's warnings. Returns 0 and *out, or the exit
  * status after printing why not. */
 int lf_cli_open(const struct lf_cli_opts *o, unsigned flags, struct lf_project **out);
+
+/* Makes stdout and stderr escape every control character but newline and
+ * tab on the way out (core/text.h). Called first by main. Returns 0 or
+ * -ENOMEM (the streams are then unchanged). */
+int lf_cli_output_escape(void);
 
 /* Subcommands: argv[0] is the subcommand name. Each returns the exit
  * status. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/text.h"
 
 static bool profile_known(const char *name)
 {
@@ -52,6 +55,12 @@ int lf_cli_common_opt(struct lf_cli_opts *o, int c, const char *arg)
 		return 1;
 	case LF_OPT_TREE:
 		o->tree = true;
+		return 1;
+	case LF_OPT_UNSAFE_ROOT:
+		o->unsafe_root = true;
+		return 1;
+	case LF_OPT_ALLOW_UNSCOPED:
+		o->allow_unscoped = true;
 		return 1;
 	default:
 		return 0;
@@ -108,7 +117,7 @@ int lf_cli_open(const struct lf_cli_opts *o, unsigned flags, struct lf_project *
 		.directory = o->project_dir,
 		.policy_files = o->policies,
 		.npolicy_files = o->npolicies,
-		.flags = flags,
+		.flags = flags | (o->unsafe_root ? LF_PROJECT_UNSAFE_ROOT : 0),
 	};
 	struct lf_diag diag;
 	int r = lf_project_open(&po, out, &diag);
@@ -120,5 +129,114 @@ int lf_cli_open(const struct lf_cli_opts *o, unsigned flags, struct lf_project *
 	/* Named on purpose, but never quietly (not hidden by -q). */
 	for (size_t i = 0; i < lf_project_warning_count(*out); i++)
 		lf_cli_message(NULL, LF_SEVERITY_WARNING, lf_project_warning(*out, i));
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Escaped output: every byte landfence prints goes through the escaper
+ * (core/text.h), keeping only newlines and tabs, so no code path can
+ * print a file name, a policy's string or a payload's text raw
+ * (doc/cli.md, "Output"). JSON stays the same JSON: jansson escapes
+ * every control character below 0x20 itself, and a C1 character becomes
+ * \u0085-style, which is the same character in a JSON string.
+ */
+
+struct sink {
+	int fd;
+	struct lf_text_state st;
+};
+
+static int sink_put(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct sink *s = cookie;
+	char out[6 * 1024 + 18];
+
+	for (size_t done = 0; done < n;) {
+		size_t chunk = n - done < 1024 ? n - done : 1024;
+		size_t k = lf_text_escape_step(&s->st, buf + done, chunk, out, true);
+
+		if (sink_put(s->fd, out, k) < 0)
+			return done ? (ssize_t)done : -1;
+		done += chunk;
+	}
+	return (ssize_t)n;
+}
+
+static int sink_close(void *cookie)
+{
+	struct sink *s = cookie;
+	char out[32];
+	size_t k = lf_text_escape_step(&s->st, NULL, 0, out, true);
+	int r = sink_put(s->fd, out, k);
+
+	free(s);
+	return r;
+}
+
+static FILE *sink_open(int fd, int mode)
+{
+	cookie_io_functions_t io = { .write = sink_write, .close = sink_close };
+	struct sink *s = calloc(1, sizeof(*s));
+	FILE *f;
+
+	if (!s)
+		return NULL;
+	s->fd = fd;
+	f = fopencookie(s, "w", io);
+	if (!f) {
+		free(s);
+		return NULL;
+	}
+	setvbuf(f, NULL, mode, 0);
+	return f;
+}
+
+static FILE *plain_out, *plain_err;
+
+/* At exit: what is still buffered goes out, the escaping streams are
+ * closed (and freed), and the plain ones are back for anything later. */
+static void output_escape_end(void)
+{
+	FILE *out = stdout, *err = stderr;
+
+	stdout = plain_out;
+	stderr = plain_err;
+	fclose(out);
+	fclose(err);
+}
+
+int lf_cli_output_escape(void)
+{
+	FILE *out = sink_open(STDOUT_FILENO, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
+	FILE *err = sink_open(STDERR_FILENO, _IONBF);
+
+	if (!out || !err || atexit(output_escape_end) != 0) {
+		if (out)
+			fclose(out);
+		if (err)
+			fclose(err);
+		return -ENOMEM;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	plain_out = stdout;
+	plain_err = stderr;
+	stdout = out;
+	stderr = err;
 	return 0;
 }

@@ -41,7 +41,7 @@ static const char starter[] =
 	"}\n";
 
 static const char usage_text[] =
-	"usage: landfence init [-C DIR]\n"
+	"usage: landfence init [-C DIR] [--unsafe-root]\n"
 	"Writes a starter .landfence/policy.json at the project root and trusts it.\n"
 	"\noptions:\n" LF_HELP_DIRECTORY LF_HELP_HELP
 	"\nexit status: 0 written, 2 a policy exists already or usage error, 125 cannot\n"
@@ -51,10 +51,12 @@ int lf_cmd_init(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "directory", required_argument, NULL, 'C' },
+		{ "unsafe-root", no_argument, NULL, LF_OPT_UNSAFE_ROOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL;
+	bool unsafe_root = false;
 	char root[PATH_MAX], ldir[PATH_MAX + 16], file[PATH_MAX + 32];
 	int c, fd, r;
 
@@ -62,6 +64,8 @@ int lf_cmd_init(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "C:h", longopts, NULL)) != -1) {
 		if (c == 'C') {
 			dir = optarg;
+		} else if (c == LF_OPT_UNSAFE_ROOT) {
+			unsafe_root = true;
 		} else if (c == 'h') {
 			fputs(usage_text, stdout);
 			return LF_EXIT_OK;
@@ -74,7 +78,7 @@ int lf_cmd_init(int argc, char **argv)
 		fprintf(stderr, "landfence init: unexpected argument '%s'\n", argv[optind]);
 		return LF_EXIT_USAGE;
 	}
-	struct lf_cli_opts o = { .project_dir = dir };
+	struct lf_cli_opts o = { .project_dir = dir, .unsafe_root = unsafe_root };
 	struct lf_project *p = NULL;
 	if ((r = lf_cli_open(&o, LF_PROJECT_ROOT_ONLY, &p)) != 0)
 		return r;

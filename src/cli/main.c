@@ -43,6 +43,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* Before anything is printed: nothing leaves raw. */
+	if (lf_cli_output_escape() < 0) {
+		fputs("landfence: out of memory\n", stderr);
+		return LF_EXIT_OWN;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return LF_EXIT_USAGE;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "core/tables.h"
 #include "core/model.h"
 
 static const char *const scope_names[] = { "abstract_unix_socket", "signal" };
@@ -131,14 +132,6 @@ static void source_text(char *buf, size_t size, const struct lf_project *p,
 }
 
 /* What no Landlock ABI fences, and what the launcher does about it. */
-static const char *const limits[] = {
-	"not fenced: connect(2) to named UNIX sockets outside the grants (the environment "
-	"scrub hides the usual addresses)",
-	"not fenced: metadata changes (chmod, chown, utimes, xattrs) on any path the program "
-	"can name, as its own user",
-	"refused by the seccomp filter instead: TIOCSTI and TIOCLINUX, SysV IPC, "
-	"set-user-ID and set-group-ID modes",
-};
 
 struct plan_view {
 	struct lf_findings *findings; /* hard links, device nodes, persistence paths */
@@ -518,9 +511,11 @@ static void print_text(const struct plan_view *pv, bool tree)
 		print_findings(pv, LF_SCAN_PERSISTENCE, "writable persistence paths");
 		print_findings(pv, LF_SCAN_CREDENTIALS, "readable credential files");
 	}
-	printf("\nlimits (any Landlock ABI):\n");
-	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
-		printf("  %s\n", limits[i]);
+	printf("\nopen on every kernel (Landlock up to ABI 7):\n");
+	for (size_t i = 0; lf_open_limits[i].name; i++)
+		printf("  %s\n", lf_open_limits[i].text);
+	printf("refused by the seccomp filter instead: TIOCSTI and TIOCLINUX, SysV IPC, "
+	       "set-user-ID and set-group-ID modes\n");
 	if (sb && lf_sandbox_notice_count(sb)) {
 		printf("\nnotices:\n");
 		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
@@ -727,8 +722,8 @@ static json_t *json_view(const struct plan_view *pv)
 	json_object_set_new(root, "device_nodes", findings_json(pv, LF_SCAN_DEVICES, NULL, NULL));
 	json_object_set_new(root, "credentials",
 			    findings_json(pv, LF_SCAN_CREDENTIALS, NULL, NULL));
-	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
-		json_array_append_new(lim, json_string(limits[i]));
+	for (size_t i = 0; lf_open_limits[i].name; i++)
+		json_array_append_new(lim, json_string(lf_open_limits[i].text));
 	json_object_set_new(root, "limits", lim);
 	json_object_set_new(root, "rules", rules);
 	json_object_set_new(root, "dropped", dropped);
@@ -754,7 +749,7 @@ static int print_json(const struct plan_view *pv)
 static const char usage_text[] =
 	"usage: landfence plan [-p FILE]... [-C DIR] [--profile NAME]... [--json | --tree]\n"
 	"Shows what `landfence run` would enforce here, without running anything.\n"
-	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
+	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE LF_HELP_ALLOW_UNSCOPED
 	"      --json            print one JSON object\n"
 	"      --tree            print the rules as a directory tree\n" LF_HELP_HELP
 	"\nexit status: 0, 2 usage or policy error, 125 landfence's own error.\n"
@@ -779,6 +774,7 @@ static int plan_build(const struct lf_cli_opts *o, struct plan_view *pv, struct 
 		.project_root = lf_project_root(p),
 		.profiles = o->profiles,
 		.nprofiles = o->nprofiles,
+		.flags = o->allow_unscoped ? LF_SANDBOX_ALLOW_UNSCOPED : 0,
 	};
 	r = lf_sandbox_new(lf_project_effective(p), pv->plan, &so, sb, &diag);
 	if (r == -EOPNOTSUPP) {

@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"Runs CMD under the OS guard: the policy's plan, host grants and agent profiles,\n"
 	"applied with Landlock in the child before exec.\n"
 	"\noptions (they end at CMD or at --):\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
+		LF_HELP_ALLOW_UNSCOPED
 	"  -q, --quiet           do not print notices (warnings are always printed)\n" LF_HELP_HELP
 	"\nexit status: CMD's own; when CMD is killed by signal N, landfence ends by the\n"
 	"same signal (128+N in the shell); 125 landfence's own error, nothing ran; 126\n"
@@ -115,6 +116,7 @@ int lf_cmd_run(int argc, char **argv)
 		.nprofiles = o.nprofiles,
 		.message = lf_cli_message,
 		.message_ctx = &o,
+		.sandbox_flags = o.allow_unscoped ? LF_SANDBOX_ALLOW_UNSCOPED : 0,
 	};
 	r = lf_run_new(p, &ro, argv + optind, &run, &diag);
 	if (r == 0)

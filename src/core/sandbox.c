@@ -670,8 +670,6 @@ int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 		return -ENOMEM;
 	in->host = *host;
 	in->posture = lf_plan_default_posture(plan);
-	in->list_split = lf_etc_split;
-	in->list_depth = LF_ETC_SPLIT_DEPTH;
 	r = sources_plan(in, e, plan);
 	if (r == 0 && host->config_dir) {
 		/* landfence's configuration directory holds the user policy
@@ -725,6 +723,7 @@ void lf_sandbox_input_free(struct lf_sandbox_input *in)
 			free(c->list[k].canon);
 		}
 		free(c->list);
+		free(c->list_err);
 	}
 	free(in->cands);
 	for (size_t i = 0; i < in->nfences; i++) {
@@ -1422,24 +1421,84 @@ static int grant_etc(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 	return r;
 }
 
-/* /etc entry by entry: the hidden ones left out, the directories that hold
- * one split (their entries are in the listing too), a link judged by
- * where it leads as well as by its name. Entries created after the
- * listing are not granted. */
+/* Whether a hidden entry of the listing lies at or below path. */
+static bool listing_dirty(const struct lf_listing_entry *const *hidden, size_t nhidden,
+			  const char *path)
+{
+	for (size_t i = 0; i < nhidden; i++)
+		if (lf_path_covers(path, hidden[i]->path))
+			return true;
+	return false;
+}
+
+/* /etc by permission, without a mount namespace to mask in (doc/
+ * landlock.md, "/etc"): the listing holds every entry of /etc, each
+ * marked hidden when others cannot read it (or it is a row of the
+ * built-in list). Granted are the largest subtrees holding nothing
+ * hidden: /etc itself when it is clean, else each clean entry of a
+ * directory that is not, down to the hidden ones, which are never
+ * granted. A link is judged by where it leads as well. A listing that
+ * could not finish grants nothing (fail closed); entries created after
+ * it are not granted. */
 static int grant_listing(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 			 const struct lf_cand *c)
 {
-	for (size_t i = 0; i < c->nlist; i++) {
-		const struct lf_listing_entry *le = &c->list[i];
-		int r;
+	const struct lf_listing_entry **hidden = NULL;
+	size_t nhidden = 0, clen = strlen(c->canon);
+	int r = 0;
 
-		/* A dangling link grants nothing. */
-		if (!le->canon || lf_etc_is_hidden(le->path) || lf_etc_is_hidden(le->canon))
+	if (c->list_err)
+		return lf_strv_pushf(&sb->notices,
+				     "%s is not granted: its entries could not all be checked "
+				     "(%s)",
+				     c->canon, c->list_err);
+	hidden = calloc(c->nlist + 1, sizeof(*hidden));
+	if (!hidden)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nlist; i++)
+		if (c->list[i].hidden)
+			hidden[nhidden++] = &c->list[i];
+	if (!nhidden) {
+		struct grant g = {
+			.path = c->canon,
+			.access = c->access,
+			.origin = c->origin,
+			.why = c->why,
+			.source = c->source,
+			.layer = c->layer,
+			.dir = 1,
+		};
+
+		free(hidden);
+		return grant_fence(sb, in, &g, false, NULL);
+	}
+	for (size_t i = 0; r == 0 && i < c->nlist; i++) {
+		const struct lf_listing_entry *le = &c->list[i];
+		const char *slash = strrchr(le->path, '/');
+		size_t plen = slash ? (size_t)(slash - le->path) : 0;
+
+		/* A dangling link grants nothing; a hidden entry, or one
+		 * holding one, is not granted whole. */
+		if (!le->canon || le->hidden || listing_dirty(hidden, nhidden, le->path))
 			continue;
-		/* Only a real directory at its own name is split (its
-		 * entries follow); a link to one holding secrets is left
-		 * out. */
-		if (lf_etc_holds_hidden(le->path) || lf_etc_holds_hidden(le->canon))
+		/* Only the top of a clean subtree: its parent is /etc or
+		 * holds something hidden. */
+		if (plen != clen) {
+			char *parent = strndup(le->path, plen);
+			bool top;
+
+			if (!parent) {
+				r = -ENOMEM;
+				break;
+			}
+			top = listing_dirty(hidden, nhidden, parent);
+			free(parent);
+			if (!top)
+				continue;
+		}
+		/* A link into a hidden part of /etc, or onto a row of the
+		 * built-in list. */
+		if (lf_etc_is_hidden(le->canon) || listing_dirty(hidden, nhidden, le->canon))
 			continue;
 		struct grant g = {
 			.path = le->canon,
@@ -1453,10 +1512,9 @@ static int grant_listing(struct lf_sandbox *sb, const struct lf_sandbox_input *i
 							: 0,
 		};
 		r = grant_fence(sb, in, &g, false, NULL);
-		if (r < 0)
-			return r;
 	}
-	return 0;
+	free(hidden);
+	return r;
 }
 
 static int grant_cand(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
@@ -1672,6 +1730,16 @@ static int status_compute(struct lf_sandbox *sb)
 			   "the policy restricts TCP, which needs Landlock ABI 4 (ABI %d): the "
 			   "program may connect and listen on any port",
 			   sb->abi);
+	/* Unscoped, the program can kill landfence itself, which then
+	 * skips its checks after the run while the program lives on
+	 * (doc/escape.md, "Hostile projects"). */
+	else if (sb->abi < 6 && !sb->allow_unscoped)
+		status_set(sb, LF_STATUS_DEGRADED,
+			   "abstract UNIX sockets and signals are not scoped to the sandbox "
+			   "below Landlock ABI 6 (ABI %d): the program can connect to abstract "
+			   "sockets and signal processes outside it, landfence included "
+			   "(--allow-unscoped accepts this)",
+			   sb->abi);
 	else
 		status_set(sb, LF_STATUS_ENFORCED, NULL);
 
@@ -1694,12 +1762,13 @@ static int status_compute(struct lf_sandbox *sb)
 				       "Landlock ABI %d: ioctls on devices are not restricted "
 				       "(IOCTL_DEV needs ABI 5)",
 				       sb->abi);
-	if (sb->abi < 6)
+	if (sb->abi < 6 && sb->allow_unscoped)
 		r = r
 			    ?: lf_strv_pushf(
 				       &sb->notices,
 				       "Landlock ABI %d: abstract UNIX sockets and signals are not "
-				       "scoped to the sandbox (needs ABI 6)",
+				       "scoped to the sandbox (needs ABI 6; accepted with "
+				       "--allow-unscoped)",
 				       sb->abi);
 	return r;
 }
@@ -2179,6 +2248,7 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	sb->handled = lf_landlock_handled_fs(sb->abi);
 	sb->scoped = lf_landlock_scoped(sb->abi);
 	sb->posture = in->posture;
+	sb->allow_unscoped = in->host.allow_unscoped;
 	sb->project_root = strdup(in->host.project_root);
 	sb->home = in->host.home ? strdup(in->host.home) : NULL;
 	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;

@@ -68,6 +68,7 @@ struct lf_host {
 	 * directories, toolchain caches) before looking at them: what
 	 * `landfence run` does, never `plan`. */
 	bool prepare;
+	bool allow_unscoped; /* LF_SANDBOX_ALLOW_UNSCOPED */
 	struct lf_abi_probe probe;
 	/* A private mount namespace can be made (masks are possible), with
 	 * a user namespace (unprivileged) or not (root); when not, which
@@ -102,6 +103,9 @@ struct lf_listing_entry {
 	char *canon;	    /* realpath, NULL for a dangling link */
 	unsigned char type; /* DT_* */
 	bool descended;	    /* a directory whose entries follow */
+	bool hidden;	    /* not readable by others (a directory: not
+			       readable and searchable), or where a link
+			       leads is not; or a row of lf_etc_hidden */
 };
 
 /* The type of a path at launch, a fact. */
@@ -138,6 +142,8 @@ struct lf_cand {
 	bool exists;	 /* lstat(raw) succeeded */
 	struct lf_listing_entry *list;
 	size_t nlist;
+	char *list_err; /* the listing is incomplete: why (then nothing of it
+			   is granted) */
 };
 
 /* A fence before canonicalisation. */
@@ -204,9 +210,6 @@ struct lf_sandbox_input {
 	size_t nfences, fences_cap;
 	struct lf_env_in *env;
 	size_t nenv, env_cap;
-	/* Directories below a listed one that are listed as well. */
-	const char *const *list_split;
-	size_t list_depth;
 	/* The network: restricted when a layer has a "network" section; the
 	 * ports every such layer allows. */
 	bool net_restricted;
@@ -303,6 +306,7 @@ struct lf_sandbox {
 	uint64_t scoped;
 	uint64_t handled_net;
 	bool net_restricted;
+	bool allow_unscoped; /* the missing scopes below ABI 6 accepted */
 	struct lf_sandbox_port *ports;
 	size_t nports;
 	lf_posture posture;

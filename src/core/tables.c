@@ -61,8 +61,25 @@ const char *const lf_etc_hidden[] = {
 	NULL,
 };
 
-const char *const lf_etc_split[] = {
-	"/etc", "/etc/ssl", "/etc/ssh", "/etc/security", NULL,
+const struct lf_open_limit lf_open_limits[] = {
+	{ "unix-connect",
+	  "named UNIX sockets: connect(2) to a socket by its path (ssh-agent, D-Bus, "
+	  "docker.sock) works if the program knows the path; the environment scrub removes "
+	  "the usual addresses" },
+	{ "network",
+	  "the network, unless a policy's \"network\" section fences TCP connect and bind "
+	  "(Landlock ABI 4); UDP, DNS among it, stays open" },
+	{ "proc-cmdline",
+	  "/proc/<pid>/cmdline, stat and status of every process (an outside command line's "
+	  "--password=...); only /proc mounted with hidepid hides them" },
+	{ "metadata",
+	  "metadata changes: chmod, chown, utimes and xattrs on any path the program can "
+	  "name, as its user (set-user-ID and set-group-ID modes are refused by seccomp)" },
+	{ "not-mediated",
+	  "what Landlock does not mediate: stat(2) and inotify on any path the program can "
+	  "name; /dev/pts is granted whole, so another terminal of the same user can be "
+	  "opened" },
+	{ NULL, NULL },
 };
 
 bool lf_etc_is_hidden(const char *path)
@@ -83,14 +100,6 @@ bool lf_etc_is_hidden(const char *path)
 		if (lf_path_covers(h, path) || (h[lit] && fnmatch(h, path, FNM_PATHNAME) == 0))
 			return true;
 	}
-	return false;
-}
-
-bool lf_etc_holds_hidden(const char *path)
-{
-	for (size_t i = 0; lf_etc_split[i]; i++)
-		if (lf_path_covers(path, lf_etc_split[i]))
-			return true;
 	return false;
 }
 
@@ -336,7 +345,8 @@ const struct lf_persist_row *lf_protect_rows(enum lf_protect_base base, size_t *
 	return NULL;
 }
 
-bool lf_protect_row_known(const char *name)
+/* The row of that name in any base, or NULL. */
+static const struct lf_persist_row *row_named(const char *name)
 {
 	char buf[256];
 
@@ -347,10 +357,22 @@ bool lf_protect_row_known(const char *name)
 		for (size_t i = 0; i < n; i++) {
 			lf_protect_row_name(b, &rows[i], buf, sizeof(buf));
 			if (!strcmp(buf, name))
-				return true;
+				return &rows[i];
 		}
 	}
-	return false;
+	return NULL;
+}
+
+bool lf_protect_row_known(const char *name)
+{
+	return row_named(name) != NULL;
+}
+
+bool lf_protect_row_watch_only(const char *name)
+{
+	const struct lf_persist_row *row = name ? row_named(name) : NULL;
+
+	return row && (row->flags & LF_PERSIST_WATCH);
 }
 
 bool lf_persist_hook_dir(const char *path)

@@ -39,21 +39,25 @@ extern const size_t lf_host_table_len;
 /* The classes (LF_ACCESS_*) a host row grants. */
 unsigned lf_host_access(enum lf_host_kind kind);
 
-/* /etc without its secrets: what the /etc grant leaves out, even for a
- * program running as root (password hashes, sudo rules, TLS and SSH host
- * private keys, old passwords), and the directories that hold such an
- * entry and are therefore granted entry by entry. NULL-terminated. */
+/* Known secrets of /etc (password hashes, sudo rules, TLS and SSH host
+ * private keys, old passwords): never granted, even for a program running
+ * as root, whatever their mode says. The rule is wider than the list:
+ * nothing in /etc that others cannot read is granted (doc/landlock.md,
+ * "/etc"); the list documents the known cases. NULL-terminated. */
 extern const char *const lf_etc_hidden[];
-extern const char *const lf_etc_split[];
-/* How deep below /etc a directory is split. */
-#define LF_ETC_SPLIT_DEPTH 2
 
 /* Whether path is, or lies below, a hidden /etc entry (fnmatch for the
  * patterns). */
 bool lf_etc_is_hidden(const char *path);
 
-/* Whether path is, or holds, a directory that is split. */
-bool lf_etc_holds_hidden(const char *path);
+/* What stays open under Landlock up to ABI 7, whatever the policy: each
+ * row a short name and the sentence `doctor` and `plan` print (doc/
+ * escape.md). NULL-terminated. */
+struct lf_open_limit {
+	const char *name;
+	const char *text;
+};
+extern const struct lf_open_limit lf_open_limits[];
 
 /* The terminal paths that carry terminal ioctls (IOCTL_DEV), judged on
  * canonical paths: /dev/tty, /dev/ptmx and /dev/pts. */
@@ -153,5 +157,10 @@ const struct lf_persist_row *lf_protect_rows(enum lf_protect_base base, size_t *
 
 /* Whether name is a row's name (lf_protect_row_name) of any base. */
 bool lf_protect_row_known(const char *name);
+
+/* Whether name is a row the owning tool writes as it runs
+ * (LF_PERSIST_WATCH: ~/.codex, .vscode, ...): the post-run report looks
+ * at the place itself, not at every file below it. */
+bool lf_protect_row_watch_only(const char *name);
 
 #endif /* LF_CORE_TABLES_H */

@@ -127,75 +127,109 @@ static int fact_path(const struct lf_host *host, struct lf_cand *c)
 
 struct listing {
 	struct lf_cand *c;
-	const struct lf_sandbox_input *in;
 	size_t cap;
+	char *err; /* an entry that could not be looked at, or NULL */
 };
 
-/* Whether the directory at path is split: it is, or holds, one of the
- * split directories, and is met at its own name. */
-static bool split_here(const struct lf_sandbox_input *in, const char *path)
+/* Whether others may read what st describes: a file readable, a
+ * directory readable and searchable. */
+static bool others_read(const struct stat *st)
 {
-	for (size_t i = 0; in->list_split[i]; i++)
-		if (lf_path_covers(path, in->list_split[i]))
-			return true;
-	return false;
+	if (S_ISDIR(st->st_mode))
+		return (st->st_mode & (S_IROTH | S_IXOTH)) == (S_IROTH | S_IXOTH);
+	return st->st_mode & S_IROTH;
 }
 
+/* Every entry of /etc, each with whether others may read it (doc/
+ * landlock.md, "/etc"); a hidden directory is not entered (nothing below
+ * it is granted). A link is judged by where it leads. */
 static int list_visit(void *ctx, const struct lf_walk_entry *e)
 {
 	struct listing *l = ctx;
 	struct lf_cand *c = l->c;
 	struct lf_listing_entry *le;
-	unsigned char type = e->type;
+	unsigned char type;
 	char *path, *canon;
+	struct stat st;
+	bool hidden;
 
+	if (fstatat(e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno == ENOENT)
+			return LF_WALK_SKIP; /* gone */
+		if (asprintf(&l->err, "cannot look at %s: %s", e->path, strerror(errno)) < 0)
+			return -ENOMEM;
+		return LF_WALK_STOP;
+	}
 	path = strdup(e->path);
 	if (!path)
 		return -ENOMEM;
-	/* Entries of a canonical directory that are not links need no
-	 * realpath (a launch lists ~200 of them). */
-	if (type == DT_REG || type == DT_DIR) {
+	type = IFTODT(st.st_mode);
+	if (!S_ISLNK(st.st_mode)) {
 		canon = strdup(e->path);
 		if (!canon) {
 			free(path);
 			return -ENOMEM;
 		}
+		hidden = !others_read(&st);
 	} else {
-		struct stat st;
-
 		canon = realpath(e->path, NULL);
 		if (!canon && errno == ENOMEM) {
 			free(path);
 			return -ENOMEM;
 		}
 		/* Where a link leads decides its rights (a file or a
-		 * directory). */
-		type = canon && stat(canon, &st) == 0 ? IFTODT(st.st_mode) : DT_UNKNOWN;
+		 * directory), and whether others may read it. */
+		if (canon && stat(canon, &st) == 0) {
+			type = IFTODT(st.st_mode);
+			hidden = !others_read(&st);
+		} else {
+			type = DT_UNKNOWN;
+			hidden = false; /* dangling: never granted anyway */
+		}
 	}
+	hidden = hidden || lf_etc_is_hidden(e->path);
 	if (lf_grow((void **)&c->list, &l->cap, c->nlist, sizeof(*c->list)) < 0) {
 		free(path);
 		free(canon);
 		return -ENOMEM;
 	}
 	le = &c->list[c->nlist++];
-	*le = (struct lf_listing_entry){ .path = path, .canon = canon, .type = type };
-	le->descended =
-		e->type == DT_DIR && e->depth < l->in->list_depth + 1 && split_here(l->in, e->path);
+	*le = (struct lf_listing_entry){
+		.path = path, .canon = canon, .type = type, .hidden = hidden
+	};
+	le->descended = S_ISDIR(st.st_mode) && e->type == DT_DIR && !hidden;
 	return le->descended ? LF_WALK_NEXT : LF_WALK_SKIP;
 }
 
-/* The listing of a directory granted entry by entry (/etc). Only a
- * canonical directory is listed; an incomplete listing only grants less. */
-static int fact_listing(const struct lf_sandbox_input *in, struct lf_cand *c)
+/* Budget of the listing of /etc: a Debian system has ~1,500 entries. */
+#define LIST_MAX_ENTRIES 50000u
+#define LIST_MAX_MILLIS 2000u
+
+/* The listing of a directory granted by permission (/etc) without a mount
+ * namespace. Only a canonical directory is listed; a listing that cannot
+ * finish (the bound, an entry that cannot be looked at) says why in
+ * c->list_err, and nothing of it is granted. */
+static int fact_listing(struct lf_cand *c)
 {
-	struct listing l = { .c = c, .in = in };
+	struct listing l = { .c = c };
 	struct lf_walk w = { .visit = list_visit, .ctx = &l };
 	int r;
 
 	if (!c->canon || strcmp(c->canon, c->raw) != 0)
 		return 0;
+	w.budget.max_entries = LIST_MAX_ENTRIES;
+	w.budget.max_millis = LIST_MAX_MILLIS;
 	lf_walk_begin(&w);
 	r = lf_walk_run(&w, c->canon);
+	if (r == 0 && (l.err || w.incomplete)) {
+		c->list_err =
+			l.err ? l.err
+			      : strdup(w.reason ? w.reason : "an entry could not be looked at");
+		l.err = NULL;
+		if (!c->list_err)
+			r = -ENOMEM;
+	}
+	free(l.err);
 	lf_walk_end(&w);
 	return r;
 }
@@ -269,7 +303,7 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
 		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
-			r = fact_listing(in, &in->cands[i]);
+			r = fact_listing(&in->cands[i]);
 	}
 	if (r == 0)
 		r = fact_command(in);
@@ -454,6 +488,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	host.run_dir = o.run_dir;
 	host.command = o.command;
 	host.prepare = o.flags & LF_SANDBOX_PREPARE;
+	host.allow_unscoped = o.flags & LF_SANDBOX_ALLOW_UNSCOPED;
 	/* The options' zero is "the environment decides" (landfence.h). */
 	r = lf_landlock_probe(o.abi_max > 0 ? o.abi_max : o.abi_max == 0 ? -1 : 0, &host.probe);
 	if (r < 0) {

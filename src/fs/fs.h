@@ -50,7 +50,10 @@ int lf_path_canon_lenient(const char *in, char **out);
  */
 #define LF_WALK_OPEN_MAX 32
 
-/* How far a walk may go. Zero fields take the defaults. */
+/* How far a walk may go. Zero fields take the defaults: max_entries
+ * LANDFENCE_SCAN_MAX_ENTRIES from the environment when set (decimal
+ * digits, > 0; any other value makes every walk incomplete at once, with
+ * the reason), else LF_WALK_MAX_ENTRIES. */
 struct lf_walk_budget {
 	size_t max_entries;  /* entries visited, all roots of one scan together */
 	unsigned max_millis; /* wall time since lf_walk_begin */

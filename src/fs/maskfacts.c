@@ -450,7 +450,8 @@ static int nested_visit(void *ctx, const struct lf_walk_entry *e)
 	return LF_WALK_SKIP;
 }
 
-/* Submodules: every directory below modules/ that holds a HEAD. */
+/* Submodules: every directory below modules/ that holds a HEAD; linked
+ * worktrees' git directories below worktrees/ the same way. */
 static int modules_visit(void *ctx, const struct lf_walk_entry *e)
 {
 	struct gitwalk *g = ctx;
@@ -556,15 +557,22 @@ static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err
 				  "names the git directory, and so the hooks, git uses there",
 				  g.dotgit_files.v[i]);
 	lf_strv_fini(&g.dotgit_files);
-	/* The list grows while it is read: each directory's own. */
+	/* The list grows while it is read: each directory's own. A linked
+	 * worktree's git directory below worktrees/ holds its commondir and
+	 * config.worktree, which git in that worktree (outside the project,
+	 * perhaps) reads: a git directory too. */
 	for (size_t i = 0; r == 0 && i < in->gitdirs.n; i++) {
-		char *mods = NULL;
+		char *mods = NULL, *wts = NULL;
 		r = gitdir_add(in, commondir_of(in->gitdirs.v[i]));
-		if (r == 0 && asprintf(&mods, "%s/modules", in->gitdirs.v[i]) < 0)
+		if (r == 0 && (asprintf(&mods, "%s/modules", in->gitdirs.v[i]) < 0 ||
+			       asprintf(&wts, "%s/worktrees", in->gitdirs.v[i]) < 0))
 			r = -ENOMEM;
 		if (r == 0)
 			r = walk_collect(mods, modules_visit, &g, err);
+		if (r == 0)
+			r = walk_collect(wts, modules_visit, &g, err);
 		free(mods);
+		free(wts);
 	}
 	return r;
 }

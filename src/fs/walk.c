@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/model.h"
+#include "core/text.h"
 #include "fs/fs.h"
 
 /* One directory on the current path. Its entries are read whole when it
@@ -48,10 +49,34 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The default entry budget: LANDFENCE_SCAN_MAX_ENTRIES when set (decimal
+ * digits, > 0), else LF_WALK_MAX_ENTRIES. Returns -EINVAL for anything
+ * else: a typo must not silently change how far a scan looks. */
+static int budget_from_env(size_t *out)
+{
+	const char *v = secure_getenv("LANDFENCE_SCAN_MAX_ENTRIES");
+	size_t n = 0;
+
+	*out = LF_WALK_MAX_ENTRIES;
+	if (!v || !*v)
+		return 0;
+	for (const char *c = v; *c; c++) {
+		if (*c < '0' || *c > '9' || n > ((size_t)-2 - 9) / 10)
+			return -EINVAL;
+		n = n * 10 + (size_t)(*c - '0');
+	}
+	if (n == 0)
+		return -EINVAL;
+	*out = n;
+	return 0;
+}
+
 void lf_walk_begin(struct lf_walk *w)
 {
+	bool bad = false;
+
 	if (!w->budget.max_entries)
-		w->budget.max_entries = LF_WALK_MAX_ENTRIES;
+		bad = budget_from_env(&w->budget.max_entries) < 0;
 	if (!w->budget.max_millis)
 		w->budget.max_millis = LF_WALK_MAX_MILLIS;
 	w->entries = 0;
@@ -60,6 +85,12 @@ void lf_walk_begin(struct lf_walk *w)
 	w->exhausted = false;
 	w->incomplete = false;
 	w->reason = NULL;
+	/* Fail closed: nothing is walked, and the reason says why. */
+	if (bad) {
+		w->exhausted = true;
+		w->incomplete = true;
+		w->reason = strdup("LANDFENCE_SCAN_MAX_ENTRIES must be a number > 0");
+	}
 }
 
 void lf_walk_end(struct lf_walk *w)
@@ -81,15 +112,24 @@ __attribute__((format(printf, 2, 3))) static void incomplete(struct lf_walk *w, 
 	if (vasprintf(&w->reason, fmt, ap) < 0)
 		w->reason = NULL;
 	va_end(ap);
+	/* It names a place in the tree: one line, escaped (core/text.h). */
+	if (w->reason && !lf_text_clean(w->reason)) {
+		char *esc = lf_text_escape(w->reason);
+
+		free(w->reason);
+		w->reason = esc;
+	}
 }
 
-/* Counts one entry; false once the budget is spent. */
-static bool tick(struct lf_walk *w)
+/* Counts one entry (at where, named when the budget runs out); false once
+ * the budget is spent. */
+static bool tick(struct lf_walk *w, const char *where)
 {
 	if (w->budget.max_entries == LF_WALK_UNLIMITED)
 		return true;
 	if (++w->entries > w->budget.max_entries) {
-		incomplete(w, "stopped after %zu entries (limit)", w->budget.max_entries);
+		incomplete(w, "stopped after %zu entries (limit), at %s", w->budget.max_entries,
+			   where);
 		w->exhausted = true;
 		return false;
 	}
@@ -97,7 +137,7 @@ static bool tick(struct lf_walk *w)
 	 * counted in seconds. */
 	if ((w->entries & 255u) == 0 &&
 	    (now_ns() - w->start_ns) / 1000000 > (long long)w->budget.max_millis) {
-		incomplete(w, "stopped after %u ms (limit)", w->budget.max_millis);
+		incomplete(w, "stopped after %u ms (limit), at %s", w->budget.max_millis, where);
 		w->exhausted = true;
 		return false;
 	}
@@ -327,7 +367,7 @@ static int walk_dir(struct state *s)
 		memcpy(s->path + lv->path_len + 1, name, nl + 1);
 		if (type == DT_UNKNOWN && (type = type_of(s, lv->fd, name, len)) == DT_UNKNOWN)
 			continue;
-		if (!tick(s->w))
+		if (!tick(s->w, s->path))
 			continue;
 		r = visit(s, s->w->visit, lv->fd, name, len, type, ino);
 		if (r < 0)
@@ -374,7 +414,7 @@ int lf_walk_run(struct lf_walk *w, const char *root)
 		return 0;
 	len = strlen(root);
 	if (!S_ISDIR(st.st_mode)) {
-		if (!tick(w))
+		if (!tick(w, root))
 			return 0;
 		struct lf_walk_entry e = {
 			.dirfd = AT_FDCWD,

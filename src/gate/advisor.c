@@ -89,12 +89,16 @@ static void kernel_prepare(struct lf_advisor *a)
 	 * no namespace can be made to find out: the masks are in force
 	 * around us, so the answer is the one they give. */
 	const char *marked = secure_getenv("LANDFENCE_MASKED");
+	const char *unscoped = secure_getenv("LANDFENCE_ALLOW_UNSCOPED");
 	struct lf_sandbox_opts so = {
 		.size = sizeof(so),
 		.project_root = st->project_root,
 		.profiles = a->profiles,
 		.nprofiles = a->nprofiles,
 		.namespaces = marked && !strcmp(marked, "1") ? LF_NS_ASSUME : LF_NS_PROBE,
+		/* Inside a run that accepted the missing scopes (the
+		 * launcher sets it), or asked for by the user. */
+		.flags = unscoped && !strcmp(unscoped, "1") ? LF_SANDBOX_ALLOW_UNSCOPED : 0,
 	};
 	int r = lf_sandbox_new(st->eff, a->plan, &so, &a->sb, &diag);
 	if (r < 0) {

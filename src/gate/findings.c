@@ -13,6 +13,7 @@
 
 #include "core/path.h"
 #include "core/sandbox.h"
+#include "core/text.h"
 #include "core/toolchains.h"
 #include "gate/gate.h"
 #include "gate/scan.h"
@@ -53,6 +54,17 @@ int lf_findings_add(struct lf_findings *f, unsigned scan, bool incomplete,
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
+	/* One line, whatever the names in it hold: a file name made in
+	 * the sandbox must not forge a line or carry a terminal sequence
+	 * (core/text.h). The path stays as it is, for JSON. */
+	if (!lf_text_clean(text)) {
+		char *esc = lf_text_escape(text);
+
+		free(text);
+		text = esc;
+	}
+	if (!text)
+		return -ENOMEM;
 	if (path && !(p = strdup(path))) {
 		free(text);
 		return -ENOMEM;
@@ -91,7 +103,6 @@ static int scan_hardlinks(const struct lf_sandbox *sb, const struct lf_path_acce
 	struct lf_hardlink_report rep = { 0 };
 	bool deny = sb->posture == LF_DENY;
 	size_t nfences = 0;
-	char line[8192];
 	int r;
 
 	if ((r = lf_sandbox_paths(sb, false, &fences, &nfences)) < 0)
@@ -104,10 +115,20 @@ static int scan_hardlinks(const struct lf_sandbox *sb, const struct lf_path_acce
 				      rep.hits[i].access & LF_ACCESS_RO ? LF_ACCESS_RO
 									: LF_ACCESS_RW))
 			continue;
-		lf_hardlink_hit_format(&rep.hits[i], line, sizeof(line));
+		/* Sized to the paths, which may be longer than PATH_MAX. */
+		char one[1];
+		size_t len = (size_t)lf_hardlink_hit_format(&rep.hits[i], one, sizeof(one)) + 1;
+		char *line = malloc(len);
+
+		if (!line) {
+			r = -ENOMEM;
+			break;
+		}
+		lf_hardlink_hit_format(&rep.hits[i], line, len);
 		r = lf_findings_add(f, LF_SCAN_HARDLINKS, false,
 				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING,
 				    rep.hits[i].granted_path, "%s", line);
+		free(line);
 	}
 	/* Fail closed: under fallback deny a scan that could not finish may
 	 * have missed a link (doc/escape.md, kind 2). */
@@ -134,7 +155,6 @@ static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
 	struct lf_path_access *roots = calloc(sb->nrules ? sb->nrules : 1, sizeof(*roots));
 	struct lf_devnode_report rep = { 0 };
 	bool deny = sb->posture == LF_DENY;
-	char line[8192];
 	size_t k = 0;
 	int r;
 
@@ -149,15 +169,26 @@ static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
 		}
 	r = k ? lf_devnode_scan(roots, k, NULL, &rep) : 0;
 	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
-		lf_devnode_hit_format(&rep.hits[i], line, sizeof(line));
+		char one[1];
+		size_t len = (size_t)lf_devnode_hit_format(&rep.hits[i], one, sizeof(one)) + 1;
+		char *line = malloc(len);
+
+		if (!line) {
+			r = -ENOMEM;
+			break;
+		}
+		lf_devnode_hit_format(&rep.hits[i], line, len);
 		r = lf_findings_add(f, LF_SCAN_DEVICES, false,
 				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING,
 				    rep.hits[i].path, "%s", line);
+		free(line);
 	}
-	/* A warning, never hidden; not a refusal: the sandbox cannot make a
-	 * device node itself (doc/escape.md). */
+	/* Fail closed: under fallback deny a node the walk did not reach
+	 * (past the budget, behind a directory it could not read) would
+	 * open like a file (doc/escape.md, kind 9). */
 	if (r == 0 && rep.incomplete)
-		r = lf_findings_add(f, LF_SCAN_DEVICES, true, LF_SEVERITY_WARNING, NULL,
+		r = lf_findings_add(f, LF_SCAN_DEVICES, true,
+				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING, NULL,
 				    "the device-node scan is incomplete: %s", rep.reason);
 	lf_devnode_report_fini(&rep);
 	free(roots);
@@ -302,11 +333,15 @@ int lf_findings_verdict(const struct lf_findings *f, struct lf_diag *diag)
 	} refusals[] = {
 		{ LF_SCAN_HARDLINKS, true,
 		  "fenced files may be reachable through a grant under another name and the "
-		  "scan could not rule it out; nothing was run (narrow the fences or the "
-		  "grants)" },
+		  "scan could not rule it out; nothing was run (make the place readable, "
+		  "narrow the fences or the grants, or raise LANDFENCE_SCAN_MAX_ENTRIES)" },
 		{ LF_SCAN_HARDLINKS, false,
 		  "a fenced file is reachable through a grant under another name; nothing was "
 		  "run (remove the link, or fence its directory)" },
+		{ LF_SCAN_DEVICES, true,
+		  "a device node may lie below a grant where the scan could not look; nothing "
+		  "was run (make the place readable, remove it, or raise "
+		  "LANDFENCE_SCAN_MAX_ENTRIES)" },
 		{ LF_SCAN_DEVICES, false,
 		  "a device node lies below a grant and would open like a file there; nothing "
 		  "was run (remove it)" },

@@ -16,6 +16,7 @@
 
 #include "core/path.h"
 #include "core/tables.h"
+#include "core/text.h"
 #include "fs/fs.h"
 #include "gate/gate.h"
 #include "launch/launch.h"
@@ -43,6 +44,14 @@ __attribute__((format(printf, 3, 4))) static void tell(const struct lf_run *r, e
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
 	va_end(ap);
+	/* Names from the tree or a policy, escaped (core/text.h): every
+	 * message is one line. */
+	if (text && !lf_text_clean(text)) {
+		char *esc = lf_text_escape(text);
+
+		free(text);
+		text = esc;
+	}
 	/* Out of memory: the message still says something. */
 	r->message(r->ctx, sev, text ? text : fmt);
 	free(text);
@@ -95,6 +104,7 @@ static int child_prepare(struct lf_run *r, const struct lf_run_opts *o, char *co
 		.nprofiles = r->nprofiles,
 		.cwd = o->cwd,
 		.abi_max = o->abi_max,
+		.sandbox_flags = o->sandbox_flags,
 	};
 	int e = lf_child_new(r->p->eff, r->p->plan, &co, argv, &r->child, diag);
 

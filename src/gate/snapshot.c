@@ -1,31 +1,48 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The post-run report (landfence.h, lf_snapshot_take): what the program
- * changed where code runs later outside the sandbox. Before launch, lstat
- * of every persistence path the sandbox value leaves writable and of the
- * files directly in the git hook directories among them (.git/hooks,
- * .husky, .githooks): existence, type and mode, size, mtime, inode. After
- * the program, the same again, compared.
+ * changed where code runs later outside the sandbox. Before launch, every
+ * persistence path the sandbox value leaves writable (every git
+ * directory's hooks and config included) and everything below the
+ * persistence directories among them (.git/hooks but git's samples,
+ * .claude/hooks, .cursor, .devcontainer, ~/.config/systemd, ...; not below
+ * the places the owning
+ * tool writes as it runs): existence, type and mode, owner, links, size,
+ * mtime, inode, the change time, and the content of regular files (a
+ * SHA-256 of the first SNAP_HASH_MAX bytes). After the program, the same
+ * again, compared. The change time cannot be set back by the program
+ * (utimes sets mtime and atime only; the clock is not the program's to
+ * set), so a rewrite at the same size with the mtime restored is seen.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/path.h"
 #include "core/tables.h"
 #include "gate/gate.h"
+#include "project/sha256.h"
 
-/* How many entries of one hook directory are looked at. */
-#define SNAP_DIR_MAX 512
+/* How many entries below one persistence directory are looked at. */
+#define SNAP_DIR_MAX 4096
+/* How much of a file's content is compared (the change time covers the
+ * rest). */
+#define SNAP_HASH_MAX (1u << 20)
 
 struct snap_item {
 	char *path; /* owned */
 	char *why;  /* what runs it, owned */
 	bool exists;
+	bool deep;   /* a base whose directory is looked at below */
+	bool hashed; /* sha holds the content */
 	struct stat st;
+	uint8_t sha[LF_SHA256_LEN];
 };
 
 struct snap_list {
@@ -39,7 +56,47 @@ struct lf_snapshot {
 	char *incomplete;	/* a hook directory not looked at whole, or NULL */
 };
 
-static int snap_push(struct snap_list *l, const char *path, const char *why)
+/* The content of the regular file name in dirfd, when it is still the
+ * file st describes. */
+static void snap_hash(struct snap_item *it, int dirfd, const char *name)
+{
+	struct lf_sha256 c;
+	struct stat st;
+	char buf[16384];
+	size_t left = SNAP_HASH_MAX;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || st.st_ino != it->st.st_ino || st.st_dev != it->st.st_dev) {
+		close(fd);
+		return;
+	}
+	lf_sha256_init(&c);
+	for (;;) {
+		ssize_t n = read(fd, buf, left < sizeof(buf) ? left : sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			return;
+		}
+		if (n == 0 || (left -= (size_t)n) == 0) {
+			lf_sha256_add(&c, buf, (size_t)n);
+			break;
+		}
+		lf_sha256_add(&c, buf, (size_t)n);
+	}
+	close(fd);
+	lf_sha256_finish(&c, it->sha);
+	it->hashed = true;
+}
+
+/* Looks at name in dirfd (AT_FDCWD and the path for a base), known as
+ * path. */
+static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const char *path,
+			const char *why)
 {
 	struct snap_item *it;
 
@@ -53,9 +110,16 @@ static int snap_push(struct snap_list *l, const char *path, const char *why)
 		free(it->path);
 		return -ENOMEM;
 	}
-	it->exists = lstat(path, &it->st) == 0;
+	it->exists = fstatat(dirfd, name, &it->st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (it->exists && S_ISREG(it->st.st_mode))
+		snap_hash(it, dirfd, name);
 	l->n++;
 	return 0;
+}
+
+static int snap_push(struct snap_list *l, const char *path, const char *why)
+{
+	return snap_push_at(l, AT_FDCWD, path, path, why);
 }
 
 static void snap_list_fini(struct snap_list *l)
@@ -71,6 +135,7 @@ static void snap_list_fini(struct snap_list *l)
 struct hook_walk {
 	struct snap_list *l;
 	const char *why;
+	bool hooks; /* a hook directory: git's samples there are not news */
 };
 
 /* git's own examples (pre-commit.sample, ...): git never runs a file
@@ -87,12 +152,13 @@ static int hook_visit(void *ctx, const struct lf_walk_entry *e)
 	struct hook_walk *h = ctx;
 	int r;
 
-	if (hook_sample(e->name))
+	if (h->hooks && e->depth == 1 && hook_sample(e->name))
 		return LF_WALK_SKIP;
-	r = snap_push(h->l, e->path, h->why);
+	r = snap_push_at(h->l, e->dirfd, e->name, e->path, h->why);
 
-	/* Only the files directly in the hook directory run as hooks. */
-	return r < 0 ? r : LF_WALK_SKIP;
+	/* Everything below counts: a script a hook or a setting names may
+	 * live in a subdirectory (.claude/hooks/lib/run.sh). */
+	return r < 0 ? r : LF_WALK_NEXT;
 }
 
 /* lstat of every base, and of the files directly inside the hook
@@ -103,7 +169,7 @@ static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **
 
 	for (size_t i = 0; r == 0 && i < s->bases.n; i++) {
 		const struct snap_item *b = &s->bases.v[i];
-		struct hook_walk h = { out, b->why };
+		struct hook_walk h = { out, b->why, lf_persist_hook_dir(b->path) };
 		struct lf_walk w = { .visit = hook_visit, .ctx = &h };
 
 		r = snap_push(out, b->path, b->why);
@@ -111,7 +177,7 @@ static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **
 			break;
 		/* As the directory is now: the program may have made it. */
 		const struct snap_item *now = &out->v[out->n - 1];
-		if (!lf_persist_hook_dir(b->path) || !now->exists || !S_ISDIR(now->st.st_mode))
+		if (!(h.hooks || b->deep) || !now->exists || !S_ISDIR(now->st.st_mode))
 			continue;
 		w.budget.max_entries = SNAP_DIR_MAX;
 		lf_walk_begin(&w);
@@ -148,9 +214,17 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 	 * read-only (the value's list: every git directory's hooks and
 	 * config, core.hooksPath, agent and editor settings...): the others
 	 * cannot change. */
-	for (size_t i = 0; r == 0 && i < sb->nprotects; i++)
-		if (sb->protects[i].mechanism == LF_MECH_WATCHED)
-			r = snap_push(&s->bases, sb->protects[i].path, sb->protects[i].why);
+	for (size_t i = 0; r == 0 && i < sb->nprotects; i++) {
+		const struct lf_sandbox_protect *pr = &sb->protects[i];
+
+		if (pr->mechanism != LF_MECH_WATCHED)
+			continue;
+		r = snap_push(&s->bases, pr->path, pr->why);
+		/* Below a place its tool writes as it runs, every run would
+		 * be news: the place itself is compared. */
+		if (r == 0)
+			s->bases.v[s->bases.n - 1].deep = !lf_protect_row_watch_only(pr->entry);
+	}
 	if (r == 0)
 		r = snap_take(s, &s->items, &s->incomplete);
 	if (r < 0) {
@@ -169,8 +243,12 @@ static bool snap_same(const struct snap_item *a, const struct snap_item *b)
 		return true;
 	return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino &&
 	       a->st.st_mode == b->st.st_mode && a->st.st_size == b->st.st_size &&
-	       a->st.st_mtim.tv_sec == b->st.st_mtim.tv_sec &&
-	       a->st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec;
+	       a->st.st_uid == b->st.st_uid && a->st.st_gid == b->st.st_gid &&
+	       a->st.st_nlink == b->st.st_nlink && a->st.st_mtim.tv_sec == b->st.st_mtim.tv_sec &&
+	       a->st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec &&
+	       a->st.st_ctim.tv_sec == b->st.st_ctim.tv_sec &&
+	       a->st.st_ctim.tv_nsec == b->st.st_ctim.tv_nsec && a->hashed == b->hashed &&
+	       (!a->hashed || memcmp(a->sha, b->sha, sizeof(a->sha)) == 0);
 }
 
 /* A hook directory that is a directory before and after (or only after:

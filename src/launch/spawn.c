@@ -96,9 +96,12 @@ static int own_error(int r)
 
 /* LANDFENCE_MASKED=1 tells `landfence check` and `hook` run inside that
  * the masks are in force around them (they cannot make a namespace of
- * their own to find out): their answers then agree with the kernel. A
- * program that forges it changes only what it is advised. */
-static int env_mark(char ***envp)
+ * their own to find out): their answers then agree with the kernel.
+ * LANDFENCE_ALLOW_UNSCOPED=1, that the run accepted the missing scopes
+ * below ABI 6 (--allow-unscoped): they answer for the sandbox they are
+ * in instead of one that would not start. A program that forges either
+ * changes only what it is advised. */
+static int env_mark(char ***envp, const char *mark)
 {
 	size_t n = 0;
 	char **v;
@@ -109,7 +112,7 @@ static int env_mark(char ***envp)
 	if (!v)
 		return -ENOMEM;
 	*envp = v;
-	if (!(v[n] = strdup("LANDFENCE_MASKED=1")))
+	if (!(v[n] = strdup(mark)))
 		return -ENOMEM;
 	v[n + 1] = NULL;
 	return 0;
@@ -222,7 +225,7 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 		.command = c->path,
 		.abi_max = o.abi_max,
 		/* A launch: first runs of agents keep their state. */
-		.flags = LF_SANDBOX_PREPARE,
+		.flags = LF_SANDBOX_PREPARE | (o.sandbox_flags & LF_SANDBOX_ALLOW_UNSCOPED),
 	};
 	r = lf_sandbox_new(e, plan, &so, &c->sb, diag);
 	if (r < 0) {
@@ -242,7 +245,9 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 	}
 	r = lf_env_build(environ, c->sb->env, c->sb->nenv, c->run_dir, &c->envp);
 	if (r == 0 && uses_ns(c->sb))
-		r = env_mark(&c->envp);
+		r = env_mark(&c->envp, "LANDFENCE_MASKED=1");
+	if (r == 0 && c->sb->allow_unscoped && c->sb->abi < 6)
+		r = env_mark(&c->envp, "LANDFENCE_ALLOW_UNSCOPED=1");
 	if (r < 0)
 		goto fail;
 	*out = c;

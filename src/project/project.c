@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,9 @@
  * The root
  */
 
-static bool is_dir_at(const char *dir, const char *name)
+/* The entry name in dir, when it is a directory or a regular file: its
+ * owner in *uid. */
+static bool entry_at(const char *dir, const char *name, uid_t *uid)
 {
 	char *p = NULL;
 	struct stat st;
@@ -36,13 +39,31 @@ static bool is_dir_at(const char *dir, const char *name)
 		return false;
 	yes = lstat(p, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
 	free(p);
+	if (yes)
+		*uid = st.st_uid;
 	return yes;
 }
 
-/* The nearest ancestor of cwd holding .landfence/ or .git, else cwd. */
-static int root_discover(char **out)
+/* A directory anyone may create entries in (/tmp, /var/tmp, /dev/shm):
+ * what is found there was not necessarily made by the user. */
+static bool shared_dir(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
+	       (st.st_mode & S_IWOTH);
+}
+
+/* The nearest ancestor of cwd holding .landfence/ or .git, else cwd. The
+ * search stops, as git's safe.directory rule does, at a sticky directory
+ * anyone may write (another user could have made the .git there), and at
+ * a .git or .landfence/ owned by someone other than the user or root:
+ * the working directory is then the root, and a warning names what was
+ * passed over. */
+static int root_discover(struct lf_project *p, char **out)
 {
 	char *cwd = getcwd(NULL, 0), *cur;
+	uid_t me = geteuid();
 
 	if (!cwd)
 		return errno ? -errno : -EIO;
@@ -52,7 +73,33 @@ static int root_discover(char **out)
 		return -ENOMEM;
 	}
 	for (;;) {
-		if (is_dir_at(cur, ".landfence") || is_dir_at(cur, ".git")) {
+		static const char *const marks[] = { ".landfence", ".git" };
+		bool found = false;
+		uid_t uid;
+
+		if (shared_dir(cur))
+			break;
+		for (size_t i = 0; i < 2 && !found; i++) {
+			if (!entry_at(cur, marks[i], &uid))
+				continue;
+			if (uid != me && uid != 0) {
+				int r = lf_strv_pushf(
+					&p->warnings,
+					"%s/%s belongs to user %u, not to you or root: it was "
+					"passed over, and the project root is the working "
+					"directory %s (name the root with -C DIR)",
+					strcmp(cur, "/") ? cur : "", marks[i], (unsigned)uid, cwd);
+				free(cur);
+				if (r < 0) {
+					free(cwd);
+					return r;
+				}
+				*out = cwd;
+				return 0;
+			}
+			found = true;
+		}
+		if (found) {
 			free(cwd);
 			*out = cur;
 			return 0;
@@ -107,54 +154,106 @@ static int check_nested_root(const char *root, struct lf_trust_store *ts, struct
 	return 0;
 }
 
-/* Whether root is "/", the home directory or one of its ancestors: a
- * sandbox rooted there can read ~/.ssh and rewrite ~/.bashrc. */
-static bool root_holds_home(const char *root)
+/* Places that are never a project: the system's own directories, and
+ * everything below those that hold only the system's state. */
+static const char *const system_dirs[] = { "/usr", "/var", "/tmp", "/run" };
+static const char *const system_trees[] = { "/etc", "/dev", "/proc", "/sys", "/boot" };
+
+/* Whether root is a home directory (the user's, from $HOME; any user's,
+ * from the password database) or above one; *who says whose. */
+static bool root_holds_home(const char *root, char *who, size_t size)
 {
 	const char *h = secure_getenv("HOME");
 	char *home;
-	bool holds;
+	bool holds = false;
 
-	if (strcmp(root, "/") == 0)
-		return true;
-	if (!h || !*h || !(home = realpath(h, NULL)))
-		return false;
-	holds = lf_path_covers(root, home);
-	free(home);
+	if (h && *h && (home = realpath(h, NULL))) {
+		holds = lf_path_covers(root, home);
+		free(home);
+		if (holds) {
+			snprintf(who, size, "holds your home directory");
+			return true;
+		}
+	}
+	setpwent();
+	for (struct passwd *pw; !holds && (pw = getpwent());) {
+		if (!pw->pw_dir || pw->pw_dir[0] != '/' || strcmp(pw->pw_dir, "/") == 0)
+			continue;
+		home = realpath(pw->pw_dir, NULL);
+		holds = lf_path_covers(root, home ? home : pw->pw_dir);
+		free(home);
+		if (holds)
+			snprintf(who, size, "holds the home directory of %s%s", pw->pw_name,
+				 pw->pw_uid == geteuid() ? " (you)" : "");
+	}
+	endpwent();
 	return holds;
 }
 
-/* A root found by discovery (no -C) that is "/", the home directory or an
- * ancestor of it is refused: outside any project the working directory
- * would be taken, and `cd ~ && landfence run ...` would hand the program
- * the whole home directory read-write (keys, shell start-up files, the
- * trust store). A dotfiles repository in ~ is refused the same way: a
- * sandboxed program can rename its project's .git away, and the next run
- * started there would be rooted at that ancestor (doc/escape.md, "Red
- * team, round 2"). */
-static int check_home_root(const char *root, struct lf_diag *diag)
+/* Why root is no place for a project, in words, or NULL: "/", a system
+ * directory, a sticky directory anyone may write, a home directory or an
+ * ancestor of one. A sandbox rooted there under the embedded default
+ * reads and rewrites all of it: `cd /etc && landfence run -- head
+ * /etc/shadow` printed it (doc/escape.md, "Hostile projects"). */
+static const char *unsafe_root(const char *root, char *buf, size_t size)
 {
+	if (strcmp(root, "/") == 0)
+		return "is the whole file system";
+	for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
+		if (strcmp(root, system_dirs[i]) == 0)
+			return "is a system directory";
+	for (size_t i = 0; i < sizeof(system_trees) / sizeof(system_trees[0]); i++)
+		if (lf_path_covers(system_trees[i], root))
+			return "is a system directory";
+	if (shared_dir(root))
+		return "is a shared directory (sticky, anyone may write to it)";
+	if (root_holds_home(root, buf, size))
+		return buf;
+	return NULL;
+}
+
+/* A root that unsafe_root() names is refused, whether found or given
+ * with -C, unless the caller passed LF_PROJECT_UNSAFE_ROOT (--unsafe-root):
+ * then it is a warning that -q does not hide. Outside any project the
+ * working directory would be taken, and `cd ~ && landfence run ...` would
+ * hand the program the whole home directory read-write (keys, shell
+ * start-up files, the trust store). A dotfiles repository in ~ is refused
+ * the same way: a sandboxed program can rename its project's .git away,
+ * and the next run started there would be rooted at that ancestor
+ * (doc/escape.md, "Red team, round 2"). */
+static int check_root(struct lf_project *p, bool named, unsigned flags, struct lf_diag *diag)
+{
+	const char *root = p->project_root;
+	char who[256];
+	const char *why = unsafe_root(root, who, sizeof(who));
 	char *cwd;
 
-	if (!root_holds_home(root))
+	if (!why)
 		return 0;
+	if (flags & LF_PROJECT_UNSAFE_ROOT)
+		return lf_strv_pushf(&p->warnings,
+				     "the project root %s %s (--unsafe-root): the program can "
+				     "read and change everything below it (keys, shell start-up "
+				     "files, the system's configuration) unless the policy says "
+				     "otherwise",
+				     root, why);
 	cwd = getcwd(NULL, 0);
 	lf_diag_set(diag, "", 0, 0,
 		    "the project root would be %s (%s), which %s; nothing ran.\n"
-		    "run inside a project (a directory holding .git or .landfence/), or name the "
-		    "project root with -C DIR",
+		    "run inside a project (a directory holding .git or .landfence/), name the "
+		    "project root with -C DIR, or accept this root with --unsafe-root",
 		    root,
-		    cwd && strcmp(root, cwd) == 0
+		    named ? "named with -C"
+		    : cwd && strcmp(root, cwd) == 0
 			    ? "no .git or .landfence/ above the working directory"
 			    : "the nearest .git or .landfence/ above the working directory",
-		    strcmp(root, "/") == 0 ? "is the whole file system"
-					   : "holds your home directory");
+		    why);
 	free(cwd);
 	return -EPERM;
 }
 
-static int root_open(struct lf_project *p, const char *directory, struct lf_trust_store *ts,
-		     struct lf_diag *diag)
+static int root_open(struct lf_project *p, const char *directory, unsigned flags,
+		     struct lf_trust_store *ts, struct lf_diag *diag)
 {
 	char *found = NULL;
 	int r;
@@ -166,19 +265,9 @@ static int root_open(struct lf_project *p, const char *directory, struct lf_trus
 			lf_diag_set(diag, "", 0, 0, "-C %s: %s", directory, strerror(r));
 			return r == ENOMEM ? -ENOMEM : -EINVAL;
 		}
-		/* Named on purpose: allowed, but never quietly. */
-		if (root_holds_home(p->project_root))
-			return lf_strv_pushf(
-				&p->warnings,
-				"the project root %s %s: the program can read and change "
-				"everything below it (keys, shell start-up files) unless the "
-				"policy says otherwise",
-				p->project_root,
-				strcmp(p->project_root, "/") == 0 ? "is the whole file system"
-								  : "holds your home directory");
-		return 0;
+		return check_root(p, true, flags, diag);
 	}
-	r = root_discover(&found);
+	r = root_discover(p, &found);
 	if (r == 0 && !(p->project_root = realpath(found, NULL)))
 		r = errno ? -errno : -EIO;
 	free(found);
@@ -187,7 +276,7 @@ static int root_open(struct lf_project *p, const char *directory, struct lf_trus
 		return r == -ENOMEM ? -ENOMEM : -EIO;
 	}
 	r = check_nested_root(p->project_root, ts, diag);
-	return r ? r : check_home_root(p->project_root, diag);
+	return r ? r : check_root(p, false, flags, diag);
 }
 
 /* ------------------------------------------------------------------------
@@ -461,7 +550,7 @@ int lf_project_open(const struct lf_project_opts *opts, struct lf_project **out,
 	if (!p)
 		return -ENOMEM;
 	/* The trust store is read at most once for the whole open. */
-	r = root_open(p, o.directory, &ts, diag);
+	r = root_open(p, o.directory, o.flags, &ts, diag);
 	if (r == 0 && !(o.flags & LF_PROJECT_ROOT_ONLY)) {
 		r = load_layers(p, &o, &ts, diag);
 		if (r == 0)

@@ -347,6 +347,82 @@ def network(s):
         for ls in listeners:
             ls.close()
 
+ESC_NAME = "z\x1b[1A\x1b[2Kpwned"
+OSC52 = "\x1b]52;c;ZXZpbA==\x07"
+C1_NAME = "c1\u009b31m"
+
+
+def no_controls(text):
+    """Whether text holds no control character but newline and tab."""
+    return not any((ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f
+                   for c in text)
+
+
+def escaped_output(s):
+    """What comes from the tree, a policy or a payload is printed with its
+    control characters escaped: the after-run warning about a hook whose
+    name moves the cursor and erases lines, a name that forges a line,
+    `trust` of a policy holding an OSC 52 clipboard write, `plan` and
+    `check` in text and JSON (still valid JSON that gives the names back
+    as they are), `hook claude`. Honest counterpart: plain names and
+    UTF-8 print as they are."""
+    need_enforcement(s)
+    os.makedirs(os.path.join(s.proj, ".git", "hooks"), exist_ok=True)
+    plant = '{ printf "#!/bin/sh\\n" > ".git/hooks/$1"; } 2>/dev/null; printf ok'
+    for name, shown in ((ESC_NAME, "z\\x1b[1A\\x1b[2Kpwned"),
+                        ("n\nlandfence: all clear", "n\\nlandfence: all clear")):
+        res = s.lf("run", "--", "sh", "-c", plant, "sh", name,
+                   extra={"LANDFENCE_NO_NAMESPACES": "1"})
+        check(res.code == 0 and res.out == "ok", "the hook could not be planted")
+        check(no_controls(res.err), "a control character reached the terminal: %r" % res.err)
+        check("the program changed %s/.git/hooks/%s" % (s.proj, shown) in res.err,
+              "the after-run warning does not name the hook escaped: %r" % res.err)
+        check(not any(line.startswith("landfence: all clear")
+                      for line in res.err.splitlines()), "a file name forged a line")
+    # With the masks the hooks are read-only (nothing planted, nothing
+    # to report); without, the plant is reported.
+    res = s.lf("run", "--", "sh", "-c", plant, "sh", ESC_NAME + "2")
+    planted = os.path.exists(os.path.join(s.proj, ".git", "hooks", ESC_NAME + "2"))
+    check(no_controls(res.err) and (not planted or "z\\x1b[1A\\x1b[2Kpwned2" in res.err),
+          "a hook was planted unreported, or reported raw")
+    # trust and plan of a policy with escapes in its strings.
+    pol = {"version": 1, "rules": [
+        {"effect": "allow", "capability": "read" + OSC52, "paths": ["**"]}]}
+    s.write(".landfence/policy.json", json.dumps(pol))
+    res = s.lf("trust")
+    check(res.code == 2 and no_controls(res.out + res.err) and "52;c;ZXZpbA==" in res.err,
+          "trust echoed the policy's escape sequence raw")
+    os.unlink(os.path.join(s.proj, ".landfence", "policy.json"))
+    pol = {"version": 1, "fallback": "deny", "rules": [
+        {"effect": "allow", "capability": "read", "paths": ["**"]},
+        {"effect": "deny", "capability": "read", "paths": ["se\x1bXc" + C1_NAME + "/**"]}]}
+    p = s.write(os.path.join(s.top, "esc.json"), json.dumps(pol))
+    res = s.lf("plan", "-p", p)
+    check(res.code == 0 and no_controls(res.out + res.err), "plan printed a control character")
+    check("se\\x1bXcc1\\u009b31m" in res.out, "plan does not show the fence escaped")
+    res = s.lf("plan", "--json", "-p", p)
+    check(res.code == 0 and no_controls(res.out), "plan --json printed a control character")
+    check(any(f.get("path", "").endswith("/se\x1bXc" + C1_NAME)
+              for f in json.loads(res.out)["fences"]),
+          "plan --json does not give the fence back as it is")
+    # check, text and JSON.
+    res = s.lf("check", "read", ESC_NAME)
+    check(no_controls(res.out + res.err) and "z\\x1b[1A" in res.out,
+          "check printed the request raw")
+    res = s.lf("check", "--json", "read", "f" + C1_NAME)
+    check(no_controls(res.out), "check --json printed a control character")
+    check(json.loads(res.out)["verdict"] == "allow", "check --json is not valid JSON")
+    # hook claude: the answer is JSON Claude Code reads.
+    payload = {"session_id": "x", "hook_event_name": "PreToolUse", "cwd": s.proj,
+               "tool_name": "Read", "tool_input": {"file_path": "/etc/" + OSC52}}
+    res = s.lf("hook", "claude", stdin=json.dumps(payload))
+    check(no_controls(res.out + res.err), "hook printed a control character")
+    if res.out.strip():
+        json.loads(res.out)
+    # Honest: plain names and UTF-8 are printed as they are.
+    res = s.lf("check", "read", "café/ünïcode.txt")
+    check("café/ünïcode.txt" in res.out, "UTF-8 was escaped")
+
 
 def protected(s, needle):
     """The paths plan --json protects that contain needle."""
@@ -406,6 +482,7 @@ TESTS = {
     "git-outside-notes": git_outside_notes,
     "network": network,
     "nested-cache": nested_cache,
+    "escaped-output": escaped_output,
 }
 
 if __name__ == "__main__":

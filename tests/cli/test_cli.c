@@ -242,7 +242,8 @@ static bool has(const char *hay, const char *needle)
 
 /* Outside any project the working directory was taken as the root: from
  * the home directory or "/" that handed the program everything. Refused
- * unless named with -C, which warns loudly (even with -q); landfence's
+ * also when named with -C, unless --unsafe-root says so, which warns
+ * loudly (even with -q); landfence's
  * own configuration stays read-only whatever the root. */
 static void test_run_root_too_wide(void **state)
 {
@@ -264,21 +265,24 @@ static void test_run_root_too_wide(void **state)
 	snprintf(cfg, sizeof(cfg), "%s/.config/landfence", home);
 	sh("mkdir -p %s && echo 'kept' > %s/trusted.test", cfg, cfg);
 	snprintf(p, sizeof(p), "%s/trusted.test", cfg);
-	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "true");
+	expect_code(r, 2, "-C home without --unsafe-root");
+	assert_true(has(r->err, "named with -C"));
+	TOOL(r, home, NULL, "run", "-q", "--unsafe-root", "-C", home, "--", "sh", "-c",
 	     "cat .config/landfence/trusted.test && cat .ssh/id_test");
 	expect_code(r, 0, "-C home: the project is readable, the configuration too");
 	assert_true(has(r->err, "WARNING: the project root"));
 	assert_true(has(r->out, "kept"));
-	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	TOOL(r, home, NULL, "run", "-q", "--unsafe-root", "-C", home, "--", "sh", "-c",
 	     "echo evil >> .config/landfence/trusted.test");
 	assert_int_not_equal(r->code, 0);
 	assert_true(refused(r->err));
-	TOOL(r, home, NULL, "run", "-q", "-C", home, "--", "sh", "-c",
+	TOOL(r, home, NULL, "run", "-q", "--unsafe-root", "-C", home, "--", "sh", "-c",
 	     "echo '[{}]' > .config/landfence/policy.json");
 	assert_int_not_equal(r->code, 0);
 	assert_true(refused(r->err));
 	/* plan names the built-in fence that took write away. */
-	TOOL(r, home, NULL, "plan", "-C", home);
+	TOOL(r, home, NULL, "plan", "--unsafe-root", "-C", home);
 	expect_code(r, 0, "plan -C home");
 	assert_true(has(r->out, "landfence's own configuration"));
 	sh("rm -f %s/trusted.test %s/policy.json", cfg, cfg);
@@ -333,7 +337,7 @@ static void test_run_env_control(void **state)
 
 	project(proj, sizeof(proj), "envctl", NULL);
 	const char *extra[] = { "LANDFENCE_ABI_MAX=3", "LANDFENCE_SOMETHING=1", NULL };
-	TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+	TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c",
 	     "echo \"[${LANDFENCE_ABI_MAX-unset}][${LANDFENCE_SOMETHING-unset}]\"");
 	expect_code(r, 0, "run with LANDFENCE_* set");
 	assert_true(has(r->out, "[unset][unset]"));
@@ -1173,7 +1177,8 @@ static void test_precise_denies(void **state)
 
 	bool ns = ns_here();
 	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
-		const char *extra[] = { abis[a], NULL };
+		/* check answers for a run that accepted the missing scopes. */
+		const char *extra[] = { abis[a], "LANDFENCE_ALLOW_UNSCOPED=1", NULL };
 
 		project(proj, sizeof(proj), "precise", PRECISE_POLICY);
 		sh("cd %s && mkdir -p src secrets && echo 'int a;' > src/a.c && echo SECRET=1 > "
@@ -1183,7 +1188,7 @@ static void test_precise_denies(void **state)
 		   " commit -qm first",
 		   proj);
 		/* The project works. */
-		TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c",
+		TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c",
 		     "cat README && ls >/dev/null && echo top > newtop && mkdir newdir && "
 		     "echo x > newdir/f && git add newtop newdir && git " GIT_ID
 		     " commit -qm second && git log --oneline | wc -l");
@@ -1197,7 +1202,8 @@ static void test_precise_denies(void **state)
 		}
 		/* Everything denied is refused, and nothing of it shows. */
 		for (size_t i = 0; i < sizeof(denied) / sizeof(denied[0]); i++) {
-			TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c", denied[i].script);
+			TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c",
+			     denied[i].script);
 			if (denied[i].leak && has(r->out, denied[i].leak))
 				fail_msg("`%s` leaked: %s", denied[i].script, r->out);
 			if (!denied[i].leak && r->code == 0)
@@ -1220,7 +1226,8 @@ static void test_precise_denies(void **state)
 		/* A hard link to .env planted before launch: masked at its own
 		 * name, or (without a namespace) the run is refused. */
 		sh("cd %s && ln .env innocent", proj);
-		TOOL(r, proj, extra, "run", "-q", "--", "sh", "-c", "cat innocent; echo ran");
+		TOOL(r, proj, extra, "run", "-q", "--allow-unscoped", "--", "sh", "-c",
+		     "cat innocent; echo ran");
 		assert_false(has(r->out, "SECRET"));
 		if (ns)
 			assert_true(has(r->out, "ran"));
@@ -1235,7 +1242,7 @@ static void test_precise_denies(void **state)
 		expect_code(r, 1, "check read .env");
 		TOOL(r, proj, extra, "check", "write", ".git/hooks/pre-commit");
 		expect_code(r, 1, "check write .git/hooks/pre-commit");
-		TOOL(r, proj, extra, "plan");
+		TOOL(r, proj, extra, "plan", "--allow-unscoped");
 		expect_code(r, 0, "plan");
 		assert_true(has(r->out, ns ? "mount namespace: yes" : "mount namespace: no"));
 	}
@@ -1602,7 +1609,10 @@ static pid_t run_async(const char *proj, const char *extra, const char *script)
 	if (pid == 0) {
 		char *env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", home_env, "LC_ALL=C",
 				(char *)extra, NULL };
-		char *argv[] = { (char *)bin, "run", "-q", "--", "sh", "-c", (char *)script, NULL };
+		/* Unscoped signals below ABI 6 accepted: the case is what
+		 * happens then. */
+		char *argv[] = { (char *)bin, "run",	      "-q", "--allow-unscoped", "--", "sh",
+				 "-c",	      (char *)script, NULL };
 		int devnull = open("/dev/null", O_RDWR);
 		if (chdir(proj) < 0 || devnull < 0 || dup2(devnull, 0) < 0 ||
 		    dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)

@@ -91,10 +91,10 @@ profiles=$("$bin" --list-profiles)
 expect "the commands" "$commands" "$bin" ""
 expect "a command by prefix" "plan" "$bin" pl
 expect "the tool's own options" "--help --version --list-profiles" "$bin" --
-expect "run's options" "--policy --directory --profile --quiet --help" "$bin" run --
-expect "plan's options" "--policy --directory --profile --json --tree --help" "$bin" plan --
+expect "run's options" "--policy --directory --unsafe-root --profile --allow-unscoped --quiet --help" "$bin" run --
+expect "plan's options" "--policy --directory --unsafe-root --profile --allow-unscoped --json --tree --help" "$bin" plan --
 expect "doctor's options" "--json --help" "$bin" doctor --
-expect "short and long options" "-p -C -q -h --policy --directory --profile --quiet --help" "$bin" run -
+expect "short and long options" "-p -C -q -h --policy --directory --unsafe-root --profile --allow-unscoped --quiet --help" "$bin" run -
 expect "profiles for --profile" "$profiles" "$bin" run --profile ""
 expect "profiles by prefix" "claude codex" "$bin" plan -q --profile c
 expect "directories for -C" "sub" "$bin" plan -C ""

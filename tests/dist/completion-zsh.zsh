@@ -75,7 +75,7 @@ profiles=(${(f)"$($bin --list-profiles)"})
 expect "the commands" "$cmds" "landfence "
 expect "a command by prefix" "plan" "landfence pl"
 expect "the tool's own options" "--help --list-profiles --version" "landfence --"
-expect "run's long options" "--directory --help --policy --profile --quiet" "landfence run --"
+expect "run's long options" "--allow-unscoped --directory --help --policy --profile --quiet --unsafe-root" "landfence run --"
 expect "doctor's options" "--help --json" "landfence doctor --"
 expect "profiles for --profile" "$profiles" "landfence run --profile "
 expect "directories for -C" "dir" "landfence plan -C "

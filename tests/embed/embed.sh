@@ -268,7 +268,7 @@ same "not executable" nothing 126 "$t/proj" "" -- "$t/proj/README"
 same "an agent's command (its profile added)" agent 0 "$t/proj" "" -- codex "${probes[@]}"
 same "a planted hook, reported after the run" plant 0 "$t/proj" "" -- "$probe" \
 	'w:$PWD/.git/hooks/post-commit'
-same "-C naming the home directory" nothing 0 "$t/proj" "" -C "$t/home" -- "${P[@]}"
+same "-C naming the home directory" nothing 2 "$t/proj" "" -C "$t/home" -- "${P[@]}"
 same "the home directory as a discovered root" nothing 2 "$t/home" "" -- "${P[@]}"
 same "-C naming no directory" nothing 2 "$t/proj" "" -C "$t/nowhere" -- "${P[@]}"
 

@@ -385,6 +385,14 @@ static void child_env(const struct esc *e)
 		setenv("LANDFENCE_ABI_MAX", e->c->abi_max, 1);
 	if (e->c && (e->c->flags & ESC_NO_NS))
 		setenv("LANDFENCE_NO_NAMESPACES", "1", 1);
+	if (e->c && e->c->env) {
+		esc_subst(e, e->c->env, v, sizeof(v));
+		char *eq = strchr(v, '=');
+		if (eq) {
+			*eq = '\0';
+			setenv(v, eq + 1, 1);
+		}
+	}
 }
 
 bool esc_ns(const struct esc *e)
@@ -653,8 +661,10 @@ static void run_case(void **state)
 			av[n++] = (char *)"-p";
 			av[n++] = e.policy;
 		}
-		av[n++] = (char *)"-C";
-		av[n++] = (c->flags & ESC_VIA_LINK) ? e.link : e.proj;
+		if (!(c->flags & ESC_DISCOVER)) {
+			av[n++] = (char *)"-C";
+			av[n++] = (c->flags & ESC_VIA_LINK) ? e.link : e.proj;
+		}
 	}
 	static char extra[1024];
 	if (c->args) {

@@ -59,6 +59,8 @@ enum {
 	ESC_NS_EXIT = 1u << 11,	      /* want_exit_ns is the exit status with masks */
 	ESC_STDIN_DIR = 1u << 12,     /* the probe's stdin is the project directory */
 	ESC_NOT_ROOT = 1u << 13,      /* as a user other than root only: skipped as root */
+	ESC_DISCOVER = 1u << 14,      /* no -C: the root is discovered from the working
+					 directory (e->cwd, set by setup, else @P) */
 };
 
 struct esc_case {
@@ -87,6 +89,7 @@ struct esc_case {
 	void (*setup)(struct esc *e);
 	void (*during)(struct esc *e); /* when the probe says "ready" */
 	void (*after)(struct esc *e, const struct esc_result *r);
+	const char *env; /* "NAME=VALUE" set for landfence, or NULL; @-substituted */
 };
 
 /* Helpers for setup/after callbacks (paths relative to e->base). */

@@ -40,7 +40,8 @@ struct world {
 };
 
 /* Parses the layers, compiles the value at ABI abi (0: none). */
-static void world(struct world *w, const char *const *texts, size_t n, int abi)
+static void world_flags(struct world *w, const char *const *texts, size_t n, int abi,
+			unsigned flags)
 {
 	struct lf_context ctx = { .project_root = "/tmp" };
 	struct lf_sandbox_opts o = LF_SANDBOX_OPTS_INIT;
@@ -56,7 +57,13 @@ static void world(struct world *w, const char *const *texts, size_t n, int abi)
 	assert_int_equal(lf_plan_compile(w->e, &ctx, &w->plan), 0);
 	o.project_root = "/tmp";
 	o.abi_max = abi == 0 ? LF_ABI_NONE : abi;
+	o.flags = flags;
 	w->rc = lf_sandbox_new(w->e, w->plan, &o, &w->sb, &w->diag);
+}
+
+static void world(struct world *w, const char *const *texts, size_t n, int abi)
+{
+	world_flags(w, texts, n, abi, 0);
 }
 
 static void world_fini(struct world *w)
@@ -151,6 +158,15 @@ static void test_status_per_abi(void **state)
 			/* Below ABI 3 truncate is missing first. */
 			if (abi == 3)
 				assert_non_null(strstr(w.diag.message, "restricts TCP"));
+		} else if (abi < 6) {
+			/* TCP is there, the scopes are not: refused, unless
+			 * accepted. */
+			assert_int_equal(w.rc, -EOPNOTSUPP);
+			assert_non_null(strstr(w.diag.message, "not scoped"));
+			world_fini(&w);
+			world_flags(&w, deny, 1, abi, LF_SANDBOX_ALLOW_UNSCOPED);
+			assert_int_equal(w.rc, 0);
+			assert_int_equal(lf_sandbox_status(w.sb)->kind, LF_STATUS_ENFORCED);
 		} else {
 			assert_int_equal(w.rc, 0);
 			assert_int_equal(lf_sandbox_status(w.sb)->kind, LF_STATUS_ENFORCED);

@@ -858,8 +858,8 @@ int main(int argc, char **argv)
 	ns_here = probe_ns();
 	/* Mounts a case makes (a submount, an alias of the project) stay in
 	 * a mount namespace of the harness's own, gone when it exits. */
-	if (geteuid() == 0 &&
-	    (unshare(CLONE_NEWNS) != 0 || mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)) {
+	if (geteuid() == 0 && (unshare(CLONE_NEWNS) != 0 ||
+			       mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)) {
 		fprintf(stderr, "test_escape: a mount namespace of its own: %s\n", strerror(errno));
 		return 1;
 	}

@@ -341,34 +341,36 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 struct bash_ctx {
 	const struct lf_effective *e;
 	const char *root;
-	/* where relative redirection targets may land: the start directory
-	 * and every literal `cd` target seen so far (a subshell may have
-	 * left again, so none is ever forgotten) */
-	char cwds[MAX_CWDS][CWD_MAX];
 	size_t ncwd;
 	bool cwd_unknown;
 	bool has_globs; /* some command rule is a glob: build the joined text */
 	/* the bash rules, in order: parts are matched against these only */
 	const struct lf_rule **bash;
 	size_t nbash;
-	const struct lf_rule *bash_inline[256];
 	char *join;
 	size_t joincap;
 	bool have;
 	struct lf_verdict best;
 	bool have_unmatched; /* the verdict for a command no rule names */
 	struct lf_verdict unmatched;
-	/* the last word of the command whose arguments were checked last */
-	const char *args_tail;
-	char path[CWD_MAX * 2 + 2];
+	/* the caller's check of file requests (the kernel's final rules) */
+	lf_bash_file_check_fn file_check;
+	void *file_ctx;
 	/* canonical paths of file words, from the caller */
 	const struct lf_path_alias *aliases;
 	size_t naliases;
+	size_t sp_budget; /* pattern cells left for this line */
+	/* ---- below: buffers, not cleared ---- */
+	/* where relative targets may land: the start directory and every
+	 * literal `cd` target seen so far (a subshell may have left again,
+	 * so none is ever forgotten) */
+	char cwds[MAX_CWDS][CWD_MAX];
+	const struct lf_rule *bash_inline[256];
+	char path[CWD_MAX * 2 + 2];
 	/* star patterns for words the shell still expands (could-match) */
 	uint16_t sp_t[SP_MAX], sp_r[SP_MAX];
 	bool sp_row[2][SP_MAX + 1];
 	char sp_path[SP_MAX];
-	size_t sp_budget; /* pattern cells left for this line */
 };
 
 static void verdict_rule(struct lf_verdict *v, enum lf_effect eff, enum lf_layer layer,
@@ -588,8 +590,9 @@ static void expanded_words_check(struct bash_ctx *bc, const struct lf_shell_part
 	for (size_t k = 0; k < part->argc && !wild; k++)
 		if (word_wild(&part->argv[k]))
 			wild = &part->argv[k];
-	/* a part with a reason is at best ask already, and the reason says why */
-	if (!wild || v->effect != LF_ALLOW || part->reason)
+	/* a part with a reason is at best ask already, and the reason says
+	 * why, unless the reason is about an expanded word itself */
+	if (!wild || v->effect != LF_ALLOW || (part->reason && !part->reason_weak))
 		return;
 	const char *prog = part->argv[0].text;
 	const char *slash = strrchr(prog, '/');
@@ -668,6 +671,11 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 		*v = bc->unmatched;
 		*matched = false;
 		expanded_words_check(bc, part, v);
+		/* an ask naming the rule an expansion could match says more than
+		 * "not analysable" */
+		if (bc->unmatched.effect == LF_ALLOW && v->effect == LF_ASK &&
+		    (!part->reason || part->reason_weak))
+			*matched = true;
 		return 0;
 	}
 	verdict_rule(v, best->effect, owner->layer, best->source);
@@ -964,108 +972,165 @@ static void argument_glob_rules(struct bash_ctx *bc, enum lf_capability cap,
 	}
 }
 
-static bool prog_in(const char *b, const char *const *names)
+/* A literal path as the shell sees it, joined to each directory the line
+ * may be in, passed to the caller's check (the kernel's final rules):
+ * the stricter verdict. */
+static int file_check_all(struct bash_ctx *bc, enum lf_capability cap, const char *t, size_t len,
+			  struct lf_verdict *v)
 {
-	for (size_t k = 0; names[k]; k++)
-		if (!strcmp(b, names[k]))
-			return true;
-	return false;
+	if (!bc->file_check)
+		return 0;
+	if (t[0] == '/')
+		return bc->file_check(bc->file_ctx, cap, t, v);
+	for (size_t k = 0; k < bc->ncwd; k++) {
+		size_t cl = strlen(bc->cwds[k]);
+		if (cl + 1 + len + 1 > sizeof(bc->path))
+			continue;
+		memcpy(bc->path, bc->cwds[k], cl);
+		bc->path[cl] = '/';
+		memcpy(bc->path + cl + 1, t, len + 1);
+		int r = bc->file_check(bc->file_ctx, cap, bc->path, v);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static const char *cap_verb(enum lf_capability cap)
+{
+	return cap == LF_CAP_READ ? "reads" : cap == LF_CAP_WRITE ? "writes" : "deletes";
 }
 
 /*
- * Arguments that name files: each literal operand is checked as a read
- * request (and, for a few well-known programs, as the write or delete it
- * is). Only a matching deny or ask rule counts, and only to make the part
- * stricter: `cat .env` under "deny read .env" is not an allowed command,
- * since the kernel refuses it anyway. A miss proves nothing; the kernel
- * guard covers every file a command opens.
+ * A file a command names in an option or operand (the table of
+ * programs, shell_table.c). A file the program surely opens is a file
+ * request like `check read|write|delete`: the file rules (the fallback
+ * too) and, through the caller, the kernel's final rules. An operand
+ * that may be a file (a program the table does not know) counts only
+ * through a deny or ask file rule, and only to make the part stricter: a
+ * miss proves nothing, the kernel guard covers every file a command
+ * opens. *skip: nothing to say about it.
  */
-static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part,
-			   struct lf_verdict *v)
+static int decide_file_part(struct bash_ctx *bc, const struct lf_shell_part *part,
+			    struct lf_verdict *v, bool *skip)
 {
-	static const char *const writers_all[] = { "tee", "touch", "truncate", NULL };
-	static const char *const writers_last[] = { "cp", "mv", "install", "ln", "rsync", NULL };
-	static const char *const deleters[] = { "rm", "rmdir", "unlink", "shred", NULL };
-	const char *prog = part->argv[0].text;
-	const char *slash = strrchr(prog, '/');
-	const char *b = slash && slash[1] ? slash + 1 : prog;
-	bool w_all = prog_in(b, writers_all), w_last = prog_in(b, writers_last);
-	bool del = prog_in(b, deleters);
-	size_t last = 0;
+	const struct lf_shell_word *w = part->target;
+	enum lf_capability cap = part->cap;
 	struct lf_verdict one;
 	bool known = false;
 	int r;
 
-	/* a wrapped command's words are a subset of its wrapper's, the
-	 * same words (the parser reuses its argv array, so compare words,
-	 * not arrays) */
-	const char *tail = part->argv[part->argc - 1].text;
-	if (tail == bc->args_tail && !w_all && !w_last && !del)
+	*skip = true;
+	if (!w->len || memchr(w->text, '\n', w->len))
 		return 0;
-	bc->args_tail = tail;
-	for (size_t i = 1; i < part->argc; i++) {
-		const struct lf_shell_word *w = &part->argv[i];
-		if (w->len && w->text[0] != '-' && !(w->flags & LF_WORD_NOT_LITERAL))
-			last = i;
-	}
-	for (size_t i = 1; i < part->argc && v->effect < LF_ASK; i++) {
-		const struct lf_shell_word *w = &part->argv[i];
-		if ((w->flags & LF_WORD_NOT_LITERAL) == LF_WORD_GLOB && w->len && !part->reason) {
+	if (!(w->flags & LF_WORD_NOT_LITERAL) && is_harmless_target(w->text))
+		return 0;
+	if (w->flags & LF_WORD_NOT_LITERAL) {
+		if ((w->flags & LF_WORD_NOT_LITERAL) == LF_WORD_GLOB) {
 			/* a pathname pattern: any file it could match */
-			enum lf_capability gcaps[2] = { LF_CAP_READ, LF_CAP_READ };
-			if (w_all || w_last)
-				gcaps[1] = LF_CAP_WRITE;
-			else if (del)
-				gcaps[1] = LF_CAP_DELETE;
-			for (size_t k = 0; k < 2 && v->effect < LF_ASK; k++) {
-				argument_glob_rules(bc, gcaps[k], w, &one, &known);
-				if (!known)
-					continue;
+			argument_glob_rules(bc, cap, w, &one, &known);
+			if (known) {
 				set_text(one.reason, sizeof(one.reason),
 					 "an argument pattern could name a file a rule guards: ",
 					 w->text);
 				*v = one;
+				*skip = false;
+				return 0;
 			}
-			continue;
 		}
+		if (part->sure && cap != LF_CAP_READ) {
+			/* where it writes is not known */
+			memset(v, 0, sizeof(*v));
+			v->effect = LF_ASK;
+			set_text(v->reason, sizeof(v->reason), "not analysable: ",
+				 "the file a command writes or deletes is not a literal word");
+			*skip = false;
+		}
+		return 0;
 	}
-	for (size_t i = 1; i < part->argc && v->effect < LF_DENY; i++) {
-		const struct lf_shell_word *w = &part->argv[i];
-		if (!w->len || w->text[0] == '-' || (w->flags & LF_WORD_NOT_LITERAL) ||
-		    memchr(w->text, '\n', w->len) || is_harmless_target(w->text))
-			continue;
-		enum lf_capability caps[2] = { LF_CAP_READ, LF_CAP_READ };
-		if (w_all || (w_last && i == last))
-			caps[1] = LF_CAP_WRITE;
-		else if (del)
-			caps[1] = LF_CAP_DELETE;
-		for (size_t k = 0; k < 2; k++) {
-			if (k == 1 && caps[1] == LF_CAP_READ)
-				break;
-			if ((r = argument_rules(bc, caps[k], w->text, w->len, &one, &known)) < 0)
+	if (!part->sure) {
+		if ((r = argument_rules(bc, cap, w->text, w->len, &one, &known)) < 0)
+			return r;
+		const char *canon = bc->naliases ? alias_of(bc, w->text) : NULL;
+		if (canon && canon[0] == '/') {
+			/* the file it names through its symlinks */
+			struct lf_verdict cv;
+			bool cknown;
+			if ((r = argument_rules(bc, cap, canon, strlen(canon), &cv, &cknown)) < 0)
 				return r;
-			const char *canon = bc->naliases ? alias_of(bc, w->text) : NULL;
-			if (canon && canon[0] == '/') {
-				/* the file it names through its symlinks */
-				struct lf_verdict cv;
-				bool cknown;
-				r = argument_rules(bc, caps[k], canon, strlen(canon), &cv, &cknown);
-				if (r < 0)
-					return r;
-				if (cknown && (!known || cv.effect > one.effect)) {
-					one = cv;
-					known = true;
-				}
+			if (cknown && (!known || cv.effect > one.effect)) {
+				one = cv;
+				known = true;
 			}
-			if (!known || one.effect <= v->effect)
-				continue;
-			one.part[0] = '\0';
+		}
+		if (!known)
+			return 0;
+		set_text(one.reason, sizeof(one.reason), "an argument names a file: ", w->text);
+		*v = one;
+		*skip = false;
+		return 0;
+	}
+	/* a file the program opens: a file request */
+	*skip = false;
+	if (w->text[0] != '/' && bc->cwd_unknown) {
+		memset(v, 0, sizeof(*v));
+		v->effect = LF_ASK;
+		set_text(v->reason, sizeof(v->reason),
+			 "not analysable: ", "the working directory is unknown after cd");
+		return 0;
+	}
+	/* a tree: what is judged is a file of the program's choosing below
+	 * the directory, DIR/(a name) */
+	char *below = NULL;
+	const char *ft = w->text;
+	size_t fl = w->len;
+	if (part->tree) {
+		below = malloc(w->len + 4);
+		if (!below)
+			return -ENOMEM;
+		memcpy(below, w->text, w->len);
+		memcpy(below + w->len, "/*", 3);
+		ft = below;
+		fl = w->len + 2;
+	}
+	if ((r = decide_path(bc, cap, ft, fl, v, &known)) < 0)
+		goto out;
+	if (!known) {
+		memset(v, 0, sizeof(*v));
+		v->effect = LF_ASK;
+		goto out;
+	}
+	const char *canon = bc->naliases ? alias_of(bc, w->text) : NULL;
+	if (canon && canon[0] == '/') {
+		struct lf_verdict cv;
+		bool cknown;
+		if ((r = decide_path(bc, cap, canon, strlen(canon), &cv, &cknown)) < 0)
+			goto out;
+		if (cknown && cv.effect > v->effect)
+			*v = cv;
+	}
+	if (part->tree && v->effect < LF_ASK) {
+		/* any file below it a deny or ask rule guards */
+		memcpy(below + w->len, "/**", 4);
+		struct lf_shell_word pw = { below, w->len + 3, LF_WORD_GLOB };
+		argument_glob_rules(bc, cap, &pw, &one, &known);
+		memcpy(below + w->len, "/*", 3);
+		if (known) {
 			set_text(one.reason, sizeof(one.reason),
-				 "an argument names a file: ", w->text);
+				 "the command writes files of its choosing below ", w->text);
 			*v = one;
 		}
 	}
-	return 0;
+	if (v->effect < LF_DENY && (r = file_check_all(bc, cap, ft, fl, v)) < 0)
+		goto out;
+	if (v->effect != LF_ALLOW && !v->reason[0]) {
+		char what[64];
+		set_text(what, sizeof(what), cap_verb(cap), " a file: ");
+		set_text(v->reason, sizeof(v->reason), what, w->text);
+	}
+out:
+	free(below);
+	return r;
 }
 
 static void add_cwd(struct bash_ctx *bc, const char *dir, size_t len)
@@ -1143,8 +1208,6 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 	switch (part->kind) {
 	case LF_PART_COMMAND:
 		r = decide_command(bc, part, &v, &matched);
-		if (r == 0)
-			r = check_arguments(bc, part, &v);
 		track_cd(bc, part);
 		break;
 	case LF_PART_REDIRECT:
@@ -1157,6 +1220,13 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 			set_text(v.reason, sizeof(v.reason),
 				 "not analysable: ", "the working directory is unknown after cd");
 		}
+		if (r == 0 && !skip && !part->reason && v.effect < LF_DENY &&
+		    !(part->target->flags & LF_WORD_NOT_LITERAL))
+			r = file_check_all(bc, part->cap, part->target->text, part->target->len,
+					   &v);
+		break;
+	case LF_PART_FILE:
+		r = decide_file_part(bc, part, &v, &skip);
 		break;
 	case LF_PART_OPAQUE:
 		v.effect = LF_ASK;
@@ -1188,30 +1258,28 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 int lf_bash_decide(const struct lf_effective *e, const char *project_root, const char *cwd,
 		   const char *line, struct lf_verdict *out)
 {
-	return lf_bash_decide_aliased(e, project_root, cwd, line, NULL, 0, out);
+	return lf_bash_decide_env(e, project_root, cwd, line, NULL, out);
 }
 
 int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_root, const char *cwd,
 			   const char *line, const struct lf_path_alias *aliases, size_t n,
 			   struct lf_verdict *out)
 {
-	struct bash_ctx *bc;
-	int r;
+	struct lf_bash_env env = { .aliases = aliases, .naliases = aliases ? n : 0 };
+	return lf_bash_decide_env(e, project_root, cwd, line, &env, out);
+}
 
-	if (!e || !project_root || !line || !out || project_root[0] != '/' ||
-	    (cwd && cwd[0] != '/'))
-		return -EINVAL;
-	bc = malloc(sizeof(*bc));
+/* A context for one line: the bash rules in order, the start directory. */
+static struct bash_ctx *ctx_new(const struct lf_effective *e, const char *project_root,
+				const char *cwd)
+{
+	struct bash_ctx *bc = malloc(sizeof(*bc));
+
 	if (!bc)
-		return -ENOMEM;
+		return NULL;
 	memset(bc, 0, offsetof(struct bash_ctx, cwds));
 	bc->e = e;
 	bc->root = project_root;
-	bc->ncwd = 0;
-	bc->cwd_unknown = false;
-	bc->join = NULL;
-	bc->joincap = 0;
-	bc->have = false;
 	const char *start = cwd ? cwd : project_root;
 	if (strlen(start) >= CWD_MAX) {
 		bc->cwd_unknown = true;
@@ -1219,20 +1287,14 @@ int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_roo
 		strcpy(bc->cwds[0], start);
 		bc->ncwd = 1;
 	}
-	bc->has_globs = false;
-	bc->have_unmatched = false;
-	bc->args_tail = NULL;
 	bc->sp_budget = (size_t)32 << 20;
-	bc->aliases = aliases;
-	bc->naliases = aliases ? n : 0;
 	bc->bash = e->nrules <= sizeof(bc->bash_inline) / sizeof(bc->bash_inline[0])
 			   ? bc->bash_inline
 			   : malloc(e->nrules * sizeof(*bc->bash));
 	if (!bc->bash) {
 		free(bc);
-		return -ENOMEM;
+		return NULL;
 	}
-	bc->nbash = 0;
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct lf_rule *rule = e->rules[i];
 		if (rule->cap != LF_CAP_BASH)
@@ -1242,8 +1304,38 @@ int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_roo
 			if (rule->cmds[k].matcher == LF_MATCH_GLOB)
 				bc->has_globs = true;
 	}
+	return bc;
+}
 
-	r = lf_shell_analyse(line, strlen(line), on_part, bc);
+static void ctx_free(struct bash_ctx *bc)
+{
+	if (bc->bash != bc->bash_inline)
+		free(bc->bash);
+	free(bc->join);
+	free(bc);
+}
+
+int lf_bash_decide_env(const struct lf_effective *e, const char *project_root, const char *cwd,
+		       const char *line, const struct lf_bash_env *env, struct lf_verdict *out)
+{
+	struct bash_ctx *bc;
+	struct lf_shell_opts so = { 0 };
+	int r;
+
+	if (!e || !project_root || !line || !out || project_root[0] != '/' ||
+	    (cwd && cwd[0] != '/'))
+		return -EINVAL;
+	bc = ctx_new(e, project_root, cwd);
+	if (!bc)
+		return -ENOMEM;
+	if (env) {
+		bc->aliases = env->aliases;
+		bc->naliases = env->aliases ? env->naliases : 0;
+		bc->file_check = env->file_check;
+		bc->file_ctx = env->file_ctx;
+		so.home = env->home;
+	}
+	r = lf_shell_analyse_opts(line, strlen(line), &so, on_part, bc);
 	if (r >= 0) {
 		if (!bc->have) {
 			/* an empty line runs nothing; it is judged like a
@@ -1256,10 +1348,37 @@ int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_roo
 		*out = bc->best;
 		r = 0;
 	}
-	if (bc->bash != bc->bash_inline)
-		free(bc->bash);
-	free(bc->join);
-	free(bc);
+	ctx_free(bc);
+	return r;
+}
+
+int lf_bash_command_verdict(const struct lf_effective *e, const char *const *argv, size_t argc,
+			    struct lf_verdict *out)
+{
+	struct lf_shell_word *words;
+	struct bash_ctx *bc;
+	bool matched;
+	int r;
+
+	if (!e || !argv || !argc || !out)
+		return -EINVAL;
+	words = calloc(argc, sizeof(*words));
+	if (!words)
+		return -ENOMEM;
+	for (size_t k = 0; k < argc; k++)
+		words[k] = (struct lf_shell_word){ argv[k], strlen(argv[k]), 0 };
+	bc = ctx_new(e, "/", NULL);
+	if (!bc) {
+		free(words);
+		return -ENOMEM;
+	}
+	struct lf_shell_part p = { .kind = LF_PART_COMMAND, .argv = words, .argc = argc };
+	memset(out, 0, sizeof(*out));
+	r = decide_command(bc, &p, out, &matched);
+	if (r == 0)
+		lf_shell_part_format(&p, out->part, sizeof(out->part));
+	ctx_free(bc);
+	free(words);
 	return r;
 }
 

@@ -378,7 +378,7 @@ static bool comsub_literal(const struct sh_word *w, const char **text, size_t *l
 		return false;
 	const struct sh_node *b = e->body;
 	if (!b || b->kind != SH_SIMPLE || b->u.simple.assigns || b->u.simple.nwords != 1 ||
-	    b->u.simple.words[0]->flags || strcmp(b->u.simple.words[0]->text, "cat"))
+	    b->u.simple.words[0]->flags || strcmp(b->u.simple.words[0]->text, "cat") != 0)
 		return false;
 	const struct sh_redir *r = b->redirs;
 	if (!r || r->next || (r->op != SH_R_HEREDOC && r->op != SH_R_HEREDOC_STRIP) || !r->quoted ||
@@ -881,8 +881,8 @@ static int walk_cond(struct an *an, const struct sh_node *n, unsigned depth)
 		if (t[k].word && (r = scan_word(an, t[k].word, depth, &why)) != 0)
 			return r;
 		if (t[k].kind == SH_CT_BINARY && t[k].word && t[k].word->len == 3 &&
-		    t[k].word->text[0] == '-' && strcmp(t[k].word->text, "-nt") &&
-		    strcmp(t[k].word->text, "-ot") && strcmp(t[k].word->text, "-ef")) {
+		    t[k].word->text[0] == '-' && strcmp(t[k].word->text, "-nt") != 0 &&
+		    strcmp(t[k].word->text, "-ot") != 0 && strcmp(t[k].word->text, "-ef") != 0) {
 			/* -eq -ne -lt -le -gt -ge: both sides are arithmetic */
 			if ((k > 0 && !arith_word_literal(t[k - 1].word)) ||
 			    (k + 1 < nt && !arith_word_literal(t[k + 1].word)))
@@ -1004,11 +1004,7 @@ static int walk(struct an *an, const struct sh_node *n, unsigned depth, const ch
 		if ((r = walk_redirs(an, n->redirs, depth)) != 0)
 			return r;
 		return walk_cond(an, n, depth);
-	case SH_FUNCDEF:
-		/* the body is judged where it is written */
-		if ((r = walk_redirs(an, n->redirs, depth)) != 0)
-			return r;
-		return walk(an, n->u.func.body, depth, inherit);
+	case SH_FUNCDEF: /* the body is judged where it is written */
 	case SH_COPROC:
 		if ((r = walk_redirs(an, n->redirs, depth)) != 0)
 			return r;

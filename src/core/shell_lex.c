@@ -116,6 +116,8 @@ static void wb_put(struct wbuf *b, const char *s, size_t n)
 		b->p = q;
 		b->cap = cap;
 	}
+	if (!b->p)
+		return;
 	memcpy(b->p + b->n, s, n);
 	b->n += n;
 	b->p[b->n] = '\0';
@@ -902,7 +904,7 @@ static int lex_group(struct sh_parser *p, struct wstate *ws)
 		return sh_fail(p, "unterminated pattern group");
 	/* what it expands is found by lexing its inside as a word */
 	struct sh_word *inner = NULL;
-	if (lex_region(p, p->i + 1, close, CX_DQ, &inner) < 0)
+	if (lex_region(p, p->i + 1, close, CX_DQ, &inner) < 0 || !inner)
 		return -1;
 	for (struct sh_exp *e = inner->exps; e;) {
 		struct sh_exp *next = e->next;
@@ -999,12 +1001,10 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 				}
 				break;
 			}
-		} else if (cx == CX_DQ && c == '"') {
-			break;
-		} else if (cx == CX_SUBSCRIPT || cx == CX_ARITH) {
-			/* read to the end of the region */
-		} else if ((cx == CX_PARAM || cx == CX_PARAM_DQ) && braces == 0 && brackets == 0 &&
-			   (c == '}' || (c && strchr(stops, c)))) {
+		} else if ((cx == CX_DQ && c == '"') ||
+			   ((cx == CX_PARAM || cx == CX_PARAM_DQ) && braces == 0 && brackets == 0 &&
+			    (c == '}' || (c && strchr(stops, c))))) {
+			/* the end; arithmetic and subscripts read to the region's end */
 			break;
 		}
 		switch (c) {
@@ -1020,10 +1020,8 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 						     (e == '"' && cx != CX_HEREDOC)))) {
 				wb_putc(&ws->b, e);
 				ws->w->flags |= LF_WORD_QUOTED;
-			} else if (cx == CX_ARITH || cx == CX_SUBSCRIPT) {
-				wb_putc(&ws->b, '\\');
-				wb_putc(&ws->b, e);
 			} else {
+				/* kept: arithmetic, subscripts, other escapes in "…" */
 				wb_putc(&ws->b, '\\');
 				wb_putc(&ws->b, e);
 			}
@@ -1190,7 +1188,7 @@ static int lex_word_token(struct sh_parser *p, unsigned mode, struct sh_tok *t)
 			size_t close = match_close(p, k + 1, '[', ']', 0);
 			if (close != NONE) {
 				struct sh_word *idx = NULL;
-				if (lex_region(p, k + 1, close, CX_SUBSCRIPT, &idx) < 0)
+				if (lex_region(p, k + 1, close, CX_SUBSCRIPT, &idx) < 0 || !idx)
 					return -1;
 				for (struct sh_exp *e = idx->exps; e;) {
 					struct sh_exp *next = e->next;
@@ -1211,7 +1209,7 @@ static int lex_word_token(struct sh_parser *p, unsigned mode, struct sh_tok *t)
 	if ((mode & (SH_LX_CMD | SH_LX_DECL)) && cur(p) == '(' && ws.b.n >= 2 &&
 	    ws.b.p[ws.b.n - 1] == '=') {
 		size_t nl = ws.b.n - 1;
-		if (nl && ws.b.p[nl - 1] == '+')
+		if (ws.b.p[nl - 1] == '+')
 			nl--;
 		size_t idx = nl;
 		if (nl && ws.b.p[nl - 1] == ']') {
@@ -1507,7 +1505,8 @@ static int read_one_heredoc(struct sh_parser *p, struct sh_redir *r)
 		return oom(p);
 	dlen = strlen(delim);
 	for (;;) {
-		size_t ls = p->i, k = p->i;
+		size_t ls = p->i;
+		size_t k = ls;
 		struct wbuf line;
 		wb_init(&line, p->a);
 		if (ls >= p->len) {

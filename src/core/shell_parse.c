@@ -214,9 +214,11 @@ static int parse_list(struct sh_parser *p, unsigned stop, struct sh_node **out)
 		struct sh_node *item = NULL;
 		if (parse_and_or(p, &item) < 0)
 			return -1;
+		if (!item)
+			return sh_fail(p, "syntax error: missing command");
 		if (peek(p, SH_LX_CMD, &t) < 0)
 			return -1;
-		if (is_op(t, SH_O_SEMI)) {
+		if (is_op(t, SH_O_SEMI) || t->kind == SH_T_NEWLINE) {
 			consume(p);
 		} else if (is_op(t, SH_O_AMP)) {
 			struct sh_node *bg = node_new(p, SH_ASYNC, item->start);
@@ -224,8 +226,6 @@ static int parse_list(struct sh_parser *p, unsigned stop, struct sh_node **out)
 				return -1;
 			bg->u.un.body = item;
 			item = bg;
-			consume(p);
-		} else if (t->kind == SH_T_NEWLINE) {
 			consume(p);
 		}
 		list = bin_new(p, SH_SEQ, list, item);
@@ -272,6 +272,8 @@ static int parse_pipeline(struct sh_parser *p, struct sh_node **out)
 		struct sh_node *right = NULL;
 		if (parse_command(p, &right) < 0)
 			return -1;
+		if (!left || !right)
+			return sh_fail(p, "syntax error: missing command");
 		struct sh_node *n = node_new(p, SH_PIPE, left->start);
 		if (!n)
 			return -1;
@@ -477,7 +479,8 @@ static int make_assign(struct sh_parser *p, struct sh_word *w, size_t split, siz
 		if (!as->index)
 			return oom(p);
 		as->index->raw = w->raw + sub + 1;
-		as->index->rawlen = split - sub - (as->append ? 0 : 0) - 2;
+		/* NAME[…]: between the brackets */
+		as->index->rawlen = split - sub - 2;
 		if (w->raw[split - 1] != ']')
 			as->index->rawlen = 0;
 		as->index->text = sh_strndup(p->a, as->index->raw, as->index->rawlen);
@@ -1066,8 +1069,7 @@ static int parse_compound(struct sh_parser *p, struct sh_node **out, bool *is_co
 		if (!n || parse_cond(p, n) < 0)
 			return -1;
 	}
-	if (r == 0)
-		r = parse_redirects(p, n);
+	r = parse_redirects(p, n);
 	*out = n;
 	p->depth--;
 	return r;

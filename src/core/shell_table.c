@@ -81,7 +81,6 @@ struct tc {
 	bool code;	    /* code was given (c, k) */
 	bool ran_cmd;	    /* x or X reached */
 	bool any_operand;
-	unsigned depth; /* handlers calling the engine again */
 };
 
 static const char R_UNKNOWN_OPT[] = "an option of a wrapper this analysis does not know";
@@ -1531,14 +1530,13 @@ static int h_xargs(struct tc *t)
 			break;
 		if (!strcmp(w->text, "-I") && i + 1 < t->argc)
 			mark = t->argv[i + 1].text;
-		else if (!strncmp(w->text, "-I", 2))
-			mark = w->text + 2;
 		else if (!strcmp(w->text, "-i") || !strcmp(w->text, "--replace"))
 			mark = "{}";
-		else if (!strncmp(w->text, "-i", 2) && w->text[2] != '-')
-			mark = w->text + 2;
 		else if (!strncmp(w->text, "--replace=", 10))
 			mark = w->text + 10;
+		else if ((w->text[1] == 'I' || w->text[1] == 'i') && w->text[2] &&
+			 w->text[2] != '-')
+			mark = w->text + 2; /* -IR, -iR */
 	}
 	int r = engine(t, &xargs, 1);
 	for (size_t k = before; k < t->out->n; k++) {
@@ -1815,7 +1813,8 @@ static const char *sed_script(struct tc *t, const char *s, size_t n)
 					return NULL;
 				f->text = name;
 				f->len = i - from;
-				if (strcmp(name, "/dev/stdout") && strcmp(name, "/dev/stderr"))
+				if (strcmp(name, "/dev/stdout") != 0 &&
+				    strcmp(name, "/dev/stderr") != 0)
 					eff_file(t, LF_CAP_WRITE, f, true, false);
 			}
 			break;
@@ -1940,11 +1939,14 @@ static int h_sed(struct tc *t)
 				break;
 			const char *eq = strchr(w->text, '=');
 			size_t nl = eq ? (size_t)(eq - w->text) : w->len;
-			if (w->text[1] == '-' && spec_find(sed.opts, w->text, nl, &d) &&
-			    d.sep == '=' && !eq)
-				k++;
-			else if (w->text[1] != '-' && w->len == 2 &&
-				 spec_find(sed.opts, w->text, 2, &d) && d.sep == '=')
+			/* an option whose argument is the next word */
+			bool next_arg = w->text[1] == '-'
+						? spec_find(sed.opts, w->text, nl, &d) &&
+							  d.sep == '=' && !eq
+						: w->len == 2 &&
+							  spec_find(sed.opts, w->text, 2, &d) &&
+							  d.sep == '=';
+			if (next_arg)
 				k++;
 		}
 		if (k < t->argc) {
@@ -2060,8 +2062,8 @@ static const char *awk_program(struct tc *t, const char *s, size_t n)
 						return NULL;
 					f->text = name;
 					f->len = e - j - 1;
-					if (strcmp(name, "/dev/stdout") &&
-					    strcmp(name, "/dev/stderr"))
+					if (strcmp(name, "/dev/stdout") != 0 &&
+					    strcmp(name, "/dev/stderr") != 0)
 						eff_file(t, LF_CAP_WRITE, f, true, false);
 					i = e;
 					prev = '"';

@@ -337,6 +337,8 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
  */
 #define MAX_CWDS 8
 #define CWD_MAX 1024
+#define MAX_LINKS 8
+#define MAX_WRITTEN 16
 
 struct bash_ctx {
 	const struct lf_effective *e;
@@ -360,11 +362,18 @@ struct bash_ctx {
 	const struct lf_path_alias *aliases;
 	size_t naliases;
 	size_t sp_budget; /* pattern cells left for this line */
+	/* links this line makes (ln, cp -s, an extracted tree), and the files
+	 * it writes: a later path through the one, a later run of the other,
+	 * is not what it seems */
+	size_t nlinks, nwritten;
+	bool links_over, written_over;
 	/* ---- below: buffers, not cleared ---- */
 	/* where relative targets may land: the start directory and every
 	 * literal `cd` target seen so far (a subshell may have left again,
 	 * so none is ever forgotten) */
 	char cwds[MAX_CWDS][CWD_MAX];
+	char links[MAX_LINKS][CWD_MAX];
+	char written[MAX_WRITTEN][CWD_MAX];
 	const struct lf_rule *bash_inline[256];
 	char path[CWD_MAX * 2 + 2];
 	/* star patterns for words the shell still expands (could-match) */
@@ -996,6 +1005,104 @@ static int file_check_all(struct bash_ctx *bc, enum lf_capability cap, const cha
 	return 0;
 }
 
+static bool glob_path_clean(const char *dir, const char *word, char *out, size_t size);
+
+/* p is base or lies below it. */
+static bool path_under(const char *p, const char *base)
+{
+	size_t n = strlen(base);
+	return !strncmp(p, base, n) && (p[n] == '\0' || p[n] == '/' || (n == 1 && base[0] == '/'));
+}
+
+/* The clean absolute paths the literal word t may name (one per
+ * directory the line may be in), passed to fn; stops when fn is true. */
+static bool paths_of(struct bash_ctx *bc, const char *t,
+		     bool (*fn)(struct bash_ctx *bc, const char *path, void *arg), void *arg)
+{
+	char p[CWD_MAX];
+
+	for (size_t k = 0; k < (t[0] == '/' ? 1 : bc->ncwd); k++) {
+		if (!glob_path_clean(t[0] == '/' ? NULL : bc->cwds[k], t, p, sizeof(p)))
+			return true; /* not known: as if it were */
+		if (fn(bc, p, arg))
+			return true;
+	}
+	return false;
+}
+
+static bool is_through_link(struct bash_ctx *bc, const char *p, void *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < bc->nlinks; i++)
+		if (path_under(p, bc->links[i]))
+			return true;
+	return false;
+}
+
+static bool is_written(struct bash_ctx *bc, const char *p, void *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < bc->nwritten; i++)
+		if (!strcmp(p, bc->written[i]))
+			return true;
+	return false;
+}
+
+static bool add_path(struct bash_ctx *bc, const char *p, void *arg)
+{
+	bool link = *(bool *)arg;
+	char(*set)[CWD_MAX] = link ? bc->links : bc->written;
+	size_t *n = link ? &bc->nlinks : &bc->nwritten;
+	size_t max = link ? MAX_LINKS : MAX_WRITTEN;
+
+	if (*n >= max) {
+		*(link ? &bc->links_over : &bc->written_over) = true;
+		return true;
+	}
+	size_t l = strlen(p);
+	if (l >= CWD_MAX) {
+		*(link ? &bc->links_over : &bc->written_over) = true;
+		return true;
+	}
+	memcpy(set[(*n)++], p, l + 1);
+	return false;
+}
+
+/* Remembers a file the line writes (and makes a link of). */
+static void remember_write(struct bash_ctx *bc, const struct lf_shell_word *w, bool link)
+{
+	bool no = false;
+
+	if (w->flags & LF_WORD_NOT_LITERAL) {
+		bc->written_over = true;
+		if (link)
+			bc->links_over = true;
+		return;
+	}
+	paths_of(bc, w->text, add_path, &no);
+	if (link)
+		paths_of(bc, w->text, add_path, &link);
+}
+
+/* Ask when a literal path of the line leads through a link it made, or
+ * when it runs a file it wrote (code). */
+static void line_made(struct bash_ctx *bc, const char *t, bool code, struct lf_verdict *v)
+{
+	const char *why = NULL;
+
+	if ((bc->nlinks || bc->links_over) &&
+	    (bc->links_over || paths_of(bc, t, is_through_link, NULL)))
+		why = "a path through a link this line makes";
+	else if (code && (bc->nwritten || bc->written_over) &&
+		 (bc->written_over || paths_of(bc, t, is_written, NULL)))
+		why = "it runs a file this line writes";
+	if (!why || v->effect >= LF_ASK)
+		return;
+	memset(v, 0, sizeof(*v));
+	v->effect = LF_ASK;
+	set_text(v->reason, sizeof(v->reason), "not analysable: ", why);
+}
+
 static const char *cap_verb(enum lf_capability cap)
 {
 	return cap == LF_CAP_READ ? "reads" : cap == LF_CAP_WRITE ? "writes" : "deletes";
@@ -1208,6 +1315,9 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 	switch (part->kind) {
 	case LF_PART_COMMAND:
 		r = decide_command(bc, part, &v, &matched);
+		if (r == 0 && !(part->argv[0].flags & LF_WORD_NOT_LITERAL) &&
+		    strchr(part->argv[0].text, '/'))
+			line_made(bc, part->argv[0].text, true, &v);
 		track_cd(bc, part);
 		break;
 	case LF_PART_REDIRECT:
@@ -1224,9 +1334,24 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 		    !(part->target->flags & LF_WORD_NOT_LITERAL))
 			r = file_check_all(bc, part->cap, part->target->text, part->target->len,
 					   &v);
+		if (r == 0 && !skip && !(part->target->flags & LF_WORD_NOT_LITERAL))
+			line_made(bc, part->target->text, false, &v);
+		if (r == 0 && !skip && part->cap == LF_CAP_WRITE)
+			remember_write(bc, part->target, false);
 		break;
 	case LF_PART_FILE:
 		r = decide_file_part(bc, part, &v, &skip);
+		if (r == 0 && !(part->target->flags & LF_WORD_NOT_LITERAL) && part->target->len &&
+		    (part->sure || part->link)) {
+			if (skip) {
+				memset(&v, 0, sizeof(v));
+				v.effect = LF_ALLOW;
+			}
+			line_made(bc, part->target->text, part->code, &v);
+			skip = skip && v.effect == LF_ALLOW;
+		}
+		if (r == 0 && part->cap != LF_CAP_READ && (part->sure || part->link))
+			remember_write(bc, part->target, part->link);
 		break;
 	case LF_PART_OPAQUE:
 		v.effect = LF_ASK;

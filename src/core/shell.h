@@ -65,6 +65,11 @@ struct lf_shell_part {
 	 * files of its own choosing at or below target (a directory). */
 	bool sure;
 	bool tree;
+	/* LF_PART_FILE: link: the write makes a link (or a tree that may hold
+	 * links) through which later paths of the line may lead elsewhere;
+	 * code: the program runs the file as code (a script, source) */
+	bool link;
+	bool code;
 	/* LF_PART_OPAQUE: what could not be analysed, as written. */
 	const char *text;
 	size_t text_len;

@@ -601,6 +601,8 @@ static int effect(struct an *an, const struct sh_eff *e, const struct lf_shell_w
 			.cap = e->cap,
 			.sure = e->sure,
 			.tree = e->tree,
+			.link = e->link,
+			.code = e->code,
 			.wrapped = depth > 0,
 		};
 		return an->emit(an->ctx, &p);

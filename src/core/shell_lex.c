@@ -1443,9 +1443,11 @@ char *sh_heredoc_delim(struct sh_arena *arena, const char *raw, size_t len, bool
 		return NULL;
 	while (i < len) {
 		char c = raw[i];
-		if (c == '\\' && i + 1 < len) {
-			if (raw[i + 1] != '\n')
-				*d++ = raw[i + 1];
+		if (c == '\\' && i + 1 < len && raw[i + 1] == '\n') {
+			/* a line continuation, removed: it quotes nothing */
+			i += 2;
+		} else if (c == '\\' && i + 1 < len) {
+			*d++ = raw[i + 1];
 			*quoted = true;
 			i += 2;
 		} else if (c == '\'') {

@@ -33,6 +33,7 @@
  *   x  the rest is a command     X  the same, more arguments from stdin
  *   E  NAME=VALUE for the command's environment (repeats while they match)
  *   k  a script file: read, and the operands after it are its own
+ *   L  a link made (ln's link name)   K  the files written are links (cp -s)
  *   N  no command follows (ionice -p PID, command -v)
  *   R  operands are only read   W  operands are written (sed -i)
  *   P  the pattern is given by an option: every operand is a file (grep -e)
@@ -81,6 +82,7 @@ struct tc {
 	bool code;	    /* code was given (c, k) */
 	bool ran_cmd;	    /* x or X reached */
 	bool any_operand;
+	bool links; /* K: the files written are links */
 };
 
 static const char R_UNKNOWN_OPT[] = "an option of a wrapper this analysis does not know";
@@ -138,7 +140,29 @@ static void eff_file(struct tc *t, enum lf_capability cap, const struct lf_shell
 		e->word = w;
 		e->sure = sure && !t->unsure;
 		e->tree = tree;
+		e->link = t->links && cap == LF_CAP_WRITE;
 	}
+}
+
+static void eff_reason(struct tc *t, const char *reason);
+
+/* A file run as code (a script, source): a read; code from a pipe, from
+ * standard input or from a word the shell computes is not known. */
+static void eff_script(struct tc *t, const struct lf_shell_word *w)
+{
+	const char *s = w->text;
+
+	if ((w->flags & LF_WORD_NOT_LITERAL) || !strcmp(s, "-") || !strcmp(s, "/dev/stdin") ||
+	    !strncmp(s, "/dev/fd/", 8) || !strncmp(s, "/proc/self/fd/", 14) ||
+	    !strncmp(s, "/dev/tcp/", 9) || !strncmp(s, "/dev/udp/", 9)) {
+		eff_reason(t, "it runs code from standard input, a pipe or a file the shell "
+			      "computes");
+		return;
+	}
+	eff_file(t, LF_CAP_READ, w, true, false);
+	if (t->out->n && t->out->v[t->out->n - 1].kind == SH_EF_FILE &&
+	    t->out->v[t->out->n - 1].word == w)
+		t->out->v[t->out->n - 1].code = true;
 }
 
 static void eff_reason(struct tc *t, const char *reason)
@@ -769,7 +793,18 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 	case 'k':
 		t->code = true;
 		if (w)
-			eff_file(t, LF_CAP_READ, w, true, false);
+			eff_script(t, w);
+		break;
+	case 'L':
+		if (w) {
+			bool save = t->links;
+			t->links = true;
+			eff_file(t, LF_CAP_WRITE, w, true, false);
+			t->links = save;
+		}
+		break;
+	case 'K':
+		t->links = true;
 		break;
 	case 'x':
 		/* an option after which a command starts (gdb --args) */
@@ -885,7 +920,7 @@ static int h_shell(struct tc *t)
 	}
 	/* a script: code from a file, and the rest its arguments */
 	t->code = true;
-	eff_file(t, LF_CAP_READ, &t->argv[i], true, false);
+	eff_script(t, &t->argv[i]);
 	return 0;
 }
 
@@ -1167,7 +1202,7 @@ static int h_source(struct tc *t)
 	if (i < t->argc && word_is(&t->argv[i], "--"))
 		i++;
 	if (i < t->argc)
-		eff_file(t, LF_CAP_READ, &t->argv[i], true, false);
+		eff_script(t, &t->argv[i]);
 	return 0;
 }
 
@@ -2337,9 +2372,62 @@ static int h_tar(struct tc *t)
 		eff_words(t, SH_EF_CMD, &prog, 1);
 	}
 	if (mode == 'x' && !stdout_only) {
+		/* members of its choosing, symbolic links among them */
 		static const struct lf_shell_word dot = { ".", 1, 0 };
+		bool save = t->links;
+		t->links = true;
 		eff_file(t, LF_CAP_WRITE, dir ? dir : &dot, true, true);
+		t->links = save;
 	}
+	return r;
+}
+
+/* unzip ARCHIVE [MEMBER…] [-d DIR]: extracts into DIR or the working
+ * directory, unless it only lists, tests or prints. */
+static int h_unzip(struct tc *t)
+{
+	static const struct prog unzip = { "unzip",
+					   "-d=- -p!R -l!R -t!R -v!R -Z!R -c!R -x=- -o -n -q -j -a "
+					   "-b -C -L -X -K -M -U -V -W -D -f -u -z -P=-",
+					   "r-*",
+					   0,
+					   NULL,
+					   NULL };
+	const struct lf_shell_word *dir = NULL;
+
+	for (size_t i = 1; i + 1 < t->argc; i++)
+		if (word_is(&t->argv[i], "-d"))
+			dir = &t->argv[i + 1];
+	int r = engine(t, &unzip, 1);
+	if (!t->read_only) {
+		static const struct lf_shell_word dot = { ".", 1, 0 };
+		t->links = true;
+		eff_file(t, LF_CAP_WRITE, dir ? dir : &dot, true, true);
+		t->links = false;
+	}
+	return r;
+}
+
+/* mktemp [TEMPLATE]: writes the template's file (its X's replaced), or
+ * one in $TMPDIR, which is not known here. */
+static int h_mktemp(struct tc *t)
+{
+	static const struct prog mktemp = { "mktemp",
+					    "-d -q -u!R --dry-run!R -p=t --tmpdir?t -t "
+					    "--suffix=- --directory --quiet --help!N --version!N",
+					    "w",
+					    0,
+					    NULL,
+					    NULL };
+	bool dir_given = false;
+
+	for (size_t i = 1; i < t->argc; i++)
+		if (literal(&t->argv[i]) && (!strncmp(t->argv[i].text, "-p", 2) ||
+					     !strncmp(t->argv[i].text, "--tmpdir=", 9)))
+			dir_given = true;
+	int r = engine(t, &mktemp, 1);
+	if (!t->any_operand && !dir_given && !t->read_only && !t->no_cmd)
+		eff_reason(t, "mktemp writes a file in $TMPDIR, which is not known here");
 	return r;
 }
 
@@ -2759,14 +2847,19 @@ static int h_git(struct tc *t)
  * The table. Sorted by name (strcmp order): looked up for every command.
  */
 #define CP_OPTS                                                                             \
-	"-t=T --target-directory=T -S=- --suffix=- --backup?- --reflink?- --sparse=- "      \
+	"-s!K --symbolic-link!K -l!K --link!K -t=T --target-directory=T -S=- --suffix=- "   \
+	"--backup?- --reflink?- --sparse=- "                                                \
 	"--preserve?- --no-preserve=- --context?- -Z --strip-trailing-slashes -T -a -b -d " \
-	"-f -i -H -l -L -n -P -p -R -r -s -u -v -x --archive --attributes-only --force "    \
-	"--interactive --link --dereference --no-clobber --no-dereference --parents "       \
-	"--recursive --remove-destination --symbolic-link --update?- --verbose "            \
+	"-f -i -H -L -n -P -p -R -r -u -v -x --archive --attributes-only --force "          \
+	"--interactive --dereference --no-clobber --no-dereference --parents "              \
+	"--recursive --remove-destination --update?- --verbose "                            \
 	"--one-file-system --copy-contents --debug --no-target-directory --help!N "         \
 	"--version!N"
 #define INTERP_INFO "-V!N --version!N -h!N --help!N"
+#define CC_OPTS                                                                                  \
+	"-o=w -MF=w -MT=- -MQ=- -I=- -L=- -l=- -D=- -U=- -x=- -include=r -imacros=r -isystem=- " \
+	"-iquote=- -idirafter=- -B=c -wrapper=c -fplugin*!c -specs=c --specs=c -Xlinker=a "      \
+	"-Wl*!a -Wa*!a -Wp*!a -save-temps*!a -dumpdir=t -dumpbase=-"
 
 static const struct prog progs[] = {
 	{ ".", "", "k", 0, h_source, NULL },
@@ -2790,8 +2883,10 @@ static const struct prog progs[] = {
 	{ "busybox", "", "x", F_WRAP, NULL, NULL },
 	{ "bwrap", "", "", F_ASK, NULL, "bwrap runs a command in a syntax not modelled here" },
 	{ "bzip2", "-c!R --stdout!R -k!R --keep!R -t!R --test!R", "d*", 0, NULL, NULL },
+	{ "c++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
 	{ "cat", "", "r*", 0, NULL, NULL },
 	{ "catchsegv", "", "x", F_WRAP, NULL, NULL },
+	{ "cc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
 	{ "cd", "-L -P -e -@", "-", 0, NULL, NULL },
 	{ "cgexec", "", "", F_ASK, NULL, "cgexec runs a command in a syntax not modelled here" },
 	{ "chgrp",
@@ -2814,6 +2909,7 @@ static const struct prog progs[] = {
 	  "--pid!N --sched-runtime=- --sched-period=- --sched-deadline=- -h!N --help!N "
 	  "-V!N --version!N",
 	  "-x", F_WRAP, NULL, NULL },
+	{ "clang", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
 	{ "cmp",
 	  "-i=- --ignore-initial=- -n=- --bytes=- -b -l -s --print-bytes --verbose "
 	  "--quiet --silent",
@@ -2826,6 +2922,7 @@ static const struct prog progs[] = {
 	{ "compgen", "-C=s -F=a -W=a -A=- -G=- -o=- -P=- -S=- -X=-", "-*", 0, NULL, NULL },
 	{ "complete", "-C=a -F=- -W=a -A=- -G=- -o=- -P=- -S=- -X=-", "-*", 0, NULL, NULL },
 	{ "cp", CP_OPTS, "r*w", 0, NULL, NULL },
+	{ "crontab", "", "", F_ASK, NULL, "crontab installs commands that run later" },
 	{ "csplit",
 	  "-f=w --prefix=w -b=- --suffix-format=- -n=- --digits=- -k -s -z -q "
 	  "--keep-files --quiet --silent --elide-empty-files --suppress-matched",
@@ -2869,13 +2966,13 @@ static const struct prog progs[] = {
 	{ "doas", "-u=- -C=r -n -s!- -L", "x", F_WRAP, NULL, NULL },
 	{ "dtach", "", "", F_ASK, NULL, "dtach runs a command in a syntax not modelled here" },
 	{ "echo", "", "-*", 0, NULL, NULL },
-	{ "entr", "", "", F_ASK, NULL, "entr runs a command in a syntax not modelled here" },
 	{ "emacs",
 	  "--eval=c -l=c --load=c -f=c --funcall=c --script=c -x=c -L=- --directory=- "
 	  "--batch -Q -nw -q --no-init-file --no-site-file --debug-init --chdir=C "
 	  "--insert=r --file=w --find-file=w --visit=w",
 	  "w*", F_LONGANY, NULL, NULL },
 	{ "enable", "-f=a -d -n -a -p -s", "-*", 0, NULL, NULL },
+	{ "entr", "", "", F_ASK, NULL, "entr runs a command in a syntax not modelled here" },
 	{ "env",
 	  "-i -0 -v -u=- -C=C -S=s -P=a --ignore-environment --null --debug --unset=- "
 	  "--chdir=C --split-string=s --block-signal?- --default-signal?- "
@@ -2900,13 +2997,21 @@ static const struct prog progs[] = {
 	{ "firejail", "", "x", F_WRAP | F_LONGANY, NULL, R_NO_CMD_SHELL },
 	{ "flatpak-spawn", "", "", F_ASK, NULL, "flatpak-spawn runs a command on the host" },
 	{ "flock", "", "", 0, h_flock, NULL },
+	{ "g++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
 	{ "gawk", "", "", 0, h_awk, NULL },
+	{ "gcc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
 	{ "gdb",
 	  "--args!x -ex=c -x=c -ix=c -iex=c --command=c --eval-command=c -p=- --pid=- "
 	  "-batch -q -nx -n --batch --quiet",
 	  "", F_NOCLUSTER | F_ASK, NULL, "gdb runs commands from -ex, -x or standard input" },
 	{ "getopts", "", "", 0, h_varnames, NULL },
 	{ "git", "", "", 0, h_git, NULL },
+	{ "gpg",
+	  "-o=w --output=w --homedir=t --options=a --load-extension=a --exec-path=a "
+	  "--photo-viewer=a --list-options=- -r=- --recipient=- -u=- --local-user=- "
+	  "--default-key=- --keyserver=- --trust-model=- --passphrase=- "
+	  "--passphrase-file=r --import-options=- --export-options=-",
+	  "r*", F_LONGANY, NULL, NULL },
 	{ "grep",
 	  "-e=P --regexp=P -f=P --file=r -m=- --max-count=- -A=- -B=- -C=- "
 	  "--after-context=- --before-context=- --context=- --color?- --colour?- "
@@ -2960,7 +3065,7 @@ static const struct prog progs[] = {
 	  "-t=T --target-directory=T -S=- --suffix=- --backup?- -b -d -F -f -i -L -n -P "
 	  "-r -s -T -v --force --interactive --logical --no-dereference --physical "
 	  "--relative --symbolic --no-target-directory --verbose --directory",
-	  "-*w", 0, NULL, NULL },
+	  "-*L", 0, NULL, NULL },
 	{ "local", "", "", 0, h_declare, NULL },
 	{ "ltrace",
 	  "-o=w --output=w -p!N -a=- -A=- -D=- -e=- -E=- -F=r -l=- -n=- -s=- -u=- "
@@ -2979,6 +3084,7 @@ static const struct prog progs[] = {
 	{ "mawk", "", "", 0, h_awk, NULL },
 	{ "mkdir", "-m=- --mode=- -p -v -Z --parents --verbose --context?-", "w*", 0, NULL, NULL },
 	{ "mksh", "", "", 0, h_shell, NULL },
+	{ "mktemp", "", "", 0, h_mktemp, NULL },
 	{ "more", "+*!c -n=- --lines=-", "r*", 0, NULL, NULL },
 	{ "mv", CP_OPTS, "d*w", 0, NULL, NULL },
 	{ "nano",
@@ -3012,6 +3118,11 @@ static const struct prog progs[] = {
 	  "--clean -R -Z -d -b -n -N -M -m -r -L -o?- -O?- -p?- -V?- -D -h!N -v!N "
 	  "--headless --listen=- --startuptime=w",
 	  "w*", F_NOCLUSTER, NULL, NULL },
+	{ "openssl",
+	  "-out=w -keyout=w -certout=w -in=r -key=r -inkey=r -signkey=r -CAfile=r "
+	  "-config=a -engine=a -provider=a -provider-path=a -passin=- -passout=- "
+	  "-pass=- -subj=- -days=- -newkey=- -name=- -digest=- -md=-",
+	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
 	{ "parallel", "", "", F_ASK, NULL, "parallel runs commands in a syntax not modelled here" },
 	{ "paste", "-d=- --delimiters=- -s -z --serial --zero-terminated", "r*", 0, NULL, NULL },
 	{ "patch",
@@ -3135,6 +3246,11 @@ static const struct prog progs[] = {
 	  "rw", 0, NULL, NULL },
 	{ "ssh", "", "", 0, h_ssh, NULL },
 	{ "ssh-agent", "-a=- -E=- -P=- -t=- -c -D -d -k -s -x", "x", F_WRAP, NULL, NULL },
+	{ "ssh-keygen",
+	  "-f=w -t=- -b=- -C=- -N=- -P=- -F=- -R=- -E=- -a=- -Z=- -O=- -s=r "
+	  "-I=- -n=- -V=- -z=- -D=a -w=a -q -y -l -H -o -h -K -L -v -c -p -e -i -m=- "
+	  "-B -A -Y=- -r=- -G=w -M=- -T=-",
+	  "-*", 0, NULL, NULL },
 	{ "start-stop-daemon", "", "", F_ASK, NULL,
 	  "start-stop-daemon runs a command in a syntax not modelled here" },
 	{ "stdbuf", "-i=- -o=- -e=- --input=- --output=- --error=-", "x", F_WRAP, NULL, NULL },
@@ -3217,10 +3333,7 @@ static const struct prog progs[] = {
 	  "x", F_WRAP, NULL, R_NO_CMD_SHELL },
 	{ "unxz", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R", "d*", 0, NULL,
 	  NULL },
-	{ "unzip",
-	  "-d=t -p!R -l!R -t!R -v!R -Z!R -c!R -x=- -o -n -q -j -a -b -C -L -X -K -M "
-	  "-U -V -W -D -f -u -z -P=-",
-	  "r-*", 0, NULL, NULL },
+	{ "unzip", "", "", 0, h_unzip, NULL },
 	{ "unzstd", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -o=w", "d*", 0, NULL,
 	  NULL },
 	{ "valgrind",

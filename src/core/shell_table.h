@@ -28,6 +28,8 @@ struct sh_eff {
 	enum lf_capability cap;
 	const struct lf_shell_word *word;
 	bool sure, tree;
+	bool link;	     /* SH_EF_FILE: the write makes a link (ln, cp -s, an extracted tree) */
+	bool code;	     /* SH_EF_FILE: the file is run as code (a script, source) */
 	size_t from, to;     /* SH_EF_CMD, SH_EF_JOINED */
 	bool open;	     /* SH_EF_CMD: more arguments arrive at run time */
 	unsigned parse_opts; /* SH_EF_LINE, SH_EF_JOINED: SH_PARSE_* */

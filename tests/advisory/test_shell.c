@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/shell.h"
+#include "core/shell_table.h"
 
 struct collect {
 	char buf[8192];
@@ -457,13 +458,19 @@ static void test_matchers(void **state)
 	assert_false(lf_cmd_glob_match("*a*a*a*a*a*a*a*a*a*b", text, strlen(text), false));
 }
 
+/* The table of programs is searched by bisection: it must stay sorted. */
+static void test_table_sorted(void **state)
+{
+	assert_true(sh_table_sorted());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parts_table),  cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_depth_limits), cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_long_line),    cmocka_unit_test(test_format_truncates),
-		cmocka_unit_test(test_matchers),
+		cmocka_unit_test(test_matchers),     cmocka_unit_test(test_table_sorted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -751,10 +751,13 @@ static void put(const char *rel, const char *text)
 
 /* What git writes in its own directory when it does the work the
  * policies allow (status refreshes the index, commit writes objects). */
-#define GIT_OWN                                                                             \
-	"\".git/objects/**\", \".git/refs/**\", \".git/logs/**\", \".git/index\", "         \
-	"\".git/index.lock\", \".git/COMMIT_EDITMSG\", \".git/HEAD\", \".git/HEAD.lock\", " \
-	"\".git/ORIG_HEAD\", \".git/ORIG_HEAD.lock\", \".git/packed-refs\", \".git/FETCH_HEAD\""
+#define GIT_OWN                                                                                    \
+	"\".git/objects/**\", \".git/refs/**\", \".git/logs/**\", \".git/index\", "                \
+	"\".git/index.lock\", \".git/COMMIT_EDITMSG\", \".git/HEAD\", \".git/HEAD.lock\", "        \
+	"\".git/ORIG_HEAD\", \".git/ORIG_HEAD.lock\", \".git/packed-refs\", \".git/FETCH_HEAD\", " \
+	"\".git/AUTO_MERGE\", \".git/MERGE_HEAD\", \".git/MERGE_MSG\", \".git/MERGE_MODE\", "      \
+	"\".git/info/**\", \".git/rebase-merge/**\", \".git/rebase-apply/**\", "                   \
+	"\".git/sequencer/**\", \".git/gc.pid\", \".git/config.lock\""
 
 static const char policy_allow[] =
 	"{\n"

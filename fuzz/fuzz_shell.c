@@ -117,6 +117,9 @@ static int part_check(void *ctx, const struct lf_shell_part *part)
 		FUZZ_ASSERT(part->text || part->text_len == 0);
 		FUZZ_ASSERT(part->reason);
 		break;
+	case LF_PART_CWD:
+		FUZZ_ASSERT(!part->push || (part->target && part->target->text));
+		break;
 	default:
 		FUZZ_ASSERT(!"unknown part kind");
 	}

@@ -339,6 +339,7 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 #define CWD_MAX 1024
 #define MAX_LINKS 8
 #define MAX_WRITTEN 16
+#define MAX_SCOPES 2
 
 struct bash_ctx {
 	const struct lf_effective *e;
@@ -367,11 +368,18 @@ struct bash_ctx {
 	 * is not what it seems */
 	size_t nlinks, nwritten;
 	bool links_over, written_over;
+	/* cd DIR && …: the directories before the cd, restored (joined) after */
+	size_t nscopes, scopes_over;
 	/* ---- below: buffers, not cleared ---- */
 	/* where relative targets may land: the start directory and every
 	 * literal `cd` target seen so far (a subshell may have left again,
 	 * so none is ever forgotten) */
 	char cwds[MAX_CWDS][CWD_MAX];
+	struct {
+		char cwds[MAX_CWDS][CWD_MAX];
+		size_t ncwd;
+		bool unknown;
+	} scopes[MAX_SCOPES];
 	char links[MAX_LINKS][CWD_MAX];
 	char written[MAX_WRITTEN][CWD_MAX];
 	const struct lf_rule *bash_inline[256];
@@ -1304,6 +1312,53 @@ static void track_cd(struct bash_ctx *bc, const struct lf_shell_part *part)
 	add_cwd(bc, part->argv[i].text, part->argv[i].len);
 }
 
+/* cd DIR && …: the parts up to the pop run in DIR, joined to each
+ * directory the line may be in before the cd; after the pop the line may
+ * be in any of them (the cd may have failed). */
+static void scope_push(struct bash_ctx *bc, const struct lf_shell_word *dir)
+{
+	if (bc->nscopes >= MAX_SCOPES) {
+		bc->scopes_over++;
+		add_cwd(bc, dir->text, dir->len);
+		return;
+	}
+	size_t k = bc->nscopes++;
+	memcpy(bc->scopes[k].cwds, bc->cwds, bc->ncwd * sizeof(bc->cwds[0]));
+	bc->scopes[k].ncwd = bc->ncwd;
+	bc->scopes[k].unknown = bc->cwd_unknown;
+	/* only the directories the cd leads to */
+	size_t n = bc->ncwd;
+	add_cwd(bc, dir->text, dir->len);
+	memmove(bc->cwds, bc->cwds + n, (bc->ncwd - n) * sizeof(bc->cwds[0]));
+	bc->ncwd -= n;
+	if (!bc->ncwd)
+		bc->cwd_unknown = true;
+}
+
+static void scope_pop(struct bash_ctx *bc)
+{
+	if (bc->scopes_over) {
+		bc->scopes_over--;
+		return;
+	}
+	if (!bc->nscopes)
+		return;
+	size_t k = --bc->nscopes;
+	for (size_t i = 0; i < bc->scopes[k].ncwd; i++) {
+		bool have = false;
+		for (size_t j = 0; j < bc->ncwd && !have; j++)
+			have = !strcmp(bc->cwds[j], bc->scopes[k].cwds[i]);
+		if (have)
+			continue;
+		if (bc->ncwd >= MAX_CWDS) {
+			bc->cwd_unknown = true;
+			break;
+		}
+		memcpy(bc->cwds[bc->ncwd++], bc->scopes[k].cwds[i], CWD_MAX);
+	}
+	bc->cwd_unknown = bc->cwd_unknown || bc->scopes[k].unknown;
+}
+
 static int on_part(void *ctx, const struct lf_shell_part *part)
 {
 	struct bash_ctx *bc = ctx;
@@ -1313,12 +1368,19 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 
 	memset(&v, 0, sizeof(v));
 	switch (part->kind) {
+	case LF_PART_CWD:
+		if (part->push)
+			scope_push(bc, part->target);
+		else
+			scope_pop(bc);
+		return 0;
 	case LF_PART_COMMAND:
 		r = decide_command(bc, part, &v, &matched);
 		if (r == 0 && !(part->argv[0].flags & LF_WORD_NOT_LITERAL) &&
 		    strchr(part->argv[0].text, '/'))
 			line_made(bc, part->argv[0].text, true, &v);
-		track_cd(bc, part);
+		if (!part->cd_scoped)
+			track_cd(bc, part);
 		break;
 	case LF_PART_REDIRECT:
 		r = decide_redirect(bc, part, &v, &skip);

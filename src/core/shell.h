@@ -45,6 +45,8 @@ enum lf_shell_part_kind {
 	LF_PART_REDIRECT = 1, /* a file the shell opens: target, cap */
 	LF_PART_OPAQUE = 2,   /* something that cannot be analysed: text */
 	LF_PART_FILE = 3,     /* a file a command names in an option or operand */
+	LF_PART_CWD = 4,      /* the parts up to the matching pop run in target after a cd
+			       * that must have succeeded (cd DIR && …): push, or pop */
 };
 
 struct lf_shell_part {
@@ -70,6 +72,10 @@ struct lf_shell_part {
 	 * code: the program runs the file as code (a script, source) */
 	bool link;
 	bool code;
+	/* LF_PART_COMMAND: a cd whose directory the LF_PART_CWD push after it
+	 * carries; LF_PART_CWD: push (target set) or pop */
+	bool cd_scoped;
+	bool push;
 	/* LF_PART_OPAQUE: what could not be analysed, as written. */
 	const char *text;
 	size_t text_len;

@@ -21,6 +21,7 @@ struct an {
 	void *ctx;
 	struct sh_arena arena;
 	const char *home;
+	bool cd_scoped; /* the next command part is a scoped cd */
 };
 
 static const char R_CMDSUBST[] = "command substitution";
@@ -616,9 +617,16 @@ static int effect(struct an *an, const struct sh_eff *e, const struct lf_shell_w
 	case SH_EF_LINE:
 		if (e->word->flags & LF_WORD_NOT_LITERAL)
 			return emit_opaque(an, e->word->text, e->word->len, e->reason);
+		if (e->base)
+			/* its relative paths are in another directory than the line's */
+			return emit_opaque(an, e->word->text, e->word->len,
+					   "a command string run in another directory (-C)");
 		return analyse_string(an, e->word->text, e->word->len, depth + 1, e->parse_opts);
 	case SH_EF_JOINED: {
 		size_t need = 1;
+		if (e->base)
+			return emit_opaque(an, argv[e->from].text, argv[e->from].len,
+					   "a command string run in another directory (-C)");
 		for (size_t i = e->from; i < e->to; i++) {
 			if (argv[i].flags & LF_WORD_NOT_LITERAL)
 				return emit_opaque(an, argv[i].text, argv[i].len, e->reason);
@@ -687,7 +695,9 @@ static int analyse_command(struct an *an, const struct lf_shell_word *argv, size
 		.wrapped = wrapped,
 		.reason = reason,
 		.reason_weak = weak,
+		.cd_scoped = an->cd_scoped,
 	};
+	an->cd_scoped = false;
 	if ((r = an->emit(an->ctx, &p)) != 0)
 		return r;
 	for (size_t k = 0; k < effs.n; k++) {
@@ -906,6 +916,37 @@ static int walk_cond(struct an *an, const struct sh_node *n, unsigned depth)
 	return 0;
 }
 
+/* `cd DIR` (or pushd, -L, -P) with DIR a literal word: a command after
+ * it in an && chain runs in DIR. */
+static const struct sh_word *cd_dir(const struct sh_node *x)
+{
+	if (!x || x->kind != SH_SIMPLE || x->u.simple.assigns || x->u.simple.nwords < 2 ||
+	    x->u.simple.nwords > 3)
+		return NULL;
+	const struct sh_word *const *w = (const struct sh_word *const *)x->u.simple.words;
+	size_t n = x->u.simple.nwords;
+	if (w[0]->flags || (strcmp(w[0]->text, "cd") != 0 && strcmp(w[0]->text, "pushd") != 0))
+		return NULL;
+	if (n == 3 &&
+	    (w[1]->flags || (strcmp(w[1]->text, "-L") != 0 && strcmp(w[1]->text, "-P") != 0)))
+		return NULL;
+	const struct sh_word *d = w[n - 1];
+	if ((d->flags & (LF_WORD_NOT_LITERAL | LF_WORD_BRACE)) || !d->len || d->text[0] == '-' ||
+	    d->text[0] == '+')
+		return NULL;
+	return d;
+}
+
+/* The cd at the bottom of an && chain, or NULL. */
+static const struct sh_node *and_cd_leaf(const struct sh_node *n)
+{
+	if (!n || n->kind != SH_AND)
+		return NULL;
+	while (n->kind == SH_AND)
+		n = n->u.bin.left;
+	return cd_dir(n) ? n : NULL;
+}
+
 static int walk(struct an *an, const struct sh_node *n, unsigned depth, const char *inherit)
 {
 	const char *why = NULL;
@@ -925,8 +966,45 @@ static int walk(struct an *an, const struct sh_node *n, unsigned depth, const ch
 		size_t ns = 0, cap = 64;
 		const struct sh_node *inl[64], **stack = inl;
 		const struct sh_node *x = n;
-		while (x && (x->kind == SH_PIPE || x->kind == SH_AND || x->kind == SH_OR ||
-			     x->kind == SH_SEQ)) {
+		const struct sh_node *leaf = and_cd_leaf(n);
+		if (leaf) {
+			/* cd DIR && a && b: a and b run in DIR */
+			while (x->kind == SH_AND) {
+				if (ns == cap) {
+					const struct sh_node **s2 =
+						sh_alloc(&an->arena, cap * 2 * sizeof(*s2));
+					if (!s2)
+						return -ENOMEM;
+					memcpy(s2, stack, ns * sizeof(*s2));
+					stack = s2;
+					cap *= 2;
+				}
+				stack[ns++] = x;
+				x = x->u.bin.left;
+			}
+			const struct sh_word *d = cd_dir(leaf);
+			struct lf_shell_word dw = { d->text, d->len, d->flags };
+			tilde(an, &dw, d->raw, d->rawlen);
+			an->cd_scoped = true;
+			r = walk(an, leaf, depth, inherit);
+			an->cd_scoped = false;
+			if (r != 0)
+				return r;
+			struct lf_shell_part p = { .kind = LF_PART_CWD,
+						   .target = &dw,
+						   .push = true };
+			if ((r = an->emit(an->ctx, &p)) != 0)
+				return r;
+			while (ns)
+				if ((r = walk(an, stack[--ns]->u.bin.right, depth, inherit)) != 0)
+					return r;
+			struct lf_shell_part q = { .kind = LF_PART_CWD };
+			return an->emit(an->ctx, &q);
+		}
+		while (x &&
+		       (x->kind == SH_PIPE || x->kind == SH_AND || x->kind == SH_OR ||
+			x->kind == SH_SEQ) &&
+		       !(x != n && and_cd_leaf(x))) {
 			if (ns == cap) {
 				const struct sh_node **ns2 =
 					sh_alloc(&an->arena, cap * 2 * sizeof(*ns2));
@@ -1109,6 +1187,12 @@ void lf_shell_part_format(const struct lf_shell_part *part, char *buf, size_t si
 		break;
 	case LF_PART_OPAQUE:
 		out_put(&o, part->text, part->text_len);
+		break;
+	case LF_PART_CWD:
+		if (part->push) {
+			out_put(&o, "cd ", 3);
+			out_put(&o, part->target->text, part->target->len);
+		}
 		break;
 	}
 	/* a line break inside a part would break one-line output */

@@ -581,6 +581,14 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 	t->p = p;
 	for (size_t i = from; i < argc; i++) {
 		const struct lf_shell_word *w = &argv[i];
+		struct optdef d0;
+		if (options && literal(w) && w->len == 1 && w->text[0] == '-' &&
+		    spec_find(p->opts, "-", 1, &d0)) {
+			/* a lone "-" that is an option (env -: -i) */
+			if (d0.sep == '!')
+				apply_role(t, d0.role, NULL, i);
+			continue;
+		}
 		if (options && literal(w) && w->text[0] == '-' && w->len > 1) {
 			struct optdef d;
 			if (!strcmp(w->text, "--")) {
@@ -2443,7 +2451,7 @@ static int h_make(struct tc *t)
 		"--no-builtin-variables --silent --quiet --no-silent --stop --touch --trace "
 		"--version!N --print-directory --no-print-directory --warn-undefined-variables "
 		"--check-symlink-times --jobs?- --load-average?- --output-sync?- --help!N "
-		"-C=C --directory=C -f=r --file=r --makefile=r -I=- --include-dir=- "
+		"-C=C --directory=C -f=k --file=k --makefile=k -I=- --include-dir=- "
 		"-o=- --old-file=- --assume-old=- -W=- --what-if=- --new-file=- --assume-new=- "
 		"--eval=c -E=c --jobserver-auth=- --jobserver-style=- --shuffle?-",
 		"-*",
@@ -2974,7 +2982,7 @@ static const struct prog progs[] = {
 	{ "enable", "-f=a -d -n -a -p -s", "-*", 0, NULL, NULL },
 	{ "entr", "", "", F_ASK, NULL, "entr runs a command in a syntax not modelled here" },
 	{ "env",
-	  "-i -0 -v -u=- -C=C -S=s -P=a --ignore-environment --null --debug --unset=- "
+	  "- -i -0 -v -u=- -C=C -S=s -P=a --ignore-environment --null --debug --unset=- "
 	  "--chdir=C --split-string=s --block-signal?- --default-signal?- "
 	  "--ignore-signal?- --list-signal-handling --help!N --version!N",
 	  "E*x", F_WRAP, NULL, NULL },

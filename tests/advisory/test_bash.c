@@ -188,7 +188,11 @@ static const struct {
 	{ "echo x > $F", Q, 0, NULL },
 	{ "echo x > ~/.bashrc", Q, 0, NULL },
 	{ "cd sub && echo x > secret", D, 8, "> secret" },
-	{ "cd sub && echo x > ok", Q, 0, NULL },
+	/* after cd DIR &&, the line is in DIR; after cd DIR; it may not be */
+	{ "cd sub && echo x > ok", A, -1, NULL },
+	{ "cd sub; echo x > ok", Q, 0, NULL },
+	{ "cd sub && echo x > ok; echo x > ok", Q, 0, NULL },
+	{ "(cd sub && echo x > ok) && echo x > ok", Q, 0, NULL },
 	{ "cd /work/proj/sub && echo x > secret", D, 8, NULL },
 	{ "cd $D && echo x > ok", Q, 32, "cd $D" }, /* likewise $D */
 	/* arguments that name denied files */

@@ -51,6 +51,10 @@ static int collect_part(void *ctx, const struct lf_shell_part *p)
 						: (p->tree ? "tdelete" : "fdelete");
 		snprintf(text, sizeof(text), "%s%s", p->target->text,
 			 (p->target->flags & LF_WORD_NOT_LITERAL) ? "~" : "");
+	} else if (p->kind == LF_PART_CWD) {
+		/* "in:DIR" … "out:" around the parts that run after cd DIR && */
+		kind = p->push ? "in" : "out";
+		snprintf(text, sizeof(text), "%s", p->push ? p->target->text : "");
 	} else {
 		kind = "opaque";
 	}

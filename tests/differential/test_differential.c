@@ -757,7 +757,8 @@ static void put(const char *rel, const char *text)
 	"\".git/ORIG_HEAD\", \".git/ORIG_HEAD.lock\", \".git/packed-refs\", \".git/FETCH_HEAD\", " \
 	"\".git/AUTO_MERGE\", \".git/MERGE_HEAD\", \".git/MERGE_MSG\", \".git/MERGE_MODE\", "      \
 	"\".git/info/**\", \".git/rebase-merge/**\", \".git/rebase-apply/**\", "                   \
-	"\".git/sequencer/**\", \".git/gc.pid\", \".git/config.lock\""
+	"\".git/sequencer/**\", \".git/gc.pid\", \".git/config.lock\", \".git/*_MSG\", "           \
+	"\".git/*_HEAD\", \".git/*.lock\", \".git/MERGE_RR\", \".git/rr-cache/**\""
 
 static const char policy_allow[] =
 	"{\n"

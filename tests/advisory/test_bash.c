@@ -639,6 +639,175 @@ static void test_expansions(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * The classes of lines a differential run against bash 5.2 found answered
+ * allow while bash ran a denied command or wrote a denied file, and the
+ * unusual lines that must stay allowed (doc/shell.md). One policy: files
+ * of the project readable, src/ writable, .git/ and .env guarded; rm and
+ * git push denied; everything else allowed.
+ */
+static const char class_policy[] =
+	"{\n"			     /* 1 */
+	"  \"version\": 1,\n"	     /* 2 */
+	"  \"fallback\": \"ask\",\n" /* 3 */
+	"  \"rules\": [\n"	     /* 4 */
+	"    { \"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"src/**\", "
+	"\"README\"] },\n" /* 5 */
+	"    { \"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"src/**\"] "
+	"},\n" /* 6 */
+	"    { \"effect\": \"deny\", \"capability\": \"write\", \"paths\": [\".git/**\", "
+	"\".env\"] "
+	"},\n"									   /* 7 */
+	"    { \"effect\": \"allow\", \"capability\": \"bash\", \"commands\": [\n" /* 8 */
+	"        { \"effect\": \"deny\", \"prefix\": \"rm\" },\n"		   /* 9 */
+	"        { \"effect\": \"deny\", \"prefix\": \"git push\" }\n"		   /* 10 */
+	"    ] }\n"								   /* 11 */
+	"  ]\n"									   /* 12 */
+	"}\n";
+
+static const struct {
+	const char *line;
+	enum lf_effect effect;
+	int rule_line;
+	const char *reason; /* a substring of the reason, or NULL */
+} class_table[] = {
+	/* 1. code assembled at run time inside arguments */
+	{ "x='a[$(rm y)]'; echo $((x))", Q, 0, "arithmetic" },
+	{ "x='a[$(rm y)]'; echo $[x]", Q, 0, "arithmetic" },
+	{ "x='a[$(rm y)]'; echo ${a[x]}", Q, 0, "subscript" },
+	{ "x='a[$(rm y)]'; echo ${s:x}", Q, 0, "offset" },
+	{ "x='a[$(rm y)]'; echo ${s:0:x}", Q, 0, "offset" },
+	{ "x='a[$(rm y)]'; echo ${!x}", Q, 0, "indirect" },
+	{ "x='$(rm y)'; echo ${x@P}", Q, 0, "transformation" },
+	{ "x='a[$(rm y)]'; [[ $x -eq 0 ]]", Q, 0, "arithmetic comparison" },
+	{ "x='a[$(rm y)]'; [[ -v $x ]]", Q, 0, "-v" },
+	{ "x='a[$(rm y)]'; let x", Q, 0, "arithmetic" },
+	{ "x='a[$(rm y)]'; (( x ))", Q, 0, "arithmetic" },
+	{ "declare -n r=x", Q, 0, "nameref" },
+	{ "printf -v 'a[$x]' hi", Q, 0, "subscript" },
+	{ "read 'a[$x]' <<< y", Q, 0, "subscript" },
+	{ "mapfile -C 'rm y' -c 1 a", Q, 0, "callback" },
+	{ "echo $\"hello\"", Q, 0, "translated" },
+	{ "echo '$''(' rm y", A, -1, NULL },
+	{ "echo $'\\x24(' rm y ')'", A, -1, NULL },
+	{ "echo \\$\\(rm y\\)", A, -1, NULL },
+	{ "echo $((1 + 2 * 0x10))", A, -1, NULL },
+	{ "echo $[1<<2]", A, -1, NULL },
+	{ "a[1<<$(rm y)]=1", D, 9, NULL },
+	{ "echo $(( $(rm y) ))", D, 9, NULL },
+	/* 2. here-document bodies end where bash ends them */
+	{ "cat <<EOF\nx\\\nEOF\nrm y\nEOF", A, -1, NULL },
+	{ "cat <<EOF\nx\\\\\nEOF\nrm y", D, 9, NULL },
+	/* a joined line equal to the delimiter ends the body: rm y runs */
+	{ "cat <<EOF\n\\\nEOF\nrm y\nEOF", D, 9, NULL },
+	{ "cat <<-EOF\n\tx\n\t\\\n\tEOF\nrm y\nEOF", D, 9, NULL },
+	{ "cat <<'EOF'\nx\\\nEOF\nrm y", D, 9, NULL },
+	{ "cat <<E\\\nOF\nEOF\nrm y", D, 9, NULL },
+	{ "cat <<EOF\n$(rm y)\nEOF", D, 9, NULL },
+	{ "cat <<'EOF'\n$(rm y)\nEOF", A, -1, NULL },
+	/* 3. a carriage return is a word character */
+	{ "ls\r; rm y", D, 9, NULL },
+	{ "ls\r\nrm y", D, 9, NULL },
+	{ "cat <<EOF\nx\nEOF\r\nrm y\nEOF", A, -1, NULL },
+	{ "echo a # c\r\nrm y", D, 9, NULL },
+	{ "rm\r y", A, -1, NULL },
+	/* 4. $[ ] is arithmetic, not a here-document */
+	{ "echo $[1<<2]\nrm y", D, 9, NULL },
+	{ "echo $[1<<EOF]\nrm y\nEOF", D, 9, NULL },
+	/* 5. coproc NAME { … } */
+	{ "coproc NAME { rm y; }", D, 9, NULL },
+	{ "coproc { rm y; }", D, 9, NULL },
+	{ "coproc rm y", D, 9, NULL },
+	/* 6. the environment of a command */
+	{ "MAKEFLAGS='--eval=$(shell rm y)' make test", Q, 0, "MAKEFLAGS" },
+	{ "GNUMAKEFLAGS=x make test", Q, 0, "decides what the command runs" },
+	{ "MAKEFILES=x make test", Q, 0, "decides what the command runs" },
+	{ "FOO=1 make test", Q, 0, "not known to be harmless" },
+	{ "env FOO=1 make test", Q, 0, "not known to be harmless" },
+	{ "export FOO=1; make test", Q, 0, "not known to be harmless" },
+	{ "LC_ALL=C TZ=UTC make test", A, -1, NULL },
+	{ "make test CFLAGS='$(shell rm y)'", Q, 0, "make variable" },
+	{ "PATH=./bin; ls", Q, 0, "later commands" },
+	/* 7. writes through a program's own options and operands */
+	{ "git log --output=.git/hooks/pre-commit", D, 7, NULL },
+	{ "git -C .git/hooks log --output=pre-commit", D, 7, NULL },
+	{ "sort -o .env src/a", D, 7, NULL },
+	{ "tee .git/config < src/a", D, 7, NULL },
+	{ "cp src/a .git/hooks/x", D, 7, NULL },
+	{ "cp -t .git/hooks src/a", D, 7, NULL },
+	{ "dd if=src/a of=.env", D, 7, NULL },
+	{ "sed -n 'w .env' src/a", D, 7, NULL },
+	{ "sed -i s/a/b/ .env", D, 7, NULL },
+	{ "awk '{print > \".env\"}' src/a", D, 7, NULL },
+	{ "touch .env", D, 7, NULL },
+	{ "git log --output=src/log", A, -1, NULL },
+	{ "sort -o src/s src/a", A, -1, NULL },
+	{ "cp \"$x\" .", Q, 0, "could become an option" },
+	{ "cp src/a \"./$x\"", Q, 0, "not a literal" },
+	/* plainly written denied commands are denied, not asked */
+	{ "time { rm y; }", D, 9, NULL },
+	{ "${x:-$'\\''}; rm y", D, 9, NULL },
+	{ "a[1<<E]=1; rm y", D, 9, NULL },
+	{ "! rm y", D, 9, NULL },
+	{ "f() { rm y; }; f", D, 9, NULL },
+	{ "eval rm y", D, 9, NULL },
+	{ "find . -exec rm {} \\;", D, 9, NULL },
+	{ "git -C . push", D, 10, NULL },
+	/* lookups run nothing */
+	{ "command -v rm", A, -1, NULL },
+	{ "command -V rm", A, -1, NULL },
+	{ "type rm", A, -1, NULL },
+	{ "command rm y", D, 9, NULL },
+	/* unusual but harmless: allowed */
+	{ "c\\\nat README", A, -1, NULL },
+	{ "g$''rep src", A, -1, NULL },
+	{ "echo {rm,} y#", A, -1, NULL },
+	{ "echo x >src/../src/ok", A, -1, NULL },
+	{ "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", A, -1, NULL },
+	/* what the line itself makes */
+	{ "ln -s .git/hooks src/h && echo x > src/h/pre-commit", Q, 0, "link" },
+	{ "echo 'rm y' > src/x.sh; bash src/x.sh", Q, 0, "writes" },
+	{ "bash <(echo rm y)", Q, 0, NULL },
+};
+
+static void test_classes(void **state)
+{
+	struct lf_policy *p = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_diag d;
+	int bad = 0;
+
+	assert_int_equal(lf_policy_parse(class_policy, strlen(class_policy), "cls.json",
+					 LF_LAYER_PROJECT, &p, &d),
+			 0);
+	const struct lf_policy *one[] = { p };
+	assert_int_equal(lf_resolve(one, 1, &e), 0);
+	for (size_t i = 0; i < sizeof(class_table) / sizeof(class_table[0]); i++) {
+		struct lf_verdict v;
+		int r = lf_decide_bash(e, ROOT, class_table[i].line, &v);
+		bool ok = r == 0 && v.effect == class_table[i].effect;
+		if (ok && class_table[i].rule_line > 0)
+			ok = !v.from_fallback &&
+			     v.source.line == (unsigned)class_table[i].rule_line;
+		if (ok && class_table[i].rule_line == 0)
+			ok = v.source.line == 0 && v.reason[0];
+		if (ok && class_table[i].reason)
+			ok = strstr(v.reason, class_table[i].reason) != NULL;
+		if (!ok) {
+			print_error("[%s]: r=%d %s (line %u) part [%s] reason [%s]; expected %s "
+				    "line %d [%s]\n",
+				    class_table[i].line, r, lf_effect_name(v.effect), v.source.line,
+				    v.part, v.reason, lf_effect_name(class_table[i].effect),
+				    class_table[i].rule_line,
+				    class_table[i].reason ? class_table[i].reason : "");
+			bad++;
+		}
+	}
+	lf_effective_free(e);
+	lf_policy_free(p);
+	assert_int_equal(bad, 0);
+}
+
 /* A small deterministic generator: the same lines on every run. */
 static uint32_t rnd_state = 0x2545f491u;
 static uint32_t rnd(uint32_t n)
@@ -740,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_random_chains),
 		cmocka_unit_test(test_argument_rules),
 		cmocka_unit_test(test_expansions),
+		cmocka_unit_test(test_classes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -222,6 +222,79 @@ static void test_bash_requests(void **state)
 	free(r);
 }
 
+/* The classes of doc/shell.md through the tool: what the line opens is
+ * answered as a file request, the kernel's part included. */
+static void test_bash_classes(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	bool ll = landlock_here();
+
+	CHECK(r, "bash", "--", "coproc NAME { rm x; }");
+	expect(r, 1, "deny", ":11:9");
+	CHECK(r, "bash", "--", "ls\r; rm x");
+	expect(r, 1, "deny", ":11:9");
+	CHECK(r, "bash", "--", "cat <<EOF\nx\\\nEOF\nrm x\nEOF");
+	expect(r, 0, "allow", NULL);
+	CHECK(r, "bash", "--", "echo $[1<<2]\nrm x");
+	expect(r, 1, "deny", ":11:9");
+	CHECK(r, "bash", "--", "command -v rm");
+	expect(r, 0, "allow", NULL);
+	CHECK(r, "bash", "--", "x='a[$(rm y)]'; echo $((x))");
+	expect(r, 3, "ask", "arithmetic");
+	CHECK(r, "bash", "--", "MAKEFLAGS=x ls");
+	expect(r, 3, "ask", "MAKEFLAGS");
+	/* a write through git's own option: the fallback asks, and the kernel
+	 * grants no write in .git */
+	CHECK(r, "bash", "--", "git log --output=.git/hooks/pre-commit");
+	expect(r, ll ? 1 : 3, ll ? "deny" : "ask", NULL);
+	assert_non_null(strstr(r->out, ".git/hooks/pre-commit"));
+	/* this policy's write allow on src is dropped by the ask on src/gen */
+	CHECK(r, "bash", "--", "cat src/a.c > src/b.c");
+	expect(r, ll ? 1 : 0, ll ? "deny" : "allow", ll ? "kernel refuses" : NULL);
+	free(r);
+}
+
+/* The embedded default (no policy file): a file outside the project that a
+ * command reads or writes is refused, by the policy's fallback (deny) as
+ * by the kernel. */
+static void test_bash_default(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char dir[300], home[320], env_home[340];
+
+	snprintf(dir, sizeof(dir), "%s/plain", proj);
+	make_dir(proj, "plain");
+	make_dir(proj, "plain/.git");
+	make_dir(proj, "plain/src");
+	make_dir(proj, "home");
+	write_file(proj, "home/secret.txt", "secret\n");
+	write_file(proj, "plain/README", "hello\n");
+	snprintf(home, sizeof(home), "%s/home", proj);
+	snprintf(env_home, sizeof(env_home), "HOME=%s", home);
+	const char *const env[] = { env_home, "XDG_CONFIG_HOME=", NULL };
+	static const struct {
+		const char *line;
+		int status;
+		const char *has;
+	} t[] = {
+		{ "cat ~/secret.txt", 1, "secret.txt" },
+		{ "cat README", 0, NULL },
+		{ "head -n1 ~/secret.txt | wc -l", 1, "secret.txt" },
+		{ "cp README ~/copy", 1, "copy" },
+		{ "echo x > src/new", 0, NULL },
+		{ "echo x > ~/.bashrc", 1, ".bashrc" },
+		{ "git log --output=../escape", 1, "escape" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *const a[] = { "check", "-C", dir, "bash", "--", t[i].line, NULL };
+		run_tool(r, NULL, env, a);
+		if (r->status != t[i].status || (t[i].has && !strstr(r->out, t[i].has)))
+			fail_msg("[%s]: exit %d, expected %d [%s]: %s", t[i].line, r->status,
+				 t[i].status, t[i].has ? t[i].has : "", r->out);
+	}
+	free(r);
+}
+
 /* The policy `landfence init` writes: its shell rules hold however the
  * options of the command they name are spelled. */
 static void test_starter_policy(void **state)
@@ -306,6 +379,8 @@ int main(void)
 		cmocka_unit_test(test_bash_requests),
 		cmocka_unit_test(test_usage_and_policy_errors),
 		cmocka_unit_test(test_starter_policy),
+		cmocka_unit_test(test_bash_classes),
+		cmocka_unit_test(test_bash_default),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -589,6 +589,16 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 				apply_role(t, d0.role, NULL, i);
 			continue;
 		}
+		if (options && literal(w) && w->text[0] == '+' && w->len > 1 &&
+		    spec_find(p->opts, w->text, w->len, &d0)) {
+			/* +COMMAND (less, vim): +N alone is a line number */
+			size_t k = 1;
+			while (k < w->len && w->text[k] >= '0' && w->text[k] <= '9')
+				k++;
+			if (k < w->len)
+				apply_role(t, d0.role, NULL, i);
+			continue;
+		}
 		if (options && literal(w) && w->text[0] == '-' && w->len > 1) {
 			struct optdef d;
 			if (!strcmp(w->text, "--")) {
@@ -2330,6 +2340,22 @@ static int h_tar(struct tc *t)
 			}
 		}
 	}
+	/* --checkpoint-action=exec=COMMAND runs COMMAND through a shell */
+	for (i = 1; i < n; i++) {
+		const struct lf_shell_word *w = &copy[i];
+		const struct lf_shell_word *v = NULL;
+		if (!literal(w) && !strncmp(w->text, "--checkpoint-action", 19)) {
+			eff_reason(t, "a tar checkpoint action the shell expands");
+			continue;
+		}
+		if (!strncmp(w->text, "--checkpoint-action=", 20))
+			v = word_tail(t, w, 20);
+		else if (word_is(w, "--checkpoint-action") && i + 1 < n)
+			v = &copy[i + 1];
+		if (v && !strncmp(v->text, "exec=", 5))
+			eff_line(t, word_tail(t, v, 5), 0,
+				 "the checkpoint command is not a literal");
+	}
 	struct tc sub = *t;
 	sub.argv = copy;
 	sub.argc = n;
@@ -2910,6 +2936,7 @@ static const struct prog progs[] = {
 	  "--recursive --verbose --changes --silent --quiet --from=-",
 	  "-w*", 0, NULL, NULL },
 	{ "chpst", "", "", F_ASK, NULL, "chpst runs a command in a syntax not modelled here" },
+	{ "chronic", "-e -v", "x", F_WRAP, NULL, NULL },
 	{ "chroot", "--userspec=- --groups=- --skip-chdir", "-x", F_WRAP, NULL, R_NO_CMD_SHELL },
 	{ "chrt",
 	  "-a -b -d -e -f -i -o -r -R -v -m!N -p!N -T=- -P=- -D=- --all-tasks --batch "
@@ -2974,6 +3001,7 @@ static const struct prog progs[] = {
 	{ "doas", "-u=- -C=r -n -s!- -L", "x", F_WRAP, NULL, NULL },
 	{ "dtach", "", "", F_ASK, NULL, "dtach runs a command in a syntax not modelled here" },
 	{ "echo", "", "-*", 0, NULL, NULL },
+	{ "ed", "", "", F_ASK, NULL, "ed runs commands from standard input, ! runs a shell" },
 	{ "emacs",
 	  "--eval=c -l=c --load=c -f=c --funcall=c --script=c -x=c -L=- --directory=- "
 	  "--batch -Q -nw -q --no-init-file --no-site-file --debug-init --chdir=C "
@@ -3047,6 +3075,7 @@ static const struct prog progs[] = {
 	  "-n=- --command-name=- -u=- --time-unit=- --style=- --sort=- "
 	  "-i --ignore-failure -N --show-output --input=r",
 	  "s*", 0, NULL, NULL },
+	{ "ifne", "-n", "x", F_WRAP, NULL, NULL },
 	{ "install",
 	  "-t=T --target-directory=T -m=- --mode=- -o=- --owner=- -g=- --group=- "
 	  "-S=- --suffix=- --backup?- -b -c -C -D -d -p -s -T -v -Z --compare "
@@ -3089,17 +3118,24 @@ static const struct prog progs[] = {
 	  "-e=- --extension=- -X?a --gxditview?a -Z --ditroff",
 	  "-*", F_LONGANY, NULL, NULL },
 	{ "mapfile", "", "", 0, h_varnames, NULL },
+	{ "mariadb", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
 	{ "mawk", "", "", 0, h_awk, NULL },
+	{ "mispipe", "", "ss", 0, NULL, NULL },
 	{ "mkdir", "-m=- --mode=- -p -v -Z --parents --verbose --context?-", "w*", 0, NULL, NULL },
 	{ "mksh", "", "", 0, h_shell, NULL },
 	{ "mktemp", "", "", 0, h_mktemp, NULL },
-	{ "more", "+*!c -n=- --lines=-", "r*", 0, NULL, NULL },
+	{ "more", "-n=- --lines=-", "r*", 0, NULL, NULL },
 	{ "mv", CP_OPTS, "d*w", 0, NULL, NULL },
+	{ "mysql", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
 	{ "nano",
 	  "-Y=- --syntax=- -T=- --tabsize=- -o=C --operatingdir=C -r=- --fill=- "
 	  "-Q=- --quotestr=- -X=- --wordchars=- -J=- --guidestripe=- -s=p --speller=p",
 	  "w*", F_LONGANY, NULL, NULL },
 	{ "nawk", "", "", 0, h_awk, NULL },
+	{ "nc", "-e=p -c=s", "-*", 0, NULL, NULL },
+	{ "ncat", "-e=p --exec=p -c=s --sh-exec=s --lua-exec=c -o=w --output=w", "-*", F_LONGANY,
+	  NULL, NULL },
+	{ "netcat", "-e=p -c=s", "-*", 0, NULL, NULL },
 	{ "nice", "-n=- --adjustment=- -#", "x", F_WRAP, NULL, NULL },
 	{ "nl", "-b=- -d=- -f=- -h=- -i=- -l=- -n=- -s=- -v=- -w=- -p", "r*", F_LONGANY, NULL,
 	  NULL },
@@ -3126,6 +3162,7 @@ static const struct prog progs[] = {
 	  "--clean -R -Z -d -b -n -N -M -m -r -L -o?- -O?- -p?- -V?- -D -h!N -v!N "
 	  "--headless --listen=- --startuptime=w",
 	  "w*", F_NOCLUSTER, NULL, NULL },
+	{ "open", "", "", F_ASK, NULL, "it opens files with programs of the desktop's choosing" },
 	{ "openssl",
 	  "-out=w -keyout=w -certout=w -in=r -key=r -inkey=r -signkey=r -CAfile=r "
 	  "-config=a -engine=a -provider=a -provider-path=a -passin=- -passout=- "
@@ -3141,6 +3178,7 @@ static const struct prog progs[] = {
 	  "--batch --forward --ignore-whitespace --reverse --silent --quiet --posix "
 	  "--merge?- --backup --follow-symlinks --remove-empty-files --set-utc --set-time",
 	  "wr", 0, NULL, NULL },
+	{ "pee", "", "s*", 0, NULL, NULL },
 	{ "perl",
 	  "-e=c -E=c -M=c -m=c -I=- -i?W -x?- -l?- -0?- -F=- -C?- -d?c -D?- -n -p -a "
 	  "-s -S -t -T -u -U -w -W -X -c!N -v!N -V!N -h!N",
@@ -3164,6 +3202,7 @@ static const struct prog progs[] = {
 	  "proxychains runs a command in a syntax not modelled here" },
 	{ "proxychains4", "", "", F_ASK, NULL,
 	  "proxychains runs a command in a syntax not modelled here" },
+	{ "psql", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
 	{ "pushd", "", "-*", 0, NULL, NULL },
 	{ "pwd", "-L -P", "-*", 0, NULL, NULL },
 	{ "python",
@@ -3176,6 +3215,7 @@ static const struct prog progs[] = {
 	{ "read", "", "", 0, h_varnames, NULL },
 	{ "readarray", "", "", 0, h_varnames, NULL },
 	{ "readonly", "", "", 0, h_declare, NULL },
+	{ "red", "", "", F_ASK, NULL, "ed runs commands from standard input" },
 	{ "rename", "", "", F_ASK, NULL, "rename evaluates its first argument as code" },
 	{ "rg",
 	  "--pre=p --pre-glob=- -e=P --regexp=P -f=P --file=r -g=- --glob=- --iglob=- "
@@ -3238,6 +3278,7 @@ static const struct prog progs[] = {
 	  "-n=- --iterations=- -s=- --size=- --random-source=r -f -u -v -x -z "
 	  "--force --remove?- --verbose --exact --zero",
 	  "d*", 0, NULL, NULL },
+	{ "socat", "", "", F_ASK, NULL, "socat runs programs named in its addresses" },
 	{ "sort",
 	  "-o=w --output=w -T=t --temporary-directory=t --compress-program=p "
 	  "--files0-from=r -k=- --key=- -t=- --field-separator=- -S=- "
@@ -3252,6 +3293,9 @@ static const struct prog progs[] = {
 	  "--number=- --separator=- --numeric-suffixes?- --hex-suffixes?- "
 	  "--elide-empty-files --unbuffered --verbose",
 	  "rw", 0, NULL, NULL },
+	{ "sponge", "-a", "w", 0, NULL, NULL },
+	{ "sqlite3", "", "", F_ASK, NULL,
+	  "sqlite3 dot-commands run shell commands and write files" },
 	{ "ssh", "", "", 0, h_ssh, NULL },
 	{ "ssh-agent", "-a=- -E=- -P=- -t=- -c -D -d -k -s -x", "x", F_WRAP, NULL, NULL },
 	{ "ssh-keygen",
@@ -3383,6 +3427,8 @@ static const struct prog progs[] = {
 	  "-*", F_LONGANY | F_NOCLUSTER, NULL, NULL },
 	{ "which", "-a -s", "-*", 0, NULL, NULL },
 	{ "xargs", "", "", 0, h_xargs, NULL },
+	{ "xdg-open", "", "", F_ASK, NULL,
+	  "it opens files with programs of the desktop's choosing" },
 	{ "xvfb-run",
 	  "-a -d -l -h -e=w --error-file=w -f=- --auth-file=- -n=- --server-num=- "
 	  "-p=- --xauth-protocol=- -s=- --server-args=- -w=- --wait=- "

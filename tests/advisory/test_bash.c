@@ -768,6 +768,19 @@ static const struct {
 	{ "ln -s .git/hooks src/h && echo x > src/h/pre-commit", Q, 0, "link" },
 	{ "echo 'rm y' > src/x.sh; bash src/x.sh", Q, 0, "writes" },
 	{ "bash <(echo rm y)", Q, 0, NULL },
+	/* programs that run commands from their own arguments */
+	{ "tar -cf src/t.tar --checkpoint-action=exec='rm y' src", D, 9, NULL },
+	{ "tar -cf src/t.tar --checkpoint-action exec=\"$c\" src", Q, 0, NULL },
+	{ "less +!rm\\ y src/a", Q, 0, NULL },
+	{ "less +10 src/a", A, -1, NULL },
+	{ "pee 'rm y' cat < src/a", D, 9, NULL },
+	{ "ifne rm y < src/a", D, 9, NULL },
+	{ "chronic rm y", D, 9, NULL },
+	{ "ncat -e 'rm y' localhost 1", D, 9, NULL },
+	{ "nc -c 'rm y' localhost 1", D, 9, NULL },
+	{ "src/a | sponge .env", D, 7, NULL },
+	{ "psql -c x", Q, 0, "shell" },
+	{ "socat - EXEC:'rm y'", Q, 0, NULL },
 };
 
 static void test_classes(void **state)

@@ -1013,8 +1013,6 @@ static int file_check_all(struct bash_ctx *bc, enum lf_capability cap, const cha
 	return 0;
 }
 
-static bool glob_path_clean(const char *dir, const char *word, char *out, size_t size);
-
 /* p is base or lies below it. */
 static bool path_under(const char *p, const char *base)
 {

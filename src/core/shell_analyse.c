@@ -1105,7 +1105,7 @@ int lf_shell_analyse_opts(const char *line, size_t len, const struct lf_shell_op
 
 	if (!line || !emit)
 		return -EINVAL;
-	an = malloc(sizeof(*an));
+	an = calloc(1, sizeof(*an));
 	if (!an)
 		return -ENOMEM;
 	an->emit = emit;

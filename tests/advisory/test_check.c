@@ -288,9 +288,12 @@ static void test_bash_default(void **state)
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *const a[] = { "check", "-C", dir, "bash", "--", t[i].line, NULL };
 		run_tool(r, NULL, env, a);
-		if (r->status != t[i].status || (t[i].has && !strstr(r->out, t[i].has)))
-			fail_msg("[%s]: exit %d, expected %d [%s]: %s", t[i].line, r->status,
-				 t[i].status, t[i].has ? t[i].has : "", r->out);
+		/* without Landlock the default's fallback deny cannot be
+		 * enforced: the sandbox would not start, every file is refused */
+		int want = t[i].status == 0 && !landlock_here() ? 1 : t[i].status;
+		if (r->status != want || (t[i].has && !strstr(r->out, t[i].has)))
+			fail_msg("[%s]: exit %d, expected %d [%s]: %s", t[i].line, r->status, want,
+				 t[i].has ? t[i].has : "", r->out);
 	}
 	free(r);
 }

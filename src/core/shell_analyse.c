@@ -1105,10 +1105,11 @@ int lf_shell_analyse_opts(const char *line, size_t len, const struct lf_shell_op
 
 	if (!line || !emit)
 		return -EINVAL;
-	an = calloc(1, sizeof(*an));
+	an = malloc(sizeof(*an)); /* not zeroed: the arena's first block is large */
 	if (!an)
 		return -ENOMEM;
 	an->emit = emit;
+	an->cd_scoped = false;
 	an->ctx = ctx;
 	an->home = opts && opts->home && opts->home[0] == '/' ? opts->home : NULL;
 	sh_arena_init(&an->arena);

@@ -2826,9 +2826,17 @@ static int h_git(struct tc *t)
 	if (!literal(sub))
 		return 0;
 	const struct git_sub *gs = NULL;
-	for (size_t k = 0; k < sizeof(git_subs) / sizeof(git_subs[0]); k++)
-		if (!strcmp(sub->text, git_subs[k].name))
-			gs = &git_subs[k];
+	size_t lo = 0, hi = sizeof(git_subs) / sizeof(git_subs[0]);
+	while (lo < hi && !gs) { /* git_subs is sorted (sh_table_sorted) */
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(sub->text, git_subs[mid].name);
+		if (c == 0)
+			gs = &git_subs[mid];
+		else if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	if (!gs) {
 		eff_reason(t, "git runs an alias or an external git-* program for a subcommand it "
 			      "does not have");
@@ -3458,6 +3466,9 @@ bool sh_table_sorted(void)
 {
 	for (size_t k = 1; k < sizeof(progs) / sizeof(progs[0]); k++)
 		if (strcmp(progs[k - 1].name, progs[k].name) >= 0)
+			return false;
+	for (size_t k = 1; k < sizeof(git_subs) / sizeof(git_subs[0]); k++)
+		if (strcmp(git_subs[k - 1].name, git_subs[k].name) >= 0)
 			return false;
 	return true;
 }

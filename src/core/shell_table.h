@@ -67,7 +67,8 @@ const char *sh_var_reason(const char *name, size_t n);
  * so it cannot run code through an array subscript. */
 bool sh_arith_literal(const char *s, size_t n);
 
-/* Whether the table is sorted (it is searched by bisection). */
+/* Whether the tables of programs and of git subcommands are sorted (they
+ * are searched by bisection). */
 bool sh_table_sorted(void);
 
 /* The basename of a program word. */

@@ -60,5 +60,5 @@ DIFF_LINES ?= 20000
 DIFF_SEED ?= $(shell date +%s)
 .PHONY: differential
 differential: all
-	meson test -C $(BUILD) --suite differential --print-errorlogs --timeout-multiplier 20 \
+	meson test -C $(BUILD) --suite differential --verbose --timeout-multiplier 20 \
 		--test-args="-n $(DIFF_LINES) -s $(DIFF_SEED)"

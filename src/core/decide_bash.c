@@ -1054,6 +1054,17 @@ static bool is_written(struct bash_ctx *bc, const char *p, void *arg)
 	return false;
 }
 
+/* Something the line wrote lies at or below p, or p lies below a
+ * directory it wrote (a tree extracted there). */
+static bool is_written_near(struct bash_ctx *bc, const char *p, void *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < bc->nwritten; i++)
+		if (path_under(bc->written[i], p) || path_under(p, bc->written[i]))
+			return true;
+	return false;
+}
+
 static bool add_path(struct bash_ctx *bc, const char *p, void *arg)
 {
 	bool link = *(bool *)arg;
@@ -1400,6 +1411,24 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 			remember_write(bc, part->target, false);
 		break;
 	case LF_PART_FILE:
+		if (part->conf) {
+			/* a configuration the program obeys: only the line's
+			 * own writes count */
+			const char *t = part->target->text;
+			bool wrote = bc->written_over || bc->links_over;
+			if (part->target->flags & LF_WORD_NOT_LITERAL)
+				wrote = wrote || bc->nwritten || bc->nlinks;
+			else
+				wrote = wrote ||
+					(bc->nwritten && paths_of(bc, t, is_written_near, NULL)) ||
+					(bc->nlinks && paths_of(bc, t, is_through_link, NULL));
+			if (!wrote)
+				return 0;
+			v.effect = LF_ASK;
+			set_text(v.reason, sizeof(v.reason), "not analysable: ",
+				 "the program obeys a configuration this line writes");
+			break;
+		}
 		r = decide_file_part(bc, part, &v, &skip);
 		if (r == 0 && !(part->target->flags & LF_WORD_NOT_LITERAL) && part->target->len &&
 		    (part->sure || part->link)) {

@@ -72,6 +72,11 @@ struct lf_shell_part {
 	 * code: the program runs the file as code (a script, source) */
 	bool link;
 	bool code;
+	/* LF_PART_FILE: conf: a file (tree: a directory) of the program's own
+	 * configuration or build description, read from its directory and
+	 * obeyed (Makefile, package.json, .git/): not a file request; it
+	 * makes the part at best ask when the line itself wrote it */
+	bool conf;
 	/* LF_PART_COMMAND: a cd whose directory the LF_PART_CWD push after it
 	 * carries; LF_PART_CWD: push (target set) or pop */
 	bool cd_scoped;

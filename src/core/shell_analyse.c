@@ -9,6 +9,7 @@
  * expansion that evaluates code or names at run time is found here, on
  * the tree. Pure: no I/O.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -89,6 +90,60 @@ static void tilde(struct an *an, struct lf_shell_word *w, const char *raw, size_
 	w->text = t;
 	w->len = hl + w->len - 1;
 	w->flags &= ~LF_WORD_TILDE;
+}
+
+/* A word that looks like an assignment (NAME=VALUE) given as an argument:
+ * bash (outside POSIX mode) expands a tilde at the start of the value and
+ * after each unquoted ':' as in an assignment (`dd of=~/x` writes in the
+ * home directory). A plain value is expanded with the known home; a value
+ * with quotes or expansions holding such a tilde is unknown. (Not after
+ * brace expansion: bash leaves `x{,}=~/a` as written.) */
+static void assign_tilde(struct an *an, struct lf_shell_word *w, const char *raw, size_t rawlen)
+{
+	size_t k = 0;
+
+	if (!raw || !rawlen || !(isalpha((unsigned char)raw[0]) || raw[0] == '_'))
+		return;
+	while (k < rawlen && (isalnum((unsigned char)raw[k]) || raw[k] == '_'))
+		k++;
+	if (k < rawlen && raw[k] == '+')
+		k++;
+	if (k >= rawlen || raw[k] != '=' || !memchr(raw + k, '~', rawlen - k))
+		return;
+	bool plain = !(w->flags & LF_WORD_NOT_LITERAL);
+	for (size_t i = k + 1; i < rawlen && plain; i++)
+		plain = !strchr("'\"\\$`", raw[i]);
+	/* the tildes at the value's start and after a ':' */
+	bool any = false, unknown = false;
+	for (size_t i = k + 1; i < rawlen; i++) {
+		if (raw[i] != '~' || !(raw[i - 1] == '=' || raw[i - 1] == ':'))
+			continue;
+		any = true;
+		size_t e = i + 1;
+		if (!(e == rawlen || raw[e] == '/' || raw[e] == ':') || !an->home)
+			unknown = true; /* ~user, ~+, ~-, or no home */
+	}
+	if (!any)
+		return;
+	if (!plain || unknown) {
+		w->flags |= LF_WORD_TILDE;
+		return;
+	}
+	size_t hl = strlen(an->home), n = 0;
+	char *t = sh_alloc(&an->arena, rawlen + 1 + hl * rawlen);
+	if (!t)
+		return;
+	for (size_t i = 0; i < rawlen; i++) {
+		if (i > k && raw[i] == '~' && (raw[i - 1] == '=' || raw[i - 1] == ':')) {
+			memcpy(t + n, an->home, hl);
+			n += hl;
+		} else {
+			t[n++] = raw[i];
+		}
+	}
+	t[n] = '\0';
+	w->text = t;
+	w->len = n;
 }
 
 /* ------------------------------------------------------------------------
@@ -409,6 +464,7 @@ static int push_word(struct an *an, struct wordv *wv, const struct sh_word *sw, 
 	}
 	if (!(sw->flags & LF_WORD_BRACE)) {
 		tilde(an, &w, sw->raw, sw->rawlen);
+		assign_tilde(an, &w, sw->raw, sw->rawlen);
 		return wv_push(an, wv, &w);
 	}
 	struct braces *b = sh_alloc(&an->arena, sizeof(*b));
@@ -604,6 +660,7 @@ static int effect(struct an *an, const struct sh_eff *e, const struct lf_shell_w
 			.tree = e->tree,
 			.link = e->link,
 			.code = e->code,
+			.conf = e->conf,
 			.wrapped = depth > 0,
 		};
 		return an->emit(an->ctx, &p);

@@ -52,6 +52,7 @@
 #define F_STDIN_CODE 0x08u /* without a script or code option it reads code from stdin */
 #define F_ASK 0x10u	   /* at best ask (the entry's reason) */
 #define F_NOPERMUTE 0x20u  /* options only before the first operand */
+#define F_EQ1 0x40u	   /* Go-style flags: -name=value and --name are -name */
 
 struct tc;
 typedef int (*handler_fn)(struct tc *t);
@@ -63,6 +64,10 @@ struct prog {
 	unsigned flags;
 	handler_fn handler;
 	const char *reason; /* F_ASK; for wrappers: why having no command asks */
+	/* files of its own configuration or build description the program
+	 * reads from its directory and obeys (Makefile, package.json, .git/):
+	 * space-separated, relative; one ending in / is a directory */
+	const char *conf;
 };
 
 /* One run of the option engine. */
@@ -138,7 +143,9 @@ static void eff_file(struct tc *t, enum lf_capability cap, const struct lf_shell
 	if ((e = eff_add(t, SH_EF_FILE))) {
 		e->cap = cap;
 		e->word = w;
-		e->sure = sure && !t->unsure;
+		/* after an unknown option an operand may be its argument: a
+		 * read stays a maybe, a write or delete is judged anyway */
+		e->sure = sure && (!t->unsure || cap != LF_CAP_READ);
 		e->tree = tree;
 		e->link = t->links && cap == LF_CAP_WRITE;
 	}
@@ -163,6 +170,44 @@ static void eff_script(struct tc *t, const struct lf_shell_word *w)
 	if (t->out->n && t->out->v[t->out->n - 1].kind == SH_EF_FILE &&
 	    t->out->v[t->out->n - 1].word == w)
 		t->out->v[t->out->n - 1].code = true;
+}
+
+/* A configuration file (tree: a directory of them) the program obeys. */
+static void eff_conf_word(struct tc *t, const struct lf_shell_word *w, bool tree)
+{
+	struct sh_eff *e = eff_add(t, SH_EF_FILE);
+	if (e) {
+		e->cap = LF_CAP_READ;
+		e->word = w;
+		e->code = true;
+		e->conf = true;
+		e->tree = tree;
+	}
+}
+
+/* The files of conf (the entry's own configuration names) in the
+ * program's directory: code it obeys. Only a write by the line itself
+ * counts (decide_bash.c): the program would run what the line wrote. */
+static void eff_conf(struct tc *t, const char *conf)
+{
+	while (conf && *conf) {
+		while (*conf == ' ')
+			conf++;
+		size_t n = strcspn(conf, " ");
+		if (!n)
+			break;
+		bool dir = conf[n - 1] == '/';
+		struct lf_shell_word *w = sh_alloc(t->a, sizeof(*w));
+		char *text = w ? sh_strndup(t->a, conf, dir ? n - 1 : n) : NULL;
+		if (!text) {
+			t->out->nomem = true;
+			return;
+		}
+		w->text = text;
+		w->len = dir ? n - 1 : n;
+		eff_conf_word(t, w, dir);
+		conf += n;
+	}
 }
 
 static void eff_reason(struct tc *t, const char *reason)
@@ -551,6 +596,16 @@ static bool spec_dangerous(const char *spec)
 
 static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, size_t at);
 
+/* The role of an option's argument: the option names it, so an unknown
+ * option elsewhere (which makes operands unsure) does not make it unsure. */
+static void opt_role(struct tc *t, char role, const struct lf_shell_word *w, size_t at)
+{
+	bool unsure = t->unsure;
+	t->unsure = false;
+	apply_role(t, role, w, at);
+	t->unsure = unsure;
+}
+
 /* ------------------------------------------------------------------------
  * The engine.
  */
@@ -586,7 +641,7 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 		    spec_find(p->opts, "-", 1, &d0)) {
 			/* a lone "-" that is an option (env -: -i) */
 			if (d0.sep == '!')
-				apply_role(t, d0.role, NULL, i);
+				opt_role(t, d0.role, NULL, i);
 			continue;
 		}
 		if (options && literal(w) && w->text[0] == '+' && w->len > 1 &&
@@ -596,7 +651,7 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 			while (k < w->len && w->text[k] >= '0' && w->text[k] <= '9')
 				k++;
 			if (k < w->len)
-				apply_role(t, d0.role, NULL, i);
+				opt_role(t, d0.role, NULL, i);
 			continue;
 		}
 		if (options && literal(w) && w->text[0] == '-' && w->len > 1) {
@@ -608,9 +663,14 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 			if (w->text[1] == '-' || (p->flags & F_NOCLUSTER) ||
 			    spec_find(p->opts, w->text, w->len, &d)) {
 				/* a long option, or a whole word */
-				const char *eq = w->text[1] == '-' ? strchr(w->text, '=') : NULL;
+				const char *eq = w->text[1] == '-' || (p->flags & F_EQ1)
+							 ? strchr(w->text, '=')
+							 : NULL;
 				size_t nl = eq ? (size_t)(eq - w->text) : w->len;
-				if (!spec_find(p->opts, w->text, nl, &d)) {
+				bool found = spec_find(p->opts, w->text, nl, &d);
+				if (!found && (p->flags & F_EQ1) && w->text[1] == '-')
+					found = spec_find(p->opts, w->text + 1, nl - 1, &d);
+				if (!found) {
 					if (w->text[1] != '-' && !(p->flags & F_NOCLUSTER))
 						goto cluster;
 					t->unsure = true;
@@ -623,14 +683,14 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 				if (d.sep == '=' && !eq) {
 					if (i + 1 >= argc)
 						continue;
-					apply_role(t, d.role, &argv[i + 1], i + 1);
+					opt_role(t, d.role, &argv[i + 1], i + 1);
 					i++;
 				} else if ((d.sep == '=' || d.sep == '?') && eq) {
-					apply_role(t, d.role, word_tail(t, w, nl + 1), i);
+					opt_role(t, d.role, word_tail(t, w, nl + 1), i);
 				} else if (d.sep == '!' || d.sep == '?') {
 					/* an optional argument not given: the option's effect
 					 * without it (sed -i) */
-					apply_role(t, d.role, NULL, i);
+					opt_role(t, d.role, NULL, i);
 				}
 				if (d.role == 'x' && d.sep)
 					return 0;
@@ -648,17 +708,17 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 					break;
 				}
 				if (d.sep == '!') {
-					apply_role(t, d.role, NULL, i);
+					opt_role(t, d.role, NULL, i);
 					continue;
 				}
 				if (d.sep == '=' || d.sep == '?') {
 					if (k + 1 < w->len) {
-						apply_role(t, d.role, word_tail(t, w, k + 1), i);
+						opt_role(t, d.role, word_tail(t, w, k + 1), i);
 					} else if (d.sep == '=' && i + 1 < argc) {
-						apply_role(t, d.role, &argv[i + 1], i + 1);
+						opt_role(t, d.role, &argv[i + 1], i + 1);
 						i++;
 					} else if (d.sep == '?') {
-						apply_role(t, d.role, NULL, i);
+						opt_role(t, d.role, NULL, i);
 					}
 					break;
 				}
@@ -768,8 +828,25 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 			t->target_dir = true;
 		break;
 	case 'C':
-		if (w)
+		/* -C a -C b is a/b */
+		if (w && t->base && w->len && w->text[0] != '/' && w->text[0] != '~') {
+			size_t n = t->base->len + 1 + w->len;
+			struct lf_shell_word *j = sh_alloc(t->a, sizeof(*j));
+			char *s = j ? sh_alloc(t->a, n + 1) : NULL;
+			if (!s) {
+				t->out->nomem = true;
+				break;
+			}
+			memcpy(s, t->base->text, t->base->len);
+			s[t->base->len] = '/';
+			memcpy(s + t->base->len + 1, w->text, w->len + 1);
+			j->text = s;
+			j->len = n;
+			j->flags = t->base->flags | w->flags;
+			t->base = j;
+		} else if (w) {
 			t->base = w;
+		}
 		break;
 	case 's':
 	case 'p':
@@ -1687,7 +1764,7 @@ static int h_find(struct tc *t)
 		}
 		if (d.sep == '=') {
 			if (i + 1 < t->argc)
-				apply_role(t, d.role, &t->argv[i + 1], i + 1);
+				opt_role(t, d.role, &t->argv[i + 1], i + 1);
 			i++;
 		}
 	}
@@ -2190,7 +2267,7 @@ static int h_awk(struct tc *t)
 		if (d.role == 'k')
 			program_given = true;
 		if (v || d.sep == '!' || d.sep == '?')
-			apply_role(t, d.role, v, i);
+			opt_role(t, d.role, v, i);
 	}
 	if (!program_given) {
 		if (i >= t->argc) {
@@ -2559,9 +2636,9 @@ struct git_sub {
 
 static const struct git_sub git_subs[] = {
 	{ "add", "-e!a --edit!a --pathspec-from-file=r " GIT_DIFF_OPTS, "m*", 0 },
-	{ "am", "--directory=C " GIT_DIFF_OPTS, "r*", 0 },
+	{ "am", "--directory=t " GIT_DIFF_OPTS, "r*", 0 },
 	{ "annotate", GIT_DIFF_OPTS, "m*", 0 },
-	{ "apply", "--directory=C --output=w " GIT_DIFF_OPTS, "r*", 0 },
+	{ "apply", "--directory=t --unsafe-paths!a --output=w " GIT_DIFF_OPTS, "r*", 0 },
 	{ "archive", "-o=w --output=w --remote=a --exec=a", "-*", 0 },
 	{ "bisect", "", "-*", 0 },
 	{ "blame", "--contents=r -S=r " GIT_DIFF_OPTS, "m*", 0 },
@@ -2774,7 +2851,7 @@ static int h_git(struct tc *t)
 		"--literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs "
 		"--no-optional-locks --list-cmds=- --attr-source=- --html-path --man-path "
 		"--info-path -v --version -h --help";
-	const struct lf_shell_word *gitdir = NULL;
+	const struct lf_shell_word *gitdir = NULL, *cdir = t->base;
 	size_t i = 1;
 
 	for (; i < t->argc; i++) {
@@ -2806,8 +2883,19 @@ static int h_git(struct tc *t)
 		    !strcmp(w->text, "-h") || !strcmp(w->text, "-v"))
 			return 0;
 		if (v || d.sep == '!')
-			apply_role(t, d.role, v, i);
+			opt_role(t, d.role, v, i);
+		if (!strcmp(w->text, "-C"))
+			cdir = t->base;
 	}
+	/* the repository's configuration, found from the -C directory (not
+	 * from --work-tree), or named by --git-dir */
+	const struct lf_shell_word *wt = t->base;
+	t->base = cdir;
+	if (gitdir)
+		eff_conf_word(t, gitdir, true);
+	else
+		eff_conf(t, ".git/ .gitattributes .gitmodules");
+	t->base = wt;
 	if (i >= t->argc)
 		return 0;
 	if (i > 1) {
@@ -2886,6 +2974,601 @@ static int h_git(struct tc *t)
 }
 
 /* ------------------------------------------------------------------------
+ * Programs with subcommands (go, cargo, npm, docker, …): the program's own
+ * options (its entry's spec), then a subcommand with a spec of its own in
+ * the table below, sorted by program and subcommand.
+ */
+struct sub {
+	const char *prog;
+	const char *name;
+	const char *opts;
+	const char *operands;
+	unsigned flags;
+	const char *reason; /* F_ASK */
+};
+
+/* Options every npm command takes that name programs or files. */
+#define NPM_OPTS                                                                                \
+	"--prefix=t --cache=t --userconfig=a --globalconfig=a --script-shell=a --shell=a "      \
+	"--editor=a --browser=a --viewer=a --git=a --node-options=a --onload-script=a "         \
+	"--init-module=a --node-gyp=a --python=a --call=s -c=s -g!a --global!a --location=a "   \
+	"--workspace=- -w=- --registry=- --tag=- --omit=- --include=- --loglevel=- --access=- " \
+	"--otp=- --depth=- --before=- --cpu=- --os=- --libc=- --install-strategy=- "            \
+	"--lockfile-version=- --pack-destination=t -D -S -E -O -P -B -y -f -s -q -d -l -a "     \
+	"-h!N --help!N -v!N --version!N"
+/* Build flags of the go command. */
+#define GO_BUILD                                                                                   \
+	"-C=C -o=w -a -n -p=- -race -msan -asan -cover -covermode=- -coverpkg=- -v -work -x "      \
+	"-asmflags=- -buildmode=- -buildvcs=- -compiler=a -gccgoflags=a -gcflags=- "               \
+	"-installsuffix=- -ldflags=- -linkshared -mod=- -modcacherw -modfile=r -overlay=r -pgo=r " \
+	"-pkgdir=t -tags=- -trimpath -toolexec=p -json -debug-actiongraph=w "                      \
+	"-debug-runtime-trace=w -debug-trace=w -h!N -help!N"
+#define GO_TEST                                                                            \
+	"-exec=p -c -args!a -coverprofile=w -cpuprofile=w -memprofile=w -blockprofile=w "  \
+	"-mutexprofile=w -trace=w -outputdir=t -fuzzcachedir=t -test.*!a -run=- -bench=- " \
+	"-benchtime=- -benchmem -count=- -cpu=- -failfast -fullpath -fuzz=- -fuzztime=- "  \
+	"-fuzzminimizetime=- -list=- -parallel=- -short -shuffle=- -skip=- -timeout=- -vet=-"
+/* Options of cargo's build commands. */
+#define CARGO_BUILD                                                                              \
+	"--target-dir=t --artifact-dir=t --out-dir=t --manifest-path=r --lockfile-path=r "       \
+	"--config=a -Z=a --timings?- --message-format=- -p=- --package=- -j=- --jobs=- "         \
+	"--features=- -F=- --target=- --profile=- --bin=- --example=- --test=- --bench=- "       \
+	"--exclude=- --color=- --open!a -q -v -vv --quiet --verbose --release -r --all-targets " \
+	"--workspace --all-features --no-default-features --locked --frozen --offline --lib "    \
+	"--bins --examples --tests --benches --keep-going --future-incompat-report --doc "       \
+	"--no-run --no-fail-fast --ignored -h!N --help!N"
+#define CARGO_OPTS "--manifest-path=r --config=a -Z=a --color=- -q -v --locked --frozen --offline"
+/* Options of docker that name programs or files. */
+#define DOCKER_OPTS                                                                       \
+	"-H=- --host=- --context=- -c=- -l=- --log-level=- -D --debug --tls --tlsverify " \
+	"--tlscacert=r --tlscert=r --tlskey=r --config=a -v!N --version!N -h!N --help!N"
+#define R_CONTAINERS "it runs commands in containers, which may write the host through mounts"
+#define R_TERMINAL "a terminal emulator runs a command in a new terminal"
+#define R_MAIL "mail runs ~! escapes and its sendmail program"
+#define NPM_CONF "package.json .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml"
+
+static const struct sub subs[] = {
+	{ "bun", "build", "--outfile=w --outdir=t --sourcemap?- --target=- --define=-", "m*",
+	  F_LONGANY, NULL },
+	{ "bun", "exec", "", "", F_ASK, "bun exec runs a string in bun's own shell" },
+	{ "bun", "x", "--bun -p=- --package=- --silent --verbose", "x", F_WRAP, NULL },
+	{ "bundle", "exec", "--gemfile=r --keep-file-descriptors", "x", F_WRAP, NULL },
+	{ "cargo", "add", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "b", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "bench", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "build", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "c", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "check", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "clean", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "clippy", CARGO_BUILD " --fix --allow-dirty --allow-staged", "-*", F_LONGANY,
+	  NULL },
+	{ "cargo", "d", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "doc", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "fetch", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "fix", CARGO_BUILD " --allow-dirty --allow-staged --allow-no-vcs --edition",
+	  "-*", F_LONGANY, NULL },
+	{ "cargo", "fmt", CARGO_OPTS " --all --check -p=- --package=-", "-*", F_LONGANY, NULL },
+	{ "cargo", "generate-lockfile", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "help", "", "-*", F_LONGANY, NULL },
+	{ "cargo", "info", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "init", CARGO_OPTS " --name=- --edition=- --vcs=- --bin --lib", "t", F_LONGANY,
+	  NULL },
+	{ "cargo", "install", "", "", F_ASK, "cargo install writes into ~/.cargo or --root" },
+	{ "cargo", "locate-project", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "login", "", "", F_ASK, "cargo login writes credentials into ~/.cargo" },
+	{ "cargo", "logout", "", "", F_ASK, "cargo logout writes credentials into ~/.cargo" },
+	{ "cargo", "metadata", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "new", CARGO_OPTS " --name=- --edition=- --vcs=- --bin --lib", "t", F_LONGANY,
+	  NULL },
+	{ "cargo", "package", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "pkgid", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "publish", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "r", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "read-manifest", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "remove", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "report", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "rm", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "run", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "rustc", CARGO_BUILD, "a*", F_LONGANY, NULL },
+	{ "cargo", "rustdoc", CARGO_BUILD, "a*", F_LONGANY, NULL },
+	{ "cargo", "search", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "t", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "test", CARGO_BUILD, "-*", F_LONGANY, NULL },
+	{ "cargo", "tree", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "uninstall", "", "", F_ASK, "cargo uninstall writes into ~/.cargo or --root" },
+	{ "cargo", "update", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "vendor", CARGO_OPTS " --sync=r --versioned-dirs --respect-source-config", "t",
+	  F_LONGANY, NULL },
+	{ "cargo", "verify-project", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "cargo", "version", "", "-*", F_LONGANY, NULL },
+	{ "cargo", "yank", CARGO_OPTS, "-*", F_LONGANY, NULL },
+	{ "conda", "run",
+	  "-n=- --name=- -p=- --prefix=- --cwd=C --no-capture-output --live-stream -v "
+	  "--debug-wrapper-scripts --dev",
+	  "x", F_WRAP, NULL },
+	{ "deno", "compile", "-o=w --output=w -A!a --allow-all!a --allow-run?a --allow-write?a",
+	  "k", F_LONGANY, NULL },
+	{ "deno", "eval", "", "", F_ASK, "deno eval runs code given in its arguments" },
+	{ "deno", "install", "-g!a --global!a --root=t -A!a --allow-all!a", "-*", F_LONGANY, NULL },
+	{ "deno", "jupyter", "", "", F_ASK, "deno jupyter installs a kernel outside the project" },
+	{ "deno", "repl", "", "", F_ASK, "it reads code from standard input" },
+	{ "deno", "run",
+	  "-A!a --allow-all!a --allow-run?a --allow-write?a --allow-ffi?a --config=r -c=r "
+	  "--import-map=r --env-file?r --lock?w",
+	  "k", F_LONGANY | F_NOPERMUTE, NULL },
+	{ "deno", "serve", "-A!a --allow-all!a --allow-run?a --allow-write?a --allow-ffi?a", "k",
+	  F_LONGANY | F_NOPERMUTE, NULL },
+	{ "deno", "test", "-A!a --allow-all!a --allow-run?a --allow-write?a --allow-ffi?a", "m*",
+	  F_LONGANY, NULL },
+	{ "deno", "upgrade", "", "", F_ASK, "deno upgrade replaces the deno program" },
+	{ "devbox", "run", "-c=C --config=C -e=- --env=- --env-file=r -q --quiet --pure", "x",
+	  F_WRAP, NULL },
+	{ "devbox", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
+	{ "direnv", "exec", "", "-x", F_WRAP, NULL },
+	{ "docker", "events", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "history", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "images", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "info", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "inspect", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "kill", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "logs", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "pause", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "port", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "ps", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "pull", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "rm", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "rmi", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "search", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "stats", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "stop", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "tag", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "top", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "unpause", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "version", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "docker", "wait", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "go", "bug", "", "", F_ASK, "go bug opens a browser" },
+	{ "go", "build", GO_BUILD, "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "clean", "-i!a -r -cache -testcache -modcache -fuzzcache -n -x", "-*",
+	  F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "env", "-w!a -u!a -json -changed", "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "generate", GO_BUILD " -run=- -skip=-", "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "get", GO_BUILD " -t -u?- -tool", "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "install", "", "", F_ASK, "go install writes into GOBIN or GOPATH/bin" },
+	{ "go", "list",
+	  GO_BUILD " -f=- -m -u -versions -retracted -e -deps -test -export -find -compiled "
+		   "-reuse=r",
+	  "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "mod",
+	  "-o=t -modfile=r -json -e -x -v -go=- -compat=- -fmt -print -replace=- "
+	  "-dropreplace=- -require=- -droprequire=- -exclude=- -dropexclude=- -retract=- "
+	  "-dropretract=- -module=- -toolchain=- -tool=- -droptool=- -godebug=- "
+	  "-dropgodebug=- -ignore=- -dropignore=-",
+	  "-m*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "run", GO_BUILD " -exec=p", "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "test", GO_BUILD " " GO_TEST, "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "go", "tool", "", "", F_ASK, "go tool runs a tool with options of its own" },
+	{ "go", "vet", GO_BUILD " -vettool=p", "-*", F_NOCLUSTER | F_EQ1, NULL },
+	{ "hatch", "run", "", "x", F_WRAP, NULL },
+	{ "mamba", "run",
+	  "-n=- --name=- -p=- --prefix=- --cwd=C --no-capture-output --live-stream -v", "x", F_WRAP,
+	  NULL },
+	{ "micromamba", "run",
+	  "-n=- --name=- -p=- --prefix=- --cwd=C --no-capture-output --live-stream -v -a=- "
+	  "--attach=-",
+	  "x", F_WRAP, NULL },
+	{ "nix", "develop", "", "", F_ASK,
+	  "nix runs shells, hooks and programs from Nix expressions" },
+	{ "nix", "env", "", "", F_ASK, "nix runs shells, hooks and programs from Nix expressions" },
+	{ "nix", "fmt", "", "", F_ASK, "nix runs shells, hooks and programs from Nix expressions" },
+	{ "nix", "profile", "", "", F_ASK, "nix profile installs into the user's profile" },
+	{ "nix", "repl", "", "", F_ASK, "it reads code from standard input" },
+	{ "nix", "run", "", "", F_ASK, "nix runs shells, hooks and programs from Nix expressions" },
+	{ "nix", "shell", "", "", F_ASK,
+	  "nix runs shells, hooks and programs from Nix expressions" },
+	{ "npm", "bugs", "", "", F_ASK, "it opens a browser" },
+	{ "npm", "c", "", "", F_ASK, "npm config sets options of later npm commands" },
+	{ "npm", "config", "", "", F_ASK, "npm config sets options of later npm commands" },
+	{ "npm", "create", "", "", F_ASK, "npm init runs a create-* package" },
+	{ "npm", "docs", "", "", F_ASK, "it opens a browser" },
+	{ "npm", "edit", "", "", F_ASK, "npm edit runs an editor" },
+	{ "npm", "exec", NPM_OPTS " --package=-", "x", F_WRAP, NULL },
+	{ "npm", "explore", "", "", F_ASK, "npm explore runs a shell" },
+	{ "npm", "home", "", "", F_ASK, "it opens a browser" },
+	{ "npm", "init", NPM_OPTS " --scope=- --init-*=-", "a*", F_LONGANY, NULL },
+	{ "npm", "innit", NPM_OPTS " --scope=- --init-*=-", "a*", F_LONGANY, NULL },
+	{ "npm", "link", "", "", F_ASK, "npm link writes into the global prefix" },
+	{ "npm", "ln", "", "", F_ASK, "npm link writes into the global prefix" },
+	{ "npm", "repo", "", "", F_ASK, "it opens a browser" },
+	{ "npm", "set", "", "", F_ASK, "npm config sets options of later npm commands" },
+	{ "npm", "x", NPM_OPTS " --package=-", "x", F_WRAP, NULL },
+	{ "pdm", "run", "-s!a --site-packages -l!N --list!N --json", "x", F_WRAP, NULL },
+	{ "perf", "annotate", "--objdump=p --addr2line=p -i=r --input=r", "-*", F_LONGANY, NULL },
+	{ "perf", "bench", "", "", F_ASK, R_NOT_FOLLOWED },
+	{ "perf", "c2c", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "config", "", "", F_ASK,
+	  "perf config writes the configuration of later perf commands" },
+	{ "perf", "daemon", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "ftrace", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "inject", "", "", F_ASK, R_NOT_FOLLOWED },
+	{ "perf", "kmem", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "kvm", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "kwork", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "lock", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "mem", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "probe", "", "", F_ASK, R_NOT_FOLLOWED },
+	{ "perf", "record",
+	  "-o=w --output=w -e=- --event=- -a --all-cpus -p=- --pid=- -t=- --tid=- -F=- --freq=- "
+	  "-c=- --count=- -g --call-graph=- -q --quiet -v --verbose -s --stat -d --data -T "
+	  "--timestamp -P --period -C=- --cpu=- -N --no-buildid-cache -B --no-buildid -G=- "
+	  "--cgroup=- -u=- --uid=- -m=- --mmap-pages=- --overwrite --no-inherit -i",
+	  "x", F_WRAP, NULL },
+	{ "perf", "report", "--objdump=p --addr2line=p -i=r --input=r", "-*", F_LONGANY, NULL },
+	{ "perf", "sched", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "script", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "stat",
+	  "-o=w --output=w -e=- --event=- -a --all-cpus -p=- --pid=- -t=- --tid=- -r=- "
+	  "--repeat=- -x=- --field-separator=- -I=- --interval-print=- -C=- --cpu=- -A "
+	  "--no-aggr -d --detailed -v --verbose -n --null -S --sync -G=- --cgroup=- -M=- "
+	  "--metrics=- --per-core --per-socket --per-thread --per-node -T --transaction "
+	  "--topdown --append -j --json --no-big-num -B --big-num --pre=p --post=p",
+	  "x", F_WRAP, NULL },
+	{ "perf", "test", "", "", F_ASK, R_NOT_FOLLOWED },
+	{ "perf", "timechart", "", "", F_ASK,
+	  "perf runs a command or script with options not modelled here" },
+	{ "perf", "top", "--objdump=p --addr2line=p", "-*", F_LONGANY, NULL },
+	{ "perf", "trace",
+	  "-o=w --output=w -e=- --event=- -p=- --pid=- -t=- --tid=- -a --all-cpus -s "
+	  "--summary -S --with-summary -v --verbose -T --time -f --failure",
+	  "x", F_WRAP, NULL },
+	{ "pipenv", "run", "", "x", F_WRAP, NULL },
+	{ "pipenv", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
+	{ "pipx", "environment", "", "-*", 0, NULL },
+	{ "pipx", "list", "--json --short --include-injected", "-*", 0, NULL },
+	{ "pipx", "run",
+	  "--spec=- --python=- --pip-args=- --no-cache --index-url=- -i=- --editable -e "
+	  "--system-site-packages --path -q --quiet -v --verbose",
+	  "x", F_WRAP, NULL },
+	{ "pixi", "run", "-e=- --environment=- --manifest-path=r --frozen --locked -v -q", "x",
+	  F_WRAP, NULL },
+	{ "pixi", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
+	{ "pnpm", "config", "", "", F_ASK, "pnpm config sets options of later pnpm commands" },
+	{ "pnpm", "create", "", "", F_ASK, "pnpm create runs a create-* package" },
+	{ "pnpm", "dlx", "--package=- -c!a --shell-mode!a -s --silent --allow-build=- --reporter=-",
+	  "x", F_WRAP, NULL },
+	{ "pnpm", "exec",
+	  "-c!a --shell-mode!a -r --recursive --parallel --filter=- -F=- --no-bail "
+	  "--report-summary --resume-from=- -s --silent --reporter=-",
+	  "x", F_WRAP, NULL },
+	{ "pnpm", "link", "", "", F_ASK, "pnpm link writes into the global directory" },
+	{ "pnpm", "set", "", "", F_ASK, "pnpm config sets options of later pnpm commands" },
+	{ "pnpm", "x", "--package=- -c!a --shell-mode!a -s --silent", "x", F_WRAP, NULL },
+	{ "podman", "events", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "history", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "images", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "info", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "inspect", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "logs", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "ps", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "pull", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "podman", "version", DOCKER_OPTS, "-*", F_LONGANY, NULL },
+	{ "poetry", "run", "-C=C --directory=C -P=C --project=C -q -v -n --no-interaction", "x",
+	  F_WRAP, NULL },
+	{ "poetry", "self", "", "", F_ASK, "poetry self changes poetry's own installation" },
+	{ "poetry", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
+	{ "rr", "record",
+	  "-o=t --output-trace-dir=t -n --no-syscall-buffer -h --chaos -w --wait -p=- -c=- "
+	  "--num-cpu-ticks=- --bind-to-cpu=- --disable-cpuid-faulting --asan --nested=- -b "
+	  "--force-syscall-buffer --syscall-buffer-size=- --ignore-nested -v=a --env=a",
+	  "x", F_WRAP, NULL },
+	{ "rr", "replay", "", "", F_ASK, "rr replay runs debugger commands" },
+	{ "rye", "run", "", "x", F_WRAP, NULL },
+	{ "uv", "build", "-o=t --out-dir=t", "t", F_LONGANY, NULL },
+	{ "uv", "cache", "", "-*", F_LONGANY, NULL },
+	{ "uv", "export", "-o=w --output-file=w", "-*", F_LONGANY, NULL },
+	{ "uv", "pip",
+	  "--target=t -t=t --prefix=t --root=t -o=w --output-file=w -r=r --requirement=r "
+	  "-c=r --constraint=r --system!a --break-system-packages!a -e=- --editable=-",
+	  "-*", F_LONGANY, NULL },
+	{ "uv", "python", "", "", F_ASK, "uv python installs interpreters outside the project" },
+	{ "uv", "run",
+	  "--with=- -w=- --with-editable=- --with-requirements=r --isolated --no-project "
+	  "--no-sync --locked --frozen --active --all-extras --extra=- --no-dev --group=- "
+	  "--only-group=- --package=- --python=- -p=- -m!a --module!a --script -s --env-file=r "
+	  "--no-env-file --directory=C --project=C -q --quiet -v --verbose --offline --no-cache "
+	  "--all-packages --no-editable --exact --inexact",
+	  "x", F_WRAP, NULL },
+	{ "uv", "self", "", "", F_ASK, "uv self replaces the uv program" },
+	{ "uv", "tool", "", "", F_ASK, "uv tool installs or runs tools outside the project" },
+	{ "uv", "venv", "--python=- -p=- --seed --prompt=- --system-site-packages -q -v", "t",
+	  F_LONGANY, NULL },
+	{ "yarn", "config", "", "", F_ASK, "yarn config sets options of later yarn commands" },
+	{ "yarn", "create", "", "", F_ASK, "yarn create runs a create-* package" },
+	{ "yarn", "dlx", "-p=- --package=- -q --quiet", "x", F_WRAP, NULL },
+	{ "yarn", "exec", "", "", F_ASK, "yarn exec runs a command in yarn's own shell" },
+	{ "yarn", "global", "", "", F_ASK, "yarn global writes outside the project" },
+	{ "yarn", "link", "", "", F_ASK, "yarn link writes outside the project" },
+	{ "yarn", "node", "", "", F_ASK, "it runs code given in its arguments" },
+};
+
+static int sub_cmp(const struct sub *a, const char *prog, const char *name)
+{
+	int c = strcmp(prog, a->prog);
+	return c ? c : strcmp(name, a->name);
+}
+
+static const struct sub *sub_find(const char *prog, const char *name)
+{
+	size_t lo = 0, hi = sizeof(subs) / sizeof(subs[0]);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = sub_cmp(&subs[mid], prog, name);
+		if (c == 0)
+			return &subs[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* The program's options before its subcommand (an unknown one asks: where
+ * the subcommand starts is not known), then the subcommand's row; one the
+ * table has no row for: the entry's reason when it has one (docker: every
+ * other subcommand asks), else its operands may be files. */
+static int h_sub(struct tc *t)
+{
+	const struct prog *p = t->p;
+	size_t i = 1;
+
+	for (; i < t->argc; i++) {
+		const struct lf_shell_word *w = &t->argv[i];
+		if (!literal(w)) {
+			eff_reason(t,
+				   "the subcommand, or an option before it, is not a literal word");
+			return 0;
+		}
+		if ((w->text[0] != '-' && w->text[0] != '+') || w->len == 1)
+			break;
+		if (word_is(w, "--")) {
+			i++;
+			break;
+		}
+		struct optdef d;
+		const char *eq = strchr(w->text, '=');
+		size_t nl = eq ? (size_t)(eq - w->text) : w->len;
+		if (!spec_find(p->opts, w->text, nl, &d)) {
+			eff_reason(t,
+				   "an option before the subcommand this analysis does not know");
+			return 0;
+		}
+		if (d.role == 'N')
+			return 0;
+		if (d.sep == '=' && !eq) {
+			if (i + 1 < t->argc)
+				opt_role(t, d.role, &t->argv[i + 1], i + 1);
+			i++;
+		} else if ((d.sep == '=' || d.sep == '?') && eq) {
+			opt_role(t, d.role, word_tail(t, w, nl + 1), i);
+		} else if (d.sep == '!' || d.sep == '?') {
+			opt_role(t, d.role, NULL, i);
+		}
+	}
+	if (i >= t->argc)
+		return 0;
+	const struct sub *sb = sub_find(p->name, t->argv[i].text);
+	if (!sb) {
+		if (p->reason) {
+			eff_reason(t, p->reason);
+			return 0;
+		}
+		const struct prog any = { t->argv[i].text, NULL, "m*", 0, NULL, NULL, NULL };
+		return engine(t, &any, i + 1);
+	}
+	if (sb->flags & F_ASK) {
+		eff_reason(t, sb->reason ? sb->reason : R_NOT_FOLLOWED);
+		return 0;
+	}
+	const struct prog sp = { sb->name, sb->opts, sb->operands, sb->flags, NULL, NULL, NULL };
+	return engine(t, &sp, i + 1);
+}
+
+/* go: a linker the go command runs (-ldflags=-extld=…) asks. */
+static int h_go(struct tc *t)
+{
+	for (size_t i = 1; i < t->argc; i++) {
+		const struct lf_shell_word *w = &t->argv[i];
+		const char *s = w->text;
+		if (s[0] == '-' && s[1] == '-')
+			s++;
+		if (strncmp(s, "-ldflags", 8) || (s[8] && s[8] != '='))
+			continue;
+		const struct lf_shell_word *v = s[8] ? w : i + 1 < t->argc ? &t->argv[i + 1] : NULL;
+		if (v && (!literal(v) || strstr(v->text, "extld")))
+			eff_reason(t, "a linker the go command runs (-ldflags -extld)");
+	}
+	return h_sub(t);
+}
+
+/* cmake -E COMMAND: a few read-only commands; the others write, delete or
+ * run commands. */
+static int h_cmake(struct tc *t)
+{
+	static const char *const harmless[] = {
+		"capabilities", "cat",	       "compare_files", "echo",
+		"echo_append",	"environment", "false",		"md5sum",
+		"sha1sum",	"sha224sum",   "sha256sum",	"sha384sum",
+		"sha512sum",	"sleep",       "true",		NULL
+	};
+	if (t->argc > 1 && word_is(&t->argv[1], "-E")) {
+		const struct lf_shell_word *c = t->argc > 2 ? &t->argv[2] : NULL;
+		if (c && literal(c) && name_in(c->text, c->len, harmless)) {
+			bool reads = !strcmp(c->text, "cat") || !strcmp(c->text, "compare_files") ||
+				     !strncmp(c->text, "md5", 3) || !strncmp(c->text, "sha", 3);
+			for (size_t i = 3; reads && i < t->argc; i++)
+				eff_file(t, LF_CAP_READ, &t->argv[i], true, false);
+			return 0;
+		}
+		eff_reason(t, "cmake -E writes, deletes or runs commands");
+		return 0;
+	}
+	static const struct prog cmake = {
+		"cmake",
+		"-E!a -P=k -B=t -S=- --build=- --install=- --prefix=t -G=- -T=- -A=- -D=- -U=- "
+		"-C=r -N --preset=- --list-presets?N --fresh --trace-redirect=w --graphviz=w "
+		"--system-information?w --log-level=- --debug-output --trace --trace-expand "
+		"--warn-uninitialized --toolchain=r --install-prefix=- --workflow!a "
+		"--find-package!a -L?- -LA?- -LH?- -LAH?- --config=- -j=- --parallel?- -t=- "
+		"--target=- --clean-first --component=- --strip -v --verbose --version!N "
+		"--help!N -h!N",
+		"-*",
+		F_LONGANY,
+		NULL,
+		NULL,
+		NULL,
+	};
+	return engine(t, &cmake, 1);
+}
+
+static const struct prog *prog_lookup(const char *b);
+
+/* ------------------------------------------------------------------------
+ * python -m MODULE.
+ */
+/* The effects of words[0..n) as a command of its own (a module run as a
+ * program), appended to t's: commands it runs are given by their words,
+ * since its indices are not t's. */
+static int sub_effects(struct tc *t, const struct lf_shell_word *words, size_t n)
+{
+	size_t before = t->out->n;
+	int r = sh_table_effects(t->a, words, n, t->out);
+	if (r < 0)
+		return r;
+	for (size_t k = before; k < t->out->n; k++) {
+		struct sh_eff *e = &t->out->v[k];
+		if (e->kind == SH_EF_CMD && !e->words) {
+			e->words = words + e->from;
+			e->nwords = e->to - e->from;
+		} else if (e->kind == SH_EF_JOINED) {
+			e->kind = SH_EF_REASON;
+			e->reason = R_NOT_FOLLOWED;
+		}
+	}
+	return 0;
+}
+
+/* Modules whose arguments are known (the others run code with arguments
+ * of their own: timeit, pdb, cProfile, …); a module named as a program of
+ * the table (pip, pytest) is judged as that program. */
+static const struct prog py_modules[] = {
+	{ "black", "", "m*", F_LONGANY, NULL, NULL, NULL },
+	{ "build", "-o=t --outdir=t", "-", F_LONGANY, NULL, NULL, NULL },
+	{ "calendar", "", "-*", 0, NULL, NULL, NULL },
+	{ "ensurepip", "", "-*", F_LONGANY, NULL, NULL, NULL },
+	{ "flake8", "--output-file=w", "m*", F_LONGANY, NULL, NULL, NULL },
+	{ "http.server", "-b=- --bind=- -d=r --directory=r --cgi!a -p=- --protocol=-", "-", 0, NULL,
+	  NULL, NULL },
+	{ "isort", "", "m*", F_LONGANY, NULL, NULL, NULL },
+	{ "json.tool",
+	  "--sort-keys --indent=- --tab --no-indent --compact --json-lines --no-ensure-ascii", "rw",
+	  F_LONGANY, NULL, NULL, NULL },
+	{ "mypy", "--cache-dir=t --junit-xml=w --html-report=t --txt-report=t", "m*", F_LONGANY,
+	  NULL, NULL, NULL },
+	{ "platform", "", "-*", 0, NULL, NULL, NULL },
+	{ "pycodestyle", "", "m*", F_LONGANY, NULL, NULL, NULL },
+	{ "pyflakes", "", "m*", F_LONGANY, NULL, NULL, NULL },
+	{ "pylint", "--output=w --rcfile=r --load-plugins=c --init-hook=c", "m*", F_LONGANY, NULL,
+	  NULL, NULL },
+	{ "ruff", "--cache-dir=t -o=w --output-file=w --config=a", "m*", F_LONGANY, NULL, NULL,
+	  NULL },
+	{ "site", "", "-*", F_LONGANY, NULL, NULL, NULL },
+	{ "sysconfig", "", "-*", 0, NULL, NULL, NULL },
+	{ "this", "", "", 0, NULL, NULL, NULL },
+	{ "unittest", "-v -q -f -c -b -k=- -s=- -t=- -p=- --locals --durations=-", "m*", 0, NULL,
+	  NULL, NULL },
+	{ "uuid", "", "-*", F_LONGANY, NULL, NULL, NULL },
+	{ "venv",
+	  "--system-site-packages --symlinks --copies --clear --upgrade --without-pip "
+	  "--prompt=- --upgrade-deps --without-scm-ignore-files",
+	  "t*", F_LONGANY, NULL, NULL, NULL },
+};
+
+static int h_python(struct tc *t)
+{
+	const struct lf_shell_word *mod = NULL;
+	size_t i = 1, args = 0;
+	bool stdin_code = false;
+
+	/* python's options: single letters, clustered; -c, -m, -W and -X
+	 * take the rest of the word or the next one */
+	for (; i < t->argc && !mod; i++) {
+		const struct lf_shell_word *w = &t->argv[i];
+		if (!literal(w) || w->text[0] != '-' || w->len == 1 || w->text[1] == '-')
+			break;
+		bool stop = false;
+		for (size_t k = 1; k < w->len && !stop; k++) {
+			char c = w->text[k];
+			if (c == 'i')
+				stdin_code = true;
+			if (c == 'c')
+				return run_prog(t, t->p, 1);
+			if (c == 'm') {
+				if (k + 1 < w->len) {
+					mod = word_tail(t, w, k + 1);
+					args = i + 1;
+				} else if (i + 1 < t->argc) {
+					mod = &t->argv[i + 1];
+					args = i + 2;
+				}
+				stop = true;
+			} else if (c == 'W' || c == 'X') {
+				if (k + 1 == w->len)
+					i++;
+				stop = true;
+			}
+		}
+	}
+	if (!mod)
+		return run_prog(t, t->p, 1);
+	if (!literal(mod)) {
+		eff_reason(t, "the python module is not a literal word");
+		return 0;
+	}
+	if (stdin_code)
+		eff_reason(t, R_STDIN_CODE);
+	t->code = true;
+	size_t n = 1 + (args < t->argc ? t->argc - args : 0);
+	struct lf_shell_word *words = sh_alloc(t->a, n * sizeof(*words));
+	if (!words)
+		return -ENOMEM;
+	words[0] = *mod;
+	if (n > 1)
+		memcpy(words + 1, t->argv + args, (n - 1) * sizeof(*words));
+	for (size_t k = 0; k < sizeof(py_modules) / sizeof(py_modules[0]); k++)
+		if (!strcmp(py_modules[k].name, mod->text)) {
+			struct tc sub = *t;
+			sub.argv = words;
+			sub.argc = n;
+			return engine(&sub, &py_modules[k], 1);
+		}
+	if (prog_lookup(mod->text))
+		return sub_effects(t, words, n);
+	eff_reason(t, "python -m runs a module whose arguments this analysis does not follow");
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
  * The table. Sorted by name (strcmp order): looked up for every command.
  */
 #define CP_OPTS                                                                             \
@@ -2908,24 +3591,53 @@ static const struct prog progs[] = {
 	{ "7z", "", "", F_ASK, NULL, "7z writes and extracts where its arguments say" },
 	{ "7za", "", "", F_ASK, NULL, "7z writes and extracts where its arguments say" },
 	{ ":", "", "-*", 0, NULL, NULL },
+	{ "R",
+	  "-e=c -f=k --file=k --args!N --vanilla --no-save --save --no-restore "
+	  "--no-restore-data --no-environ --no-site-file --no-init-file --quiet -q --silent -s "
+	  "--slave --no-echo --interactive!c --version!N -h!N --help!N -g=- --gui=- -d=a "
+	  "--debugger=a --min-vsize=- --max-vsize=- --max-ppsize=- --encoding=-",
+	  "a*", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
+	{ "Rscript",
+	  "-e=c --default-packages=- --verbose --vanilla --no-environ --no-site-file "
+	  "--no-init-file --restore --save --no-save --no-restore --version!N --help!N",
+	  "k", F_NOPERMUTE, NULL, NULL },
 	{ "[", "", "-*", 0, h_test, NULL },
 	{ "ag",
 	  "--pager=p -G=- --ignore=- -p=r --path-to-ignore=r -A=- -B=- -C?- -g=- "
 	  "-m=- --depth=- --color-line-number=- --color-match=- --color-path=-",
 	  "-m*", 0, NULL, NULL },
+	{ "alacritty", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "alias", "", "-*", 0, h_alias, NULL },
+	{ "ar", "", "", F_ASK, NULL, "ar writes or extracts members where its key letters say" },
 	{ "ash", "", "", 0, h_shell, NULL },
 	{ "at", "", "", F_ASK, NULL, "at runs commands later" },
 	{ "awk", "", "", 0, h_awk, NULL },
 	{ "bash", "", "", 0, h_shell, NULL },
 	{ "batch", "", "", F_ASK, NULL, "batch runs commands later" },
 	{ "bind", "-x=a -f=r", "-*", 0, NULL, NULL },
+	{ "bsd-mailx", "", "", F_ASK, NULL, R_MAIL },
 	{ "builtin", "", "x", F_WRAP, NULL, NULL },
+	{ "bun",
+	  "-e=c --eval=c -p=c --print=c -r=c --preload=c --cwd=C --config=a -c=a --env-file=r "
+	  "--silent --smol --bun -b --watch --hot --no-install -i --inspect?- -v!N --version!N "
+	  "-h!N --help!N --revision!N",
+	  "", 0, h_sub, NULL, NPM_CONF },
+	{ "bundle",
+	  "--gemfile=r -V --verbose --no-color -r=- --retry=- -h!N --help!N -v!N --version!N", "",
+	  0, h_sub, NULL, "Gemfile gems.rb" },
+	{ "bunx", "--bun -p=- --package=- --silent --verbose", "x", F_WRAP, NULL, NULL, NPM_CONF },
 	{ "bunzip2", "-c!R --stdout!R -k!R --keep!R -t!R --test!R", "d*", 0, NULL, NULL },
 	{ "busybox", "", "x", F_WRAP, NULL, NULL },
 	{ "bwrap", "", "", F_ASK, NULL, "bwrap runs a command in a syntax not modelled here" },
 	{ "bzip2", "-c!R --stdout!R -k!R --keep!R -t!R --test!R", "d*", 0, NULL, NULL },
 	{ "c++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "cargo",
+	  "+*!- -C=C --config=a -Z=a --manifest-path=r --target-dir=t --locked --frozen "
+	  "--offline -q --quiet -v -vv --verbose --color=- --explain=- --list!N -V!N "
+	  "--version!N -h!N --help!N",
+	  "", 0, h_sub,
+	  "cargo runs an alias or an external cargo-* program for a subcommand it does not have",
+	  "Cargo.toml build.rs .cargo/" },
 	{ "cat", "", "r*", 0, NULL, NULL },
 	{ "catchsegv", "", "x", F_WRAP, NULL, NULL },
 	{ "cc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
@@ -2953,6 +3665,7 @@ static const struct prog progs[] = {
 	  "-V!N --version!N",
 	  "-x", F_WRAP, NULL, NULL },
 	{ "clang", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "cmake", "", "", 0, h_cmake, NULL, "CMakeLists.txt" },
 	{ "cmp",
 	  "-i=- --ignore-initial=- -n=- --bytes=- -b -l -s --print-bytes --verbose "
 	  "--quiet --silent",
@@ -2964,8 +3677,17 @@ static const struct prog progs[] = {
 	{ "command", "-p -v!N -V!N", "x", F_WRAP, NULL, NULL },
 	{ "compgen", "-C=s -F=a -W=a -A=- -G=- -o=- -P=- -S=- -X=-", "-*", 0, NULL, NULL },
 	{ "complete", "-C=a -F=- -W=a -A=- -G=- -o=- -P=- -S=- -X=-", "-*", 0, NULL, NULL },
+	{ "conda", "-h!N --help!N -V!N --version!N --json -v -q --no-plugins", "", 0, h_sub, NULL },
 	{ "cp", CP_OPTS, "r*w", 0, NULL, NULL },
+	{ "cpio", "", "", F_ASK, NULL,
+	  "cpio writes where its archive says, or runs --rsh-command" },
+	{ "cpulimit",
+	  "-l=- --limit=- -p=- --pid=- -e=- --exe=- -P=- --path=- -z --lazy -i "
+	  "--include-children -v --verbose -q --quiet -b --background -c=- --cpu=- -k --kill "
+	  "-r --restore -s=- --signal=- -m --monitor-forks -h!N --help!N",
+	  "x", F_WRAP, NULL, NULL },
 	{ "crontab", "", "", F_ASK, NULL, "crontab installs commands that run later" },
+	{ "csh", "", "", 0, h_shell, NULL },
 	{ "csplit",
 	  "-f=w --prefix=w -b=- --suffix-format=- -n=- --digits=- -k -s -z -q "
 	  "--keep-files --quiet --silent --elide-empty-files --suppress-matched",
@@ -2997,6 +3719,9 @@ static const struct prog progs[] = {
 	{ "dc", "-e=c --expression=c -f=c --file=c", "c*", 0, NULL, NULL },
 	{ "dd", "", "", 0, h_dd, NULL },
 	{ "declare", "", "", 0, h_declare, NULL },
+	{ "deno", "-h!N --help!N -V!N --version!N -q --quiet --log-level=- --unstable", "", 0,
+	  h_sub, NULL, "deno.json deno.jsonc package.json" },
+	{ "devbox", "-h!N --help!N -q --quiet", "", 0, h_sub, NULL, "devbox.json" },
 	{ "diff",
 	  "-C?- -U?- -x=- --exclude=- -X=r --exclude-from=r -I=- "
 	  "--ignore-matching-lines=- -F=- --show-function-line=- -L=- --label=- "
@@ -3006,10 +3731,23 @@ static const struct prog progs[] = {
 	  "--horizon-lines=- --tabsize=- -W=- --width=- --color?- --palette=- "
 	  "--unified?- --context?- -D=- --ifdef=- -S=- --starting-file=-",
 	  "r*", F_LONGANY, NULL, NULL },
+	{ "diff3",
+	  "--diff-program=p -m --merge -A -e -E -x -X -3 -i -T -a --text -L=- --label=- "
+	  "--strip-trailing-cr --help!N --version!N",
+	  "rrr", F_LONGANY, NULL, NULL },
+	{ "direnv", "", "", 0, h_sub, NULL, ".envrc .env" },
 	{ "doas", "-u=- -C=r -n -s!- -L", "x", F_WRAP, NULL, NULL },
+	{ "docker", DOCKER_OPTS, "", 0, h_sub, R_CONTAINERS },
+	{ "docker-compose", "", "", F_ASK, NULL, R_CONTAINERS },
 	{ "dtach", "", "", F_ASK, NULL, "dtach runs a command in a syntax not modelled here" },
+	{ "dumb-init",
+	  "-c --single-child -r=- --rewrite=- -v --verbose -V!N --version!N -h!N --help!N", "x",
+	  F_WRAP, NULL, NULL },
+	{ "eatmydata", "", "x", F_WRAP, NULL, NULL },
 	{ "echo", "", "-*", 0, NULL, NULL },
 	{ "ed", "", "", F_ASK, NULL, "ed runs commands from standard input, ! runs a shell" },
+	{ "editor", "", "w*", 0, NULL, NULL },
+	{ "elvish", "", "", F_ASK, NULL, "a shell whose syntax this analysis does not model" },
 	{ "emacs",
 	  "--eval=c -l=c --load=c -f=c --funcall=c --script=c -x=c -L=- --directory=- "
 	  "--batch -Q -nw -q --no-init-file --no-site-file --debug-init --chdir=C "
@@ -3022,11 +3760,22 @@ static const struct prog progs[] = {
 	  "--chdir=C --split-string=s --block-signal?- --default-signal?- "
 	  "--ignore-signal?- --list-signal-handling --help!N --version!N",
 	  "E*x", F_WRAP, NULL, NULL },
+	{ "envdir", "", "", F_ASK, NULL,
+	  "envdir sets the command's environment from the files of a directory" },
+	{ "envuidgid", "", "-x", F_WRAP, NULL, NULL },
+	{ "erb", "-r=c -T=- -S=- -E=- -U -P -x -n -v -d --version!N -h!N --help!N", "k",
+	  F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
+	{ "esbuild", "--outfile=w --outdir=t --metafile=w --mangle-cache=w --tsconfig=r", "m*",
+	  F_LONGANY, NULL, NULL },
 	{ "eval", "", "", 0, h_eval, NULL },
 	{ "ex", "-c=c --cmd=c -S=c -s!c -u=c -i=- -w=w -W=w", "w*", 0, NULL, NULL },
 	{ "exec", "-c -l -a=-", "x", F_WRAP, NULL, NULL },
 	{ "expect", "", "", F_ASK, NULL, "expect runs scripts of its own language" },
 	{ "export", "", "", 0, h_declare, NULL },
+	{ "fakechroot",
+	  "-s --use-system-libs -e=a --environment=a -c=a --config-dir=a -b=a --bindir=a -l=a "
+	  "--lib=a -d=a --elfloader=a -h!N --help!N -v!N --version!N",
+	  "x", F_WRAP, NULL, R_NO_CMD_SHELL },
 	{ "fakeroot", "-l=a --lib=a --faked=a -s=w -i=r -u -b=- -h!N -v!N", "x", F_WRAP, NULL,
 	  R_NO_CMD_SHELL },
 	{ "faketime", "", "", F_ASK, NULL,
@@ -3039,8 +3788,11 @@ static const struct prog progs[] = {
 	  "r*", F_LONGANY, NULL, NULL },
 	{ "find", "", "", 0, h_find, NULL },
 	{ "firejail", "", "x", F_WRAP | F_LONGANY, NULL, R_NO_CMD_SHELL },
+	{ "fish", "", "", 0, h_shell, NULL },
 	{ "flatpak-spawn", "", "", F_ASK, NULL, "flatpak-spawn runs a command on the host" },
 	{ "flock", "", "", 0, h_flock, NULL },
+	{ "foot", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "ftp", "", "", F_ASK, NULL, "it runs ! shell commands read from standard input" },
 	{ "g++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
 	{ "gawk", "", "", 0, h_awk, NULL },
 	{ "gcc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
@@ -3049,13 +3801,28 @@ static const struct prog progs[] = {
 	  "-batch -q -nx -n --batch --quiet",
 	  "", F_NOCLUSTER | F_ASK, NULL, "gdb runs commands from -ex, -x or standard input" },
 	{ "getopts", "", "", 0, h_varnames, NULL },
+	{ "ghc",
+	  "-o=w -odir=t -hidir=t -outputdir=t -stubdir=t -dumpdir=t -hiedir=t -e=c -F!a -pgm*!a "
+	  "--interactive!c --run!c --make -c -x=- --version!N --help!N",
+	  "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "ghci", "", "", F_ASK, NULL, "it reads code from standard input" },
 	{ "git", "", "", 0, h_git, NULL },
+	{ "gnome-terminal", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "go", "-h!N --help!N", "", 0, h_go, NULL, "go.mod go.work" },
+	{ "gosu", "", "-x", F_WRAP, NULL, NULL },
 	{ "gpg",
 	  "-o=w --output=w --homedir=t --options=a --load-extension=a --exec-path=a "
 	  "--photo-viewer=a --list-options=- -r=- --recipient=- -u=- --local-user=- "
 	  "--default-key=- --keyserver=- --trust-model=- --passphrase=- "
 	  "--passphrase-file=r --import-options=- --export-options=-",
 	  "r*", F_LONGANY, NULL, NULL },
+	{ "gradle",
+	  "-I=k --init-script=k -b=k --build-file=k -c=k --settings-file=k -p=C "
+	  "--project-dir=C -g=t --gradle-user-home=t -D*!- -P*!- -q --quiet -i --info "
+	  "--offline --daemon --no-daemon --stacktrace -S --scan --console=- -x=- "
+	  "--exclude-task=- --parallel --continue -v!N --version!N -h!N --help!N",
+	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL,
+	  "build.gradle build.gradle.kts settings.gradle settings.gradle.kts gradle/" },
 	{ "grep",
 	  "-e=P --regexp=P -f=P --file=r -m=- --max-count=- -A=- -B=- -C=- "
 	  "--after-context=- --before-context=- --context=- --color?- --colour?- "
@@ -3064,15 +3831,25 @@ static const struct prog progs[] = {
 	  "--line-buffered -i -v -n -r -R -l -L -c -o -w -x -E -F -G -P -H -h -s -q -z -Z "
 	  "-a -I -U -b -T",
 	  "-r*", F_LONGANY, NULL, NULL },
+	{ "groovy",
+	  "-e=c -c=- --encoding=- -cp=- -classpath=- --classpath=- -D=- -l?- -n -p -i?W -a?- "
+	  "-v!N --version!N -h!N --help!N -d --debug",
+	  "k", F_NOCLUSTER | F_NOPERMUTE, NULL, NULL },
 	{ "gunzip", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -S=- --suffix=-",
 	  "d*", 0, NULL, NULL },
 	{ "gzip", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -S=- --suffix=-", "d*",
 	  0, NULL, NULL },
 	{ "hash", "-p=a -d -r -t -l", "-*", 0, NULL, NULL },
+	{ "hatch", "-e=- --env=- -p=C --project=C -v -q --verbose --quiet --no-color --color", "",
+	  0, h_sub, NULL, "pyproject.toml hatch.toml" },
 	{ "head",
 	  "-n=- -c=- --lines=- --bytes=- -q -v -z --quiet --silent --verbose "
 	  "--zero-terminated",
 	  "r*", 0, NULL, NULL },
+	{ "heaptrack",
+	  "-o=w --output=w -r --record-only -d --debug -p=- --pid=- -a!N --analyze!N --raw "
+	  "--use-inject --use-preload -q --quiet -h!N --help!N -v!N --version!N",
+	  "x", F_WRAP, NULL, NULL },
 	{ "history", "-c -d=- -a -n -r -w -p -s", "a*", 0, NULL, NULL },
 	{ "hyperfine",
 	  "-p=s --prepare=s -s=s --setup=s -c=s --cleanup=s --conclude=s -S=a "
@@ -3083,6 +3860,10 @@ static const struct prog progs[] = {
 	  "-n=- --command-name=- -u=- --time-unit=- --style=- --sort=- "
 	  "-i --ignore-failure -N --show-output --input=r",
 	  "s*", 0, NULL, NULL },
+	{ "iconv",
+	  "-f=- --from-code=- -t=- --to-code=- -o=w --output=w -c -s --silent -l!N --list!N "
+	  "--verbose --help!N --version!N",
+	  "r*", F_LONGANY, NULL, NULL },
 	{ "ifne", "-n", "x", F_WRAP, NULL, NULL },
 	{ "install",
 	  "-t=T --target-directory=T -m=- --mode=- -o=- --owner=- -g=- --group=- "
@@ -3094,9 +3875,49 @@ static const struct prog progs[] = {
 	  "-c=- -n=- -p!N -P!N -u!N -t --class=- --classdata=- --pid!N --pgid!N "
 	  "--uid!N --ignore -h!N -V!N",
 	  "x", F_WRAP, NULL, NULL },
+	{ "irb", "", "", F_ASK, NULL, "it reads code from standard input" },
+	{ "java",
+	  "-jar=k -cp=- -classpath=- --class-path=- -p=- --module-path=- -m=- --module=- -D*!- "
+	  "-X*!- -ea -da -esa -dsa -enableassertions -disableassertions -javaagent*!a "
+	  "-agentlib*!a -agentpath*!a -version!N --version!N -showversion --show-version "
+	  "-verbose*!- --add-opens=- --add-exports=- --add-modules=- --add-reads=- "
+	  "--enable-preview -server -client --source=- --enable-native-access=- -h!N -help!N "
+	  "--help!N",
+	  "-*", F_NOCLUSTER | F_NOPERMUTE, NULL, NULL },
+	{ "javac",
+	  "-d=t -s=t -h=t -sourcepath=- --source-path=- -cp=- -classpath=- --class-path=- "
+	  "-processorpath=- --processor-path=- -processor=- -Xplugin*!a -J*!a -encoding=- "
+	  "-source=- -target=- --release=- -g*!- -nowarn -verbose -deprecation -Xlint*!- "
+	  "-Werror -implicit*!- -parameters -proc*!- -A*!- --module-path=- -p=- -m=- "
+	  "--module=- --add-modules=- -version!N --version!N -help!N --help!N",
+	  "r*", F_NOCLUSTER, NULL, NULL },
 	{ "jobs", "-l -n -p -r -s -x!x", "-*", 0, NULL, NULL },
+	{ "julia",
+	  "-e=c --eval=c -E=c --print=c -L=c --load=c -i!c -q --quiet --project?- -t=- "
+	  "--threads=- -O?- -g?- --startup-file=- --history-file=- --banner=- --color=- "
+	  "--compile=- --check-bounds=- --math-mode=- --code-coverage?w --track-allocation?- "
+	  "--bug-report=a -v!N --version!N -h!N --help!N -J=r --sysimage=r -H=- --home=- -p=- "
+	  "--procs=- --machine-file=r",
+	  "k", F_STDIN_CODE | F_NOPERMUTE | F_LONGANY, NULL, NULL },
+	{ "just",
+	  "-f=k --justfile=k -d=C --working-directory=C --shell=a --shell-arg=a --command!a "
+	  "-c!a -E=r --dotenv-path=r --dotenv-filename=- --set=- -n --dry-run -q --quiet -v "
+	  "--verbose -l!N --list!N --summary!N --show=- -s=- --dump!N --evaluate!N -h!N "
+	  "--help!N -V!N --version!N",
+	  "-*", F_LONGANY, NULL, NULL, "justfile Justfile .justfile" },
 	{ "kill", "-s=- -n=- -l -L", "-*", F_LONGANY, NULL, NULL },
+	{ "kitty", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "konsole", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "kotlin",
+	  "-e=c -expression=c -cp=- -classpath=- -howtorun=- -J*!a -D*!- -version!N -h!N "
+	  "-help!N",
+	  "k", F_NOCLUSTER | F_NOPERMUTE, NULL, NULL },
+	{ "kotlinc",
+	  "-d=t -include-runtime -script!c -e=c -expression=c -cp=- -classpath=- -jdk-home=- "
+	  "-kotlin-home=- -P=a -Xplugin*!a -J*!a -version!N -help!N -h!N",
+	  "r*", F_NOCLUSTER, NULL, NULL },
 	{ "ksh", "", "", 0, h_shell, NULL },
+	{ "lckdo", "-w -W=- -q", "wx", F_WRAP, NULL, NULL },
 	{ "less",
 	  "+*!c -o=w --log-file=w -O=w --LOG-FILE=w -k=c --lesskey-file=c "
 	  "--lesskey-src=c -b=- -h=- -j=- -p=- -P=- -t=- -T=- -x=- -y=- -z=- -#=- "
@@ -3104,8 +3925,11 @@ static const struct prog progs[] = {
 	  "--max-forw-scroll=- --window=- --buffers=- --use-color --color=-",
 	  "r*", F_LONGANY, NULL, NULL },
 	{ "let", "", "", 0, h_let, NULL },
+	{ "lftp", "", "", F_ASK, NULL, "it runs ! shell commands of its own language" },
 	{ "linux32", "", "", F_ASK, NULL, "linux32 runs a command in a syntax not modelled here" },
 	{ "linux64", "", "", F_ASK, NULL, "linux64 runs a command in a syntax not modelled here" },
+	{ "lldb", "", "", F_ASK, NULL,
+	  "lldb runs debugger commands, which include shell commands" },
 	{ "ln",
 	  "-t=T --target-directory=T -S=- --suffix=- --backup?- -b -d -F -f -i -L -n -P "
 	  "-r -s -T -v --force --interactive --logical --no-dereference --physical "
@@ -3118,7 +3942,14 @@ static const struct prog progs[] = {
 	  "--library=- --config=r --demangle --help --version",
 	  "x", F_WRAP, NULL, NULL },
 	{ "lua", "-e=c -l=c -i!c -v!N -E -W", "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "make", "", "", 0, h_make, NULL },
+	{ "luajit", "-e=c -l=c -i!c -v!N -E -b!a -j=c -O?-", "k", F_STDIN_CODE | F_NOPERMUTE, NULL,
+	  NULL },
+	{ "lxterminal", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "m4", "", "", F_ASK, NULL, "m4 macros run shell commands (syscmd, esyscmd)" },
+	{ "mail", "", "", F_ASK, NULL, R_MAIL },
+	{ "mailx", "", "", F_ASK, NULL, R_MAIL },
+	{ "make", "", "", 0, h_make, NULL, "Makefile makefile GNUmakefile" },
+	{ "mamba", "-h!N --help!N -V!N --version!N --json -v -q --no-plugins", "", 0, h_sub, NULL },
 	{ "man",
 	  "-P=p --pager=p -H?p --html?p -l=r --local-file=r -C=r --config-file=r -M=- "
 	  "--manpath=- -S=- -s=- --sections=- -L=- --locale=- -m=- --systems=- -p=- "
@@ -3127,13 +3958,27 @@ static const struct prog progs[] = {
 	  "-*", F_LONGANY, NULL, NULL },
 	{ "mapfile", "", "", 0, h_varnames, NULL },
 	{ "mariadb", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
+	{ "mate-terminal", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "mawk", "", "", 0, h_awk, NULL },
+	{ "memusage",
+	  "-n=- --progname=- -p=w --png=w -d=w --data=w -u --unbuffered -b=- --buffer=- "
+	  "--no-timer -t --time-based -T --total -x=- --x-size=- -y=- --y-size=- --help!N "
+	  "--usage!N -V!N --version!N",
+	  "x", F_WRAP, NULL, NULL },
+	{ "meson", "--wrapper=p --gdb!a", "-*", F_LONGANY, NULL, NULL,
+	  "meson.build meson_options.txt meson.options" },
+	{ "micromamba", "-h!N --help!N -V!N --version!N --json -v -q --no-plugins", "", 0, h_sub,
+	  NULL },
 	{ "mispipe", "", "ss", 0, NULL, NULL },
 	{ "mkdir", "-m=- --mode=- -p -v -Z --parents --verbose --context?-", "w*", 0, NULL, NULL },
 	{ "mksh", "", "", 0, h_shell, NULL },
 	{ "mktemp", "", "", 0, h_mktemp, NULL },
 	{ "more", "-n=- --lines=-", "r*", 0, NULL, NULL },
 	{ "mv", CP_OPTS, "d*w", 0, NULL, NULL },
+	{ "mvn",
+	  "-f=r --file=r -s=a --settings=a -gs=a --global-settings=a -Dexec*!a -D*!- -P=- "
+	  "-pl=- -am -amd -o -q -X -e -B -U -T=- -v!N --version!N -h!N --help!N",
+	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL, "pom.xml .mvn/" },
 	{ "mysql", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
 	{ "nano",
 	  "-Y=- --syntax=- -T=- --tabsize=- -o=C --operatingdir=C -r=- --fill=- "
@@ -3143,10 +3988,27 @@ static const struct prog progs[] = {
 	{ "nc", "-e=p -c=s", "-*", 0, NULL, NULL },
 	{ "ncat", "-e=p --exec=p -c=s --sh-exec=s --lua-exec=c -o=w --output=w", "-*", F_LONGANY,
 	  NULL, NULL },
+	{ "nerdctl", DOCKER_OPTS, "", 0, h_sub, R_CONTAINERS },
 	{ "netcat", "-e=p -c=s", "-*", 0, NULL, NULL },
 	{ "nice", "-n=- --adjustment=- -#", "x", F_WRAP, NULL, NULL },
+	{ "ninja",
+	  "-C=C -f=r -t=a -j=- -k=- -l=- -n -v --verbose --quiet -d=- -w=- --version!N -h!N", "-*",
+	  0, NULL, NULL, "build.ninja" },
+	{ "nix",
+	  "--option=a --extra-experimental-features=- --experimental-features=- -L "
+	  "--print-build-logs -v --verbose -q --quiet --impure --offline --refresh --version!N "
+	  "--help!N",
+	  "", 0, h_sub, NULL },
+	{ "nix-env", "", "", F_ASK, NULL, "nix-env installs into the user's profile" },
+	{ "nix-shell", "", "", F_ASK, NULL, "nix-shell runs shell hooks from Nix expressions" },
 	{ "nl", "-b=- -d=- -f=- -h=- -i=- -l=- -n=- -s=- -v=- -w=- -p", "r*", F_LONGANY, NULL,
 	  NULL },
+	{ "nmap",
+	  "--script=c --script-args-file=r --script-args=- -oN=w -oX=w -oG=w -oS=w -oM=w -oA=a "
+	  "-iL=r --excludefile=r --resume=r --datadir=a --servicedb=r --versiondb=r "
+	  "--stylesheet=- --append-output",
+	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "nocache", "-n=-", "x", F_WRAP, NULL, NULL },
 	{ "node",
 	  "-e=c --eval=c -p=c --print=c -r=c --require=c --import=c --loader=c "
 	  "--experimental-loader=c -c!N --check!N -v!N --version!N -h!N --help!N -i!c "
@@ -3157,6 +4019,14 @@ static const struct prog progs[] = {
 	  "-c!N --check!N -v!N --version!N -h!N --help!N -i!c --interactive!c",
 	  "k", F_STDIN_CODE | F_LONGANY | F_NOPERMUTE, NULL, NULL },
 	{ "nohup", "", "x", F_WRAP, NULL, NULL },
+	{ "nox", "-f=k --noxfile=k -s=- --session=- -r -R --envdir=t", "-*", F_LONGANY, NULL, NULL,
+	  "noxfile.py" },
+	{ "npm", NPM_OPTS, "", 0, h_sub, NULL, NPM_CONF },
+	{ "npx",
+	  "--package=- -p=- -c=s --call=s -y --yes --no -q --quiet --ignore-existing "
+	  "--prefer-offline --prefer-online --offline --registry=- --cache=t --userconfig=a "
+	  "--script-shell=a --node-options=a -h!N --help!N -v!N --version!N",
+	  "x", F_WRAP, NULL, NULL, NPM_CONF },
 	{ "nsenter",
 	  "-m?- -u?- -i?- -n?- -p?- -U?- -C?- -T?- -r?- -w?- -a -F -Z -e -h -V "
 	  "-t=- -S=- -G=- --target=- --setuid=- --setgid=- --mount?- --uts?- "
@@ -3164,18 +4034,27 @@ static const struct prog progs[] = {
 	  "--all --no-fork --follow-context --env --preserve-credentials",
 	  "x", F_WRAP, NULL, R_NO_CMD_SHELL },
 	{ "nsjail", "", "", F_ASK, NULL, "nsjail runs a command in a syntax not modelled here" },
+	{ "nu", "", "", F_ASK, NULL, "a shell whose syntax this analysis does not model" },
 	{ "numactl", "", "", F_ASK, NULL, "numactl runs a command in a syntax not modelled here" },
 	{ "nvim",
 	  "-c=c --cmd=c -S=c -s=c -u=c -i=- -w=w -W=w +*!c -e!c -E!c -es!c -Es!c -l=c "
 	  "--clean -R -Z -d -b -n -N -M -m -r -L -o?- -O?- -p?- -V?- -D -h!N -v!N "
 	  "--headless --listen=- --startuptime=w",
 	  "w*", F_NOCLUSTER, NULL, NULL },
+	{ "octave",
+	  "--eval=c -q --quiet --no-gui --norc -f --no-init-file --no-site-file --no-history -H "
+	  "--persist -p=- --path=- --exec-path=a --image-path=- --info-file=r --info-program=p "
+	  "--doc-cache-file=r --texi-macros-file=r -v!N --version!N -h!N --help!N -W "
+	  "--no-window-system --traditional --braindead --silent -V --verbose -x "
+	  "--echo-commands -i!c --interactive!c --line-editing --no-line-editing --gui",
+	  "k", F_STDIN_CODE | F_NOPERMUTE | F_LONGANY, NULL, NULL },
 	{ "open", "", "", F_ASK, NULL, "it opens files with programs of the desktop's choosing" },
 	{ "openssl",
 	  "-out=w -keyout=w -certout=w -in=r -key=r -inkey=r -signkey=r -CAfile=r "
 	  "-config=a -engine=a -provider=a -provider-path=a -passin=- -passout=- "
 	  "-pass=- -subj=- -days=- -newkey=- -name=- -digest=- -md=-",
 	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "pager", "", "r*", 0, NULL, NULL },
 	{ "parallel", "", "", F_ASK, NULL, "parallel runs commands in a syntax not modelled here" },
 	{ "paste", "-d=- --delimiters=- -s -z --serial --zero-terminated", "r*", 0, NULL, NULL },
 	{ "patch",
@@ -3186,7 +4065,13 @@ static const struct prog progs[] = {
 	  "--batch --forward --ignore-whitespace --reverse --silent --quiet --posix "
 	  "--merge?- --backup --follow-symlinks --remove-empty-files --set-utc --set-time",
 	  "wr", 0, NULL, NULL },
+	{ "pdm", "-v -q --verbose --quiet -p=C --project=C -g!a --global!a -I --ignore-python", "",
+	  0, h_sub, NULL, "pyproject.toml" },
 	{ "pee", "", "s*", 0, NULL, NULL },
+	{ "perf",
+	  "-v!N --version!N -h!N --help!N --exec-path?a --html-path!N --paginate --no-pager -p "
+	  "-P --debugfs-dir=- --buildid-dir=t --list-cmds!N --list-opts!N",
+	  "", 0, h_sub, NULL },
 	{ "perl",
 	  "-e=c -E=c -M=c -m=c -I=- -i?W -x?- -l?- -0?- -F=- -C?- -d?c -D?- -n -p -a "
 	  "-s -S -t -T -u -U -w -W -X -c!N -v!N -V!N -h!N",
@@ -3195,10 +4080,41 @@ static const struct prog progs[] = {
 	  "-r=c -B=c -R=c -F=c -E=c -f=k -d=c -c=c -a!c -S=a -t=- -z=c -n -l!N -v!N "
 	  "-m!N -i!N -h!N -s -q -H -e -w",
 	  "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
+	{ "pip",
+	  "--target=t -t=t --prefix=t --root=t -d=t --dest=t -w=t --wheel-dir=t --src=t "
+	  "--log=w --report=w -r=r --requirement=r -c=r --constraint=r --cache-dir=t "
+	  "--no-cache-dir -e=- --editable=- --user!a --break-system-packages -U --upgrade -q -v "
+	  "-I --ignore-installed --no-deps --pre --index-url=- -i=- --extra-index-url=- "
+	  "--trusted-host=- -f=- --find-links=- --no-build-isolation --dry-run "
+	  "--force-reinstall --no-binary=- --only-binary=- --python=- --config-settings=- -C=- "
+	  "--isolated --disable-pip-version-check --no-input --no-color --progress-bar=- "
+	  "--timeout=- --retries=- --proxy=- --exists-action=- -h!N --help!N -V!N --version!N",
+	  "-*", F_LONGANY, NULL, NULL, "setup.py setup.cfg pyproject.toml" },
+	{ "pipenv",
+	  "--python=- --site-packages --clear -v -q --verbose --quiet --venv!N --where!N --py!N "
+	  "--envs!N --rm -h!N --help!N --version!N",
+	  "", 0, h_sub, NULL, "Pipfile" },
+	{ "pipx", "-h!N --help!N --version!N -v -q --quiet --verbose", "", 0, h_sub,
+	  "pipx installs into ~/.local, or runs packages" },
+	{ "pixi",
+	  "-v -q --verbose --quiet --manifest-path=r --color=- -h!N --help!N -V!N --version!N", "",
+	  0, h_sub, NULL, "pixi.toml pyproject.toml" },
 	{ "pkexec", "--user=- --keep-cwd --disable-internal-agent --help!N --version!N", "x",
 	  F_WRAP, NULL, R_NO_CMD_SHELL },
+	{ "pnpm",
+	  "-C=C --dir=C -w --workspace-root -r --recursive --filter=- -F=- --silent -s "
+	  "--reporter=- --loglevel=- --stream --aggregate-output --color --no-color --parallel "
+	  "--workspace-concurrency=- --config.*!a -g!a --global!a -v!N --version!N -h!N --help!N",
+	  "", 0, h_sub, NULL, NPM_CONF },
+	{ "podman", DOCKER_OPTS, "", 0, h_sub, R_CONTAINERS },
+	{ "poetry",
+	  "-C=C --directory=C -P=C --project=C -q --quiet -v -vv -vvv --verbose -n "
+	  "--no-interaction --ansi --no-ansi --no-plugins --no-cache -V!N --version!N -h!N "
+	  "--help!N",
+	  "", 0, h_sub, NULL, "pyproject.toml poetry.toml" },
 	{ "popd", "", "-*", 0, NULL, NULL },
 	{ "posh", "", "", 0, h_shell, NULL },
+	{ "powershell", "", "", F_ASK, NULL, "PowerShell runs code of its own language" },
 	{ "printf", "", "", 0, h_varnames, NULL },
 	{ "prlimit", "", "", F_ASK, NULL, "prlimit runs a command in a syntax not modelled here" },
 	{ "proot",
@@ -3213,12 +4129,24 @@ static const struct prog progs[] = {
 	{ "psql", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
 	{ "pushd", "", "-*", 0, NULL, NULL },
 	{ "pwd", "-L -P", "-*", 0, NULL, NULL },
+	{ "pwsh", "", "", F_ASK, NULL, "PowerShell runs code of its own language" },
+	{ "pytest",
+	  "-c=r --rootdir=- -p=- --basetemp=t --junit-xml=w --junitxml=w --result-log=w "
+	  "--resultlog=w --log-file=w --cov-report=- -o=- --override-ini=- --confcutdir=- -k=- "
+	  "-m=- --deselect=- --ignore=- --ignore-glob=- --tb=- --maxfail=- -n=- --durations=-",
+	  "m*", F_LONGANY, NULL, NULL, "conftest.py pytest.ini pyproject.toml setup.cfg tox.ini" },
 	{ "python",
 	  "-c=c -m=- -W=- -X=- -O -OO -B -u -E -I -s -S -q -v -b -d -R -x -P -i!c " INTERP_INFO,
-	  "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
+	  "k", F_STDIN_CODE | F_NOPERMUTE, h_python, NULL },
 	{ "python3",
 	  "-c=c -m=- -W=- -X=- -O -OO -B -u -E -I -s -S -q -v -b -d -R -x -P -i!c " INTERP_INFO,
-	  "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
+	  "k", F_STDIN_CODE | F_NOPERMUTE, h_python, NULL },
+	{ "qterminal", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "rake",
+	  "-f=k --rakefile=k -C=C --directory=C -e=c --execute=c -p=c --execute-print=c -E=c "
+	  "--execute-continue=c -r=c --require=c -I=- --libdir=- -R=- --rakelibdir=- -g!a "
+	  "--system!a",
+	  "-*", F_LONGANY, NULL, NULL, "Rakefile rakefile Rakefile.rb rakefile.rb" },
 	{ "rbash", "", "", 0, h_shell, NULL },
 	{ "read", "", "", 0, h_varnames, NULL },
 	{ "readarray", "", "", 0, h_varnames, NULL },
@@ -3242,6 +4170,7 @@ static const struct prog progs[] = {
 	  "--dir --verbose --no-preserve-root --preserve-root?- --help!N --version!N",
 	  "d*", 0, NULL, NULL },
 	{ "rmdir", "-p -v --ignore-fail-on-non-empty --parents --verbose", "d*", 0, NULL, NULL },
+	{ "rr", "-h!N --help!N -V!N --version!N", "", 0, h_sub, NULL },
 	{ "rsync",
 	  "-e=p --rsh=p --rsync-path=a --log-file=w --write-batch=w "
 	  "--only-write-batch=w --read-batch=r --password-file=r --files-from=r "
@@ -3259,17 +4188,38 @@ static const struct prog progs[] = {
 	  "-e=c -r=c -I=- -i?W -F=- -l -0?- -s -S -w -W?- -x?- -C=C -E=- -n -p -a -c!N "
 	  "-d -y -U -K?- -T?- --enable=- --disable=- -v!N --version!N -h!N --help!N",
 	  "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
+	{ "run-parts", "", "", F_ASK, NULL, "run-parts runs every program in a directory" },
+	{ "runghc", "-f=p --ghc-arg=a", "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
+	{ "runhaskell", "-f=p --ghc-arg=a", "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
 	{ "runuser", "", "", 0, h_su, NULL },
+	{ "rustc",
+	  "-o=w --out-dir=t --emit=a -C=a --codegen=a -Z=a --extern=- -L=- -l=- --crate-type=- "
+	  "--crate-name=- --edition=- -g -O --target=- --cfg=- --check-cfg=- --sysroot=- --test "
+	  "-W=- -A=- -D=- -F=- --cap-lints=- --explain=- --print=- -V!N --version!N -h!N "
+	  "--help!N -v",
+	  "r*", F_LONGANY, NULL, NULL },
+	{ "rye", "", "", 0, h_sub, NULL, "pyproject.toml" },
+	{ "s-nail", "", "", F_ASK, NULL, R_MAIL },
+	{ "scala", "-e=c -i=c -I=c -cp=- -classpath=- -nc -save -J*!a -D*!- -version!N -help!N",
+	  "k", F_NOCLUSTER | F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
 	{ "scp",
 	  "-S=a -F=a -o=a -i=r -P=- -l=- -c=- -J=- -D=a -X=- -3 -4 -6 -A -B -C -O -p -q "
 	  "-R -r -s -T -v",
 	  "r*w", 0, NULL, NULL },
 	{ "screen", "", "", F_ASK, NULL, "screen runs commands in a syntax not modelled here" },
 	{ "script", "", "", 0, h_su, NULL },
+	{ "sdiff",
+	  "-o=w --output=w --diff-program=p -a -b -B -d -E -H -i -I=- -l -s -S -t -W -w=- "
+	  "--width=- --tabsize=- --strip-trailing-cr --text --ignore-case --help!N --version!N",
+	  "rr", F_LONGANY, NULL, NULL },
 	{ "sed", "", "", 0, h_sed, NULL },
 	{ "sem", "", "", F_ASK, NULL, "sem runs commands in a syntax not modelled here" },
+	{ "sensible-browser", "", "", F_ASK, NULL, "it opens a browser" },
+	{ "sensible-editor", "", "w*", 0, NULL, NULL },
+	{ "sensible-pager", "", "r*", 0, NULL, NULL },
 	{ "set", "", "", 0, h_set, NULL },
 	{ "setarch", "", "", F_ASK, NULL, "setarch runs a command in a syntax not modelled here" },
+	{ "setlock", "-n -N -x -X", "wx", F_WRAP, NULL, NULL },
 	{ "setpriv",
 	  "--reuid=- --regid=- --ruid=- --rgid=- --euid=- --egid=- --groups=- "
 	  "--inh-caps=- --ambient-caps=- --bounding-set=- --securebits=- "
@@ -3278,6 +4228,7 @@ static const struct prog progs[] = {
 	  "--init-groups --nnp --no-new-privs --reset-env -d --dump -h -V",
 	  "x", F_WRAP, NULL, NULL },
 	{ "setsid", "-c -f -w --ctty --fork --wait", "x", F_WRAP, NULL, NULL },
+	{ "setuidgid", "", "-x", F_WRAP, NULL, NULL },
 	{ "sftp", "", "", F_ASK, NULL, "sftp runs batch commands, local ones too" },
 	{ "sg", "", "", F_ASK, NULL, "sg runs a command string in a shell" },
 	{ "sh", "", "", 0, h_shell, NULL },
@@ -3286,7 +4237,13 @@ static const struct prog progs[] = {
 	  "-n=- --iterations=- -s=- --size=- --random-source=r -f -u -v -x -z "
 	  "--force --remove?- --verbose --exact --zero",
 	  "d*", 0, NULL, NULL },
+	{ "shuf",
+	  "-o=w --output=w --random-source=r -e --echo -i=- --input-range=- -n=- --head-count=- "
+	  "-r --repeat -z --zero-terminated --help!N --version!N",
+	  "m*", F_LONGANY, NULL, NULL },
 	{ "socat", "", "", F_ASK, NULL, "socat runs programs named in its addresses" },
+	{ "softlimit", "-m=- -d=- -o=- -p=- -f=- -c=- -r=- -t=- -a=- -s=- -l=-", "x", F_WRAP, NULL,
+	  NULL },
 	{ "sort",
 	  "-o=w --output=w -T=t --temporary-directory=t --compress-program=p "
 	  "--files0-from=r -k=- --key=- -t=- --field-separator=- -S=- "
@@ -3325,6 +4282,7 @@ static const struct prog progs[] = {
 	  "--instruction-pointer --stack-trace --seccomp-bpf --no-abbrev --verbose",
 	  "x", F_WRAP, NULL, NULL },
 	{ "su", "", "", 0, h_su, NULL },
+	{ "su-exec", "", "-x", F_WRAP, NULL, NULL },
 	{ "sudo", "", "", 0, h_sudo, NULL },
 	{ "systemd-run",
 	  "-t -P -G -q -r -d -S!a --shell!a -u=- --unit=- -p=- --property=- "
@@ -3345,23 +4303,32 @@ static const struct prog progs[] = {
 	{ "tar", "", "", 0, h_tar, NULL },
 	{ "taskset", "-a -c -p!N --all-tasks --cpu-list --pid!N -h!N -V!N", "-x", F_WRAP, NULL,
 	  NULL },
+	{ "tclsh", "-encoding=-", "k", F_STDIN_CODE | F_NOPERMUTE | F_NOCLUSTER, NULL, NULL },
+	{ "tcsh", "", "", 0, h_shell, NULL },
 	{ "tee", "-a -i -p --append --ignore-interrupts --output-error?-", "w*", 0, NULL, NULL },
+	{ "terminator", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "test", "", "-*", 0, h_test, NULL },
+	{ "tilix", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "time",
 	  "-o=w --output=w -f=- --format=- -a -p -q -v --append --portability --quiet "
 	  "--verbose --help!N -V!N --version!N",
 	  "x", F_WRAP, NULL, NULL },
+	{ "timelimit", "-t=- -T=- -s=- -S=- -p -q", "x", F_WRAP, NULL, NULL },
 	{ "timeout",
 	  "-s=- -k=- --signal=- --kill-after=- -v --preserve-status --foreground "
 	  "--verbose --help!N --version!N",
 	  "-x", F_WRAP, NULL, NULL },
+	{ "tini", "-s -v -vv -vvv -w -g -p=- -e=- -l!N -h!N --version!N", "x", F_WRAP, NULL, NULL },
 	{ "tmux", "", "", F_ASK, NULL, "tmux runs commands in a syntax not modelled here" },
+	{ "torify", "", "x", F_WRAP, NULL, NULL },
 	{ "torsocks", "", "", F_ASK, NULL,
 	  "torsocks runs a command in a syntax not modelled here" },
 	{ "touch",
 	  "-d=- --date=- -t=- -r=r --reference=r --time=- -a -c -f -h -m "
 	  "--no-create --no-dereference",
 	  "w*", 0, NULL, NULL },
+	{ "tox", "-c=r -e=- -r -p?- --parallel?- -q -v --workdir=t", "-*", F_LONGANY, NULL, NULL,
+	  "tox.ini pyproject.toml setup.cfg" },
 	{ "toybox", "", "x", F_WRAP, NULL, NULL },
 	{ "trap", "", "", 0, h_trap, NULL },
 	{ "tree",
@@ -3371,6 +4338,19 @@ static const struct prog progs[] = {
 	{ "true", "", "-*", 0, NULL, NULL },
 	{ "truncate", "-s=- --size=- -r=r --reference=r -c -o --no-create --io-blocks", "w*", 0,
 	  NULL, NULL },
+	{ "ts-node",
+	  "-e=c --eval=c -p=c --print=c -r=c --require=c -i!c --interactive!c -P=r --project=r "
+	  "-v!N --version!N -h!N --help!N",
+	  "k", F_STDIN_CODE | F_LONGANY | F_NOPERMUTE, NULL, NULL },
+	{ "tsc",
+	  "--outDir=t --outFile=w --out=w --declarationDir=t --tsBuildInfoFile=w -p=r "
+	  "--project=r --generateTrace=t --plugins=a -v!N --version!N -h!N --help!N",
+	  "m*", F_LONGANY, NULL, NULL },
+	{ "tsocks", "", "x", F_WRAP, NULL, NULL },
+	{ "tsx",
+	  "-e=c --eval=c -p=c --print=c -r=c --require=c --import=c -i!c --interactive!c "
+	  "--tsconfig=r -v!N --version!N -h!N --help!N",
+	  "k", F_STDIN_CODE | F_LONGANY | F_NOPERMUTE, NULL, NULL },
 	{ "type", "-a -f -p -P -t", "-*", 0, NULL, NULL },
 	{ "typeset", "", "", 0, h_declare, NULL },
 	{ "umask", "-p -S", "-*", 0, NULL, NULL },
@@ -3396,6 +4376,18 @@ static const struct prog progs[] = {
 	{ "unzip", "", "", 0, h_unzip, NULL },
 	{ "unzstd", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -o=w", "d*", 0, NULL,
 	  NULL },
+	{ "urxvt", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "uudecode", "", "", F_ASK, NULL, "uudecode writes the file its input names" },
+	{ "uv",
+	  "--directory=C --project=C -q --quiet -v --verbose --offline --no-cache -n "
+	  "--cache-dir=t --color=- --native-tls --config-file=a --no-config --python=- -p=- "
+	  "--managed-python --no-managed-python -V!N --version!N -h!N --help!N",
+	  "", 0, h_sub, NULL, "pyproject.toml uv.toml" },
+	{ "uvx",
+	  "--from=- --with=- -w=- --python=- -p=- --isolated --offline -q --quiet -v --verbose "
+	  "--no-cache --with-editable=- --with-requirements=r",
+	  "x", F_WRAP, NULL, NULL },
+	{ "uxterm", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "valgrind",
 	  "--log-file=w --xml-file=w --log-socket=- --xml-socket=- "
 	  "--suppressions=r --vgdb?- --vgdb-prefix=- --db-command=a "
@@ -3415,12 +4407,14 @@ static const struct prog progs[] = {
 	  "--startuptime=w",
 	  "w*", F_NOCLUSTER, NULL, NULL },
 	{ "vimdiff", "-c=c --cmd=c -S=c -s=c -u=c +*!c", "w*", F_NOCLUSTER, NULL, NULL },
+	{ "vipe", "", "", F_ASK, NULL, "vipe runs an editor" },
 	{ "wait", "", "", 0, h_varnames, NULL },
 	{ "watch", "", "", 0, h_watch, NULL },
 	{ "wc",
 	  "--files0-from=r -c -m -l -L -w --bytes --chars --lines --words "
 	  "--max-line-length --total=-",
 	  "r*", 0, NULL, NULL },
+	{ "wezterm", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "wget",
 	  "-O=w --output-document=w -o=w --output-file=w -a=w --append-output=w "
 	  "-P=t --directory-prefix=t -i=r --input-file=r --post-file=r --body-file=r "
@@ -3434,9 +4428,16 @@ static const struct prog progs[] = {
 	  "--spider",
 	  "-*", F_LONGANY | F_NOCLUSTER, NULL, NULL },
 	{ "which", "-a -s", "-*", 0, NULL, NULL },
+	{ "wish", "-encoding=-", "k", F_STDIN_CODE | F_NOPERMUTE | F_NOCLUSTER, NULL, NULL },
+	{ "www-browser", "", "", F_ASK, NULL, "it opens a browser" },
+	{ "x-terminal-emulator", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "x-www-browser", "", "", F_ASK, NULL, "it opens a browser" },
 	{ "xargs", "", "", 0, h_xargs, NULL },
 	{ "xdg-open", "", "", F_ASK, NULL,
 	  "it opens files with programs of the desktop's choosing" },
+	{ "xfce4-terminal", "", "", F_ASK, NULL, R_TERMINAL },
+	{ "xonsh", "", "", F_ASK, NULL, "a shell whose syntax this analysis does not model" },
+	{ "xterm", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "xvfb-run",
 	  "-a -d -l -h -e=w --error-file=w -f=- --auth-file=- -n=- --server-num=- "
 	  "-p=- --xauth-protocol=- -s=- --server-args=- -w=- --wait=- "
@@ -3450,7 +4451,17 @@ static const struct prog progs[] = {
 	  "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -S=- --suffix=- "
 	  "-T=- --threads=- -F=- --format=- -C=- --check=- --files=r --files0=r",
 	  "d*", 0, NULL, NULL },
+	{ "yarn",
+	  "--cwd=C -s --silent --verbose --offline --frozen-lockfile --immutable -v!N "
+	  "--version!N -h!N --help!N",
+	  "", 0, h_sub, NULL, NPM_CONF },
 	{ "yash", "", "", 0, h_shell, NULL },
+	{ "yq",
+	  "-i!W --inplace!W -s!a --split-exp=a --from-file=r -I=- --indent=- -o=- "
+	  "--output-format=- -p=- --input-format=- -e --exit-status -n --null-input -r "
+	  "--unwrapScalar -P --prettyPrint -C -M --colors --no-colors -N --no-doc -0 "
+	  "--nul-output --header-preprocess --front-matter=- --expression=-",
+	  "-m*", F_LONGANY, NULL, NULL },
 	{ "zip",
 	  "-T!- --test!- -TT=s --unzip-command=s -m!a --move!a -d!a --delete!a -x=- "
 	  "-i=- -b=t -n=- -P=- -O=w --output-file=w -@ -r -j -q -v -9 -0 -1 -u -f -y",
@@ -3469,6 +4480,9 @@ bool sh_table_sorted(void)
 			return false;
 	for (size_t k = 1; k < sizeof(git_subs) / sizeof(git_subs[0]); k++)
 		if (strcmp(git_subs[k - 1].name, git_subs[k].name) >= 0)
+			return false;
+	for (size_t k = 1; k < sizeof(subs) / sizeof(subs[0]); k++)
+		if (sub_cmp(&subs[k], subs[k - 1].prog, subs[k - 1].name) >= 0)
 			return false;
 	return true;
 }
@@ -3530,6 +4544,8 @@ int sh_table_effects(struct sh_arena *a, const struct lf_shell_word *argv, size_
 	int r = p->handler ? p->handler(&t) : run_prog(&t, p, 1);
 	if (p->handler && (p->flags & F_ASK))
 		eff_reason(&t, p->reason);
+	if (r >= 0 && p->conf)
+		eff_conf(&t, p->conf);
 	if (r < 0 || out->nomem)
 		return -ENOMEM;
 	return 0;

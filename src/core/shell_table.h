@@ -30,6 +30,8 @@ struct sh_eff {
 	bool sure, tree;
 	bool link;	     /* SH_EF_FILE: the write makes a link (ln, cp -s, an extracted tree) */
 	bool code;	     /* SH_EF_FILE: the file is run as code (a script, source) */
+	bool conf;	     /* SH_EF_FILE: a configuration the program reads from its
+			      * directory and obeys (code): only the line's writes count */
 	size_t from, to;     /* SH_EF_CMD, SH_EF_JOINED */
 	bool open;	     /* SH_EF_CMD: more arguments arrive at run time */
 	unsigned parse_opts; /* SH_EF_LINE, SH_EF_JOINED: SH_PARSE_* */
@@ -67,7 +69,7 @@ const char *sh_var_reason(const char *name, size_t n);
  * so it cannot run code through an array subscript. */
 bool sh_arith_literal(const char *s, size_t n);
 
-/* Whether the tables of programs and of git subcommands are sorted (they
+/* Whether the tables of programs, git subcommands and subcommands are sorted (they
  * are searched by bisection). */
 bool sh_table_sorted(void);
 

@@ -284,6 +284,10 @@ static void test_bash_default(void **state)
 		{ "echo x > src/new", 0, NULL },
 		{ "echo x > ~/.bashrc", 1, ".bashrc" },
 		{ "git log --output=../escape", 1, "escape" },
+		/* bash expands the tilde of an argument that looks like an
+		 * assignment */
+		{ "dd if=README of=~/secret.txt", 1, "secret.txt" },
+		{ "echo a=~/secret.txt", 0, NULL },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *const a[] = { "check", "-C", dir, "bash", "--", t[i].line, NULL };

@@ -23,6 +23,9 @@ struct an {
 	struct sh_arena arena;
 	const char *home;
 	bool cd_scoped; /* the next command part is a scoped cd */
+	/* an assignment to a variable that may be exported: every later
+	 * command is at best ask */
+	const char *later_why;
 };
 
 static const char R_CMDSUBST[] = "command substitution";
@@ -755,6 +758,10 @@ static int analyse_command(struct an *an, const struct lf_shell_word *argv, size
 		.cd_scoped = an->cd_scoped,
 	};
 	an->cd_scoped = false;
+	if (!p.reason && an->later_why) {
+		p.reason = an->later_why;
+		p.reason_weak = false;
+	}
 	if ((r = an->emit(an->ctx, &p)) != 0)
 		return r;
 	for (size_t k = 0; k < effs.n; k++) {
@@ -908,6 +915,8 @@ static int walk_simple(struct an *an, const struct sh_node *n, unsigned depth, c
 				reason = e;
 		} else if (!standalone) {
 			standalone = sh_var_reason(as->name, nl);
+			if (!an->later_why)
+				an->later_why = sh_assign_reason(as->name, nl);
 		}
 	}
 	for (size_t k = 0; k < n->u.simple.nwords; k++) {
@@ -1167,6 +1176,7 @@ int lf_shell_analyse_opts(const char *line, size_t len, const struct lf_shell_op
 		return -ENOMEM;
 	an->emit = emit;
 	an->cd_scoped = false;
+	an->later_why = NULL;
 	an->ctx = ctx;
 	an->home = opts && opts->home && opts->home[0] == '/' ? opts->home : NULL;
 	sh_arena_init(&an->arena);

@@ -513,6 +513,23 @@ const char *sh_var_reason(const char *name, size_t n)
 	return NULL;
 }
 
+const char *sh_assign_reason(const char *name, size_t n)
+{
+	const char *why = sh_var_reason(name, n);
+	if (why || name_in(name, n, harmless_env))
+		return why;
+	/* an upper-case name may already be exported: the value then goes
+	 * to every later program (CC, CFLAGS, npm_config_* …) */
+	bool upper = n && ((name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_');
+	for (size_t k = 0; k < n && upper; k++)
+		upper = (name[k] >= 'A' && name[k] <= 'Z') || (name[k] >= '0' && name[k] <= '9') ||
+			name[k] == '_';
+	if (upper || (n > 11 && !strncasecmp(name, "npm_config_", 11)))
+		return "an assignment to a variable that may be in the environment of later "
+		       "commands, not known to be harmless";
+	return NULL;
+}
+
 /* ------------------------------------------------------------------------
  * Option specs.
  */

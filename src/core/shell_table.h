@@ -64,6 +64,10 @@ const char *sh_env_reason(const char *name, size_t n);
  * of the line run (PATH, IFS, LD_*, …), or NULL. */
 const char *sh_var_reason(const char *name, size_t n);
 
+/* The same for a plain NAME=VALUE statement: also an upper-case name not
+ * on the harmless list (it may already be exported to later programs). */
+const char *sh_assign_reason(const char *name, size_t n);
+
 /* Whether s[0..n) is arithmetic made only of numbers written in it
  * (digits, 0x1f, 16#ff) and operators: evaluating it reads no variable,
  * so it cannot run code through an array subscript. */

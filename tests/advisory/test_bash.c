@@ -729,6 +729,12 @@ static const struct {
 	{ "LC_ALL=C TZ=UTC make test", A, -1, NULL },
 	{ "make test CFLAGS='$(shell rm y)'", Q, 0, "make variable" },
 	{ "PATH=./bin; ls", Q, 0, "later commands" },
+	/* an upper-case variable may already be exported to later programs */
+	{ "CC='rm y'; make test", Q, 0, "environment of later commands" },
+	{ "npm_config_script_shell=/bin/rm; make test", Q, 0, "environment of later" },
+	{ "x=1; make test", A, -1, NULL },
+	{ "FOO=1", A, 8, NULL },
+	{ "FOO=1; rm y", D, 9, NULL },
 	/* 7. writes through a program's own options and operands */
 	{ "git log --output=.git/hooks/pre-commit", D, 7, NULL },
 	{ "git -C .git/hooks log --output=pre-commit", D, 7, NULL },

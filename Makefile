@@ -5,7 +5,8 @@ BUILD ?= build
 MESON_OPTS ?=
 NINJA ?= ninja
 
-.PHONY: all deps check sanitize check-sanitize demo bench valgrind fuzz format-check clean
+.PHONY: all deps check sanitize check-sanitize demo bench valgrind fuzz format-check clean \
+	install uninstall
 
 all: $(BUILD)/build.ninja
 	$(NINJA) -C $(BUILD)
@@ -34,6 +35,23 @@ bench: all
 
 format-check:
 	tools/format-check
+
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: meson install of the tool,
+# the shared and static libraries, the header, landfence.pc, the manual
+# pages, the shell completions and the AppArmor profile (doc: README,
+# "Install"). The build is configured for PREFIX first, since the profile
+# names the installed program's path. Configuration goes to /etc for
+# PREFIX=/usr, else to PREFIX/etc.
+PREFIX ?= /usr/local
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+
+install: $(BUILD)/build.ninja
+	meson configure $(BUILD) -Dprefix=$(PREFIX) -Dsysconfdir=$(SYSCONFDIR)
+	$(NINJA) -C $(BUILD)
+	DESTDIR="$(DESTDIR)" meson install -C $(BUILD) --no-rebuild
+
+uninstall:
+	DESTDIR="$(DESTDIR)" $(NINJA) -C $(BUILD) uninstall
 
 clean:
 	rm -rf build build-*

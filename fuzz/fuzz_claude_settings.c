@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* What is exported imports again. */
 	const struct lf_policy *layers[] = { p };
 	struct lf_effective *e = NULL;
-	if (lf_resolve(layers, 1, &e) == 0) {
+	if (lf_effective_resolve(layers, 1, &e) == 0) {
 		char *settings = NULL;
 		struct lf_strv enotes = { 0 };
 		r = lf_claude_export(e, &settings, &enotes);

@@ -82,7 +82,8 @@ static void decide_all(const struct lf_effective *e, char paths[][256], size_t n
 	for (size_t i = 0; i < n; i++)
 		for (int cap = LF_CAP_READ; cap <= LF_CAP_DELETE; cap++) {
 			struct lf_verdict v;
-			int r = lf_decide_file(e, ROOT, (enum lf_capability)cap, paths[i], &v);
+			int r = lf_effective_decide_file(e, ROOT, (enum lf_capability)cap, paths[i],
+							 &v);
 			FUZZ_ASSERT(r == 0);
 			FUZZ_ASSERT(v.effect <= LF_DENY);
 			out[i][cap] = v.effect;
@@ -114,19 +115,21 @@ static void layers_check(const struct lf_policy *p, char paths[][256], size_t n)
 	const struct lf_policy *alone[] = { p };
 	const struct lf_policy *orders[2][2] = { { p, allow_all() }, { allow_all(), p } };
 	struct lf_effective *e = NULL;
-	if (lf_resolve(alone, 1, &e) != 0)
+	if (lf_effective_resolve(alone, 1, &e) != 0)
 		return;
 	for (int o = 0; o < 2; o++) {
 		struct lf_effective *both = NULL;
-		if (lf_resolve(orders[o], 2, &both) != 0)
+		if (lf_effective_resolve(orders[o], 2, &both) != 0)
 			continue;
 		for (size_t i = 0; i < n; i++)
 			for (int cap = LF_CAP_READ; cap <= LF_CAP_DELETE; cap++) {
 				struct lf_verdict v1, v2;
-				FUZZ_ASSERT(lf_decide_file(e, ROOT, (enum lf_capability)cap,
-							   paths[i], &v1) == 0);
-				FUZZ_ASSERT(lf_decide_file(both, ROOT, (enum lf_capability)cap,
-							   paths[i], &v2) == 0);
+				FUZZ_ASSERT(lf_effective_decide_file(e, ROOT,
+								     (enum lf_capability)cap,
+								     paths[i], &v1) == 0);
+				FUZZ_ASSERT(lf_effective_decide_file(both, ROOT,
+								     (enum lf_capability)cap,
+								     paths[i], &v2) == 0);
 				if (!v1.from_fallback && v2.effect < v1.effect) {
 					fprintf(stderr,
 						"%s %s: %s by a rule alone, %s with an allow-all "
@@ -228,7 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = paths_collect(p, paths, 64);
 	const struct lf_policy *l1[] = { p }, *l2[] = { p2 };
 	struct lf_effective *e1 = NULL, *e2 = NULL;
-	if (lf_resolve(l1, 1, &e1) == 0 && lf_resolve(l2, 1, &e2) == 0) {
+	if (lf_effective_resolve(l1, 1, &e1) == 0 && lf_effective_resolve(l2, 1, &e2) == 0) {
 		static enum lf_effect v1[64][3], v2[64][3];
 		decide_all(e1, paths, n, v1);
 		decide_all(e2, paths, n, v2);

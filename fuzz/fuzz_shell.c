@@ -71,7 +71,7 @@ static void policy_build(void)
 	struct lf_source src = { policy->file, 2, 1 };
 	FUZZ_ASSERT(lf_policy_add_bash_rule(policy, LF_ALLOW, c, n, src) == 0);
 	const struct lf_policy *layers[] = { policy };
-	FUZZ_ASSERT(lf_resolve(layers, 1, &effective) == 0);
+	FUZZ_ASSERT(lf_effective_resolve(layers, 1, &effective) == 0);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -145,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(r == 0 || r == -ENOMEM);
 
 	struct lf_verdict v;
-	r = lf_decide_bash(effective, ROOT, line, &v);
+	r = lf_effective_decide_bash(effective, ROOT, line, &v);
 	if (r == -ENOMEM)
 		return 0;
 	FUZZ_ASSERT(r == 0);
@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	wrapped[o++] = '\'';
 	wrapped[o] = '\0';
-	r = lf_decide_bash(effective, ROOT, wrapped, &w);
+	r = lf_effective_decide_bash(effective, ROOT, wrapped, &w);
 	FUZZ_ASSERT(r == 0 || r == -ENOMEM);
 	if (r == 0 && v.effect != LF_ALLOW && w.effect == LF_ALLOW) {
 		fprintf(stderr, "[%s] is %s but [%s] is allowed\n", line, lf_effect_name(v.effect),
@@ -187,7 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char prefixed[FUZZ_MAX_INPUT + 64];
 	for (size_t i = 0; i < sizeof(denied_first) / sizeof(denied_first[0]); i++) {
 		snprintf(prefixed, sizeof(prefixed), "%s%s", denied_first[i], line);
-		r = lf_decide_bash(effective, ROOT, prefixed, &w);
+		r = lf_effective_decide_bash(effective, ROOT, prefixed, &w);
 		FUZZ_ASSERT(r == 0 || r == -ENOMEM);
 		if (r == 0 && w.effect != LF_DENY) {
 			fprintf(stderr,

@@ -178,7 +178,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const struct lf_policy *layers[] = { p };
-	if (lf_resolve(layers, 1, &eff) != 0)
+	if (lf_effective_resolve(layers, 1, &eff) != 0)
 		return 1;
 
 	/* in-process: about a second of decisions */
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 	double t0 = now(), t;
 	do {
 		for (int k = 0; k < 1000; k++, count++)
-			if (lf_decide_bash(eff, "/work/proj", lines[count % nl], &v) != 0)
+			if (lf_effective_decide_bash(eff, "/work/proj", lines[count % nl], &v) != 0)
 				return 1;
 		t = now();
 	} while (t - t0 < 1.0);

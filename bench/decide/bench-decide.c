@@ -65,8 +65,8 @@ static double rate(const struct lf_effective *e, char paths[][128], unsigned *ca
 	do {
 		for (size_t i = 0; i < NPATHS; i++) {
 			struct lf_verdict v;
-			if (lf_decide_file(e, ROOT, (enum lf_capability)caps[i], paths[i], &v) <
-			    0) {
+			if (lf_effective_decide_file(e, ROOT, (enum lf_capability)caps[i], paths[i],
+						     &v) < 0) {
 				fprintf(stderr, "bench-decide: decide failed\n");
 				exit(1);
 			}
@@ -85,7 +85,7 @@ int main(void)
 	struct lf_policy *p = gen_policy(1000);
 	struct lf_effective *e = NULL;
 	const struct lf_policy *layers[] = { p };
-	if (!p || lf_resolve(layers, 1, &e) < 0) {
+	if (!p || lf_effective_resolve(layers, 1, &e) < 0) {
 		fprintf(stderr, "bench-decide: cannot build the policy\n");
 		return 1;
 	}

@@ -107,7 +107,7 @@ static void bench(unsigned n, int runs, double *cold, double *warm, size_t *gran
 	struct lf_policy *p = gen_policy(n);
 	struct lf_effective *e = NULL;
 	const struct lf_policy *layers[] = { p };
-	if (!p || lf_resolve(layers, 1, &e) < 0) {
+	if (!p || lf_effective_resolve(layers, 1, &e) < 0) {
 		fprintf(stderr, "bench-plan: cannot build a %u-rule policy\n", n);
 		exit(1);
 	}

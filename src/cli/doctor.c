@@ -18,8 +18,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/apparmor.h"
 #include "cli/cli.h"
-#include "landlock/sandbox.h"
 
 struct feature {
 	const char *name;
@@ -52,27 +52,153 @@ static bool have_close_range(void)
 	return close_range(~0U - 1, ~0U - 1, 0) == 0;
 }
 
-int lf_cmd_doctor(int argc, char **argv)
+/* What doctor found: the kernel, the probe, the features. */
+struct report {
+	struct utsname u;
+	struct lf_abi_probe p;
+	struct feature *f;
+	size_t nf;
+	bool all; /* every feature landfence relies on is there */
+	const char *hint;
+	struct lf_apparmor_userns aa; /* Ubuntu's user-namespace restriction */
+};
+
+static int print_json(const struct report *rp)
+{
+	json_t *root = json_object(), *feats = json_object();
+	char *text;
+
+	if (!root || !feats) {
+		json_decref(root);
+		json_decref(feats);
+		return LF_EXIT_OWN;
+	}
+	json_object_set_new(root, "kernel", json_string(rp->u.release));
+	json_object_set_new(root, "machine", json_string(rp->u.machine));
+	json_object_set_new(root, "landlock_kernel_abi", json_integer(rp->p.kernel));
+	json_object_set_new(root, "landlock_abi", json_integer(rp->p.abi));
+	json_object_set_new(root, "abi_cap",
+			    rp->p.cap >= 0 ? json_integer(rp->p.cap) : json_null());
+	for (size_t i = 0; i < rp->nf; i++)
+		json_object_set_new(feats, rp->f[i].name, json_boolean(rp->f[i].ok));
+	json_object_set_new(root, "features", feats);
+	json_object_set_new(root, "complete", json_boolean(rp->all));
+	json_object_set_new(root, "network_restricted_by_default", json_false());
+	json_object_set_new(root, "hint", rp->hint ? json_string(rp->hint) : json_null());
+	json_object_set_new(root, "apparmor_restrict_unprivileged_userns",
+			    rp->aa.restrict_userns >= 0 ? json_integer(rp->aa.restrict_userns)
+							: json_null());
+	json_object_set_new(root, "apparmor_label",
+			    rp->aa.label[0] ? json_string(rp->aa.label) : json_null());
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		return LF_EXIT_OWN;
+	puts(text);
+	free(text);
+	return rp->all ? LF_EXIT_OK : 1;
+}
+
+/* What no ABI fences, said plainly whatever the kernel. */
+static void print_limits(void)
+{
+	printf("Network access is not restricted by default: a sandboxed program can connect "
+	       "to any host on any port, and send what it can read. A policy's \"network\" "
+	       "section restricts TCP connect and bind to the ports it lists (Landlock ABI 4; "
+	       "UDP, DNS among it, stays open).\n");
+	printf("Not fenced on any kernel yet: named UNIX sockets. A sandboxed program can "
+	       "connect(2) to a socket by path (ssh-agent, D-Bus, docker.sock) if it knows "
+	       "the path; the environment scrub removes the usual addresses.\n");
+	printf("Not fenced either: metadata. Landlock has no right for chmod, chown, utimes "
+	       "or xattrs, so they work on any path the program can name (its own files, "
+	       "as its user); set-user-ID and set-group-ID modes are refused by the seccomp "
+	       "filter.\n");
+	printf("Not fenced either: what Landlock does not mediate. stat(2) and inotify "
+	       "work on any path the program can name; /proc shows every process's command "
+	       "line; /dev/pts is granted whole for terminals made inside the sandbox, so "
+	       "another session's terminal of the same user can be opened "
+	       "(doc/escape.md).\n");
+}
+
+static int print_text(const struct report *rp)
+{
+	const struct lf_abi_probe *p = &rp->p;
+
+	printf("kernel: %s %s %s\n", rp->u.sysname, rp->u.release, rp->u.machine);
+	if (p->kernel == 0)
+		printf("landlock: not available (%s)\n",
+		       p->err == EOPNOTSUPP ? "built in but not enabled at boot"
+		       : p->err == ENOSYS   ? "not built into this kernel"
+					    : "probe failed");
+	else
+		printf("landlock: ABI %d\n", p->kernel);
+	if (p->cap >= 0)
+		printf("cap: LANDFENCE_ABI_MAX=%d, landfence uses ABI %d\n", p->cap, p->abi);
+	printf("\nenforceable here:\n");
+	for (size_t i = 0; i < rp->nf; i++) {
+		char abi[16] = "";
+		if (rp->f[i].abi > 0)
+			snprintf(abi, sizeof(abi), "ABI %d", rp->f[i].abi);
+		printf("  %-3s %-13s %-6s %s\n", rp->f[i].ok ? "yes" : "NO", rp->f[i].name, abi,
+		       rp->f[i].what);
+	}
+	printf("\n");
+	if (rp->hint)
+		printf("%s\n", rp->hint);
+	if (p->kernel == 0)
+		printf("Without Landlock, `landfence run` refuses a policy whose fallback is deny "
+		       "(KernelTooOld) and runs any other one unconfined, with a warning.\n");
+	else if (p->abi < 3)
+		printf("Hint: below ABI 3 truncation cannot be refused: a policy that fences "
+		       "writes "
+		       "is Degraded (fallback ask/allow) or refused (fallback deny).\n");
+	else if (p->abi < 6)
+		printf("Hint: below ABI 6 abstract UNIX sockets and signals are not scoped: a "
+		       "sandboxed program can reach abstract sockets outside it.\n");
+	print_limits();
+	char aa_text[512];
+	printf("%s\n", lf_apparmor_userns_text(&rp->aa, geteuid() == 0, aa_text, sizeof(aa_text)));
+	/* Not yet used: the masks of precise denies will need a user
+	 * namespace when landfence runs unprivileged. */
+	if (rp->aa.restrict_userns > 0)
+		printf("landfence does not create namespaces yet, so this does not change what "
+		       "it enforces today.\n");
+	if (rp->all)
+		printf("Everything landfence uses is enforceable on this kernel.\n");
+	else
+		printf("Some protections are missing here: see above. Linux 6.12 or later gives "
+		       "all of them.\n");
+	return rp->all ? LF_EXIT_OK : 1;
+}
+
+/* Returns -1 after a good parse (json set), else the exit status. */
+static const char usage_text[] =
+	"usage: landfence doctor [--json]\n"
+	"Says what this machine can enforce: the kernel, the Landlock ABI, and for each\n"
+	"right and hardening whether it is enforceable here.\n"
+	"\noptions:\n"
+	"      --json            print one JSON object\n" LF_HELP_HELP
+	"\nexit status: 0 everything landfence uses is enforceable, 1 something is\n"
+	"missing, 2 usage error, 125 landfence's own error. See landfence-doctor(1).\n";
+
+static int doctor_parse(int argc, char **argv, bool *json)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, LF_OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lf_abi_probe p;
-	struct utsname u;
-	bool json = false, all = true;
-	int c, r;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == LF_OPT_JSON) {
-			json = true;
+			*json = true;
 		} else if (c == 'h') {
-			puts("usage: landfence doctor [--json]");
+			fputs(usage_text, stdout);
 			return LF_EXIT_OK;
 		} else {
-			fputs("usage: landfence doctor [--json]\n", stderr);
+			fputs(usage_text, stderr);
 			return LF_EXIT_USAGE;
 		}
 	}
@@ -80,11 +206,22 @@ int lf_cmd_doctor(int argc, char **argv)
 		fprintf(stderr, "landfence doctor: unexpected argument '%s'\n", argv[optind]);
 		return LF_EXIT_USAGE;
 	}
-	if (uname(&u) < 0) {
+	return -1;
+}
+
+int lf_cmd_doctor(int argc, char **argv)
+{
+	struct report rp = { .all = true };
+	bool json = false;
+	int r;
+
+	if ((r = doctor_parse(argc, argv, &json)) >= 0)
+		return r;
+	if (uname(&rp.u) < 0) {
 		fprintf(stderr, "landfence: uname: %s\n", strerror(errno));
 		return LF_EXIT_OWN;
 	}
-	r = lf_landlock_probe(-1, &p);
+	r = lf_landlock_probe(-1, &rp.p);
 	if (r < 0) {
 		fprintf(stderr, "landfence: cannot probe Landlock: %s%s\n", strerror(-r),
 			r == -EINVAL ? " (LANDFENCE_ABI_MAX must be a number >= 0)" : "");
@@ -95,7 +232,7 @@ int lf_cmd_doctor(int argc, char **argv)
 		{ "filesystem", "read, write, execute, make and remove files", 1, false, true },
 		{ "refer", "rename and link across directories", 2, false, true },
 		{ "truncate", "truncate(2) and O_TRUNC", 3, false, true },
-		{ "tcp", "TCP bind and connect ports (not used by landfence)", 4, false, false },
+		{ "tcp", "TCP bind and connect ports (a policy's \"network\")", 4, false, false },
 		{ "ioctl-dev", "ioctl on device files", 5, false, true },
 		{ "scopes", "abstract UNIX sockets and signals stay inside the sandbox", 6, false,
 		  true },
@@ -116,88 +253,19 @@ int lf_cmd_doctor(int argc, char **argv)
 		{ "setuid-modes", "set-user-ID / set-group-ID modes refused (seccomp)", 0,
 		  have_seccomp_filter(), false },
 	};
-	size_t nf = sizeof(f) / sizeof(f[0]);
-	for (size_t i = 0; i < nf; i++) {
+	rp.f = f;
+	rp.nf = sizeof(f) / sizeof(f[0]);
+	for (size_t i = 0; i < rp.nf; i++) {
 		if (f[i].abi > 0)
-			f[i].ok = p.abi >= f[i].abi;
+			f[i].ok = rp.p.abi >= f[i].abi;
 		if (f[i].needed && !f[i].ok)
-			all = false;
+			rp.all = false;
 	}
-	const char *hint = p.kernel == 0 ? lf_landlock_hint(p.err) : NULL;
-
-	if (json) {
-		json_t *root = json_object(), *feats = json_object();
-		if (!root || !feats) {
-			json_decref(root);
-			json_decref(feats);
-			return LF_EXIT_OWN;
-		}
-		json_object_set_new(root, "kernel", json_string(u.release));
-		json_object_set_new(root, "machine", json_string(u.machine));
-		json_object_set_new(root, "landlock_kernel_abi", json_integer(p.kernel));
-		json_object_set_new(root, "landlock_abi", json_integer(p.abi));
-		json_object_set_new(root, "abi_cap",
-				    p.cap >= 0 ? json_integer(p.cap) : json_null());
-		for (size_t i = 0; i < nf; i++)
-			json_object_set_new(feats, f[i].name, json_boolean(f[i].ok));
-		json_object_set_new(root, "features", feats);
-		json_object_set_new(root, "complete", json_boolean(all));
-		json_object_set_new(root, "hint", hint ? json_string(hint) : json_null());
-		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		json_decref(root);
-		if (!text)
-			return LF_EXIT_OWN;
-		puts(text);
-		free(text);
-		return all ? LF_EXIT_OK : 1;
+	rp.hint = rp.p.kernel == 0 ? lf_landlock_hint(rp.p.err) : NULL;
+	if (lf_apparmor_userns_read(LF_APPARMOR_USERNS_SYSCTL, LF_APPARMOR_LABEL, &rp.aa) < 0) {
+		fprintf(stderr, "landfence: %s does not hold a number\n",
+			LF_APPARMOR_USERNS_SYSCTL);
+		return LF_EXIT_OWN;
 	}
-
-	printf("kernel: %s %s %s\n", u.sysname, u.release, u.machine);
-	if (p.kernel == 0)
-		printf("landlock: not available (%s)\n",
-		       p.err == EOPNOTSUPP ? "built in but not enabled at boot"
-		       : p.err == ENOSYS   ? "not built into this kernel"
-					   : "probe failed");
-	else
-		printf("landlock: ABI %d\n", p.kernel);
-	if (p.cap >= 0)
-		printf("cap: LANDFENCE_ABI_MAX=%d, landfence uses ABI %d\n", p.cap, p.abi);
-	printf("\nenforceable here:\n");
-	for (size_t i = 0; i < nf; i++) {
-		char abi[16] = "";
-		if (f[i].abi > 0)
-			snprintf(abi, sizeof(abi), "ABI %d", f[i].abi);
-		printf("  %-3s %-13s %-6s %s\n", f[i].ok ? "yes" : "NO", f[i].name, abi, f[i].what);
-	}
-	printf("\n");
-	if (hint)
-		printf("%s\n", hint);
-	if (p.kernel == 0)
-		printf("Without Landlock, `landfence run` refuses a policy whose fallback is deny "
-		       "(KernelTooOld) and runs any other one unconfined, with a warning.\n");
-	else if (p.abi < 3)
-		printf("Hint: below ABI 3 truncation cannot be refused: a policy that fences "
-		       "writes "
-		       "is Degraded (fallback ask/allow) or refused (fallback deny).\n");
-	else if (p.abi < 6)
-		printf("Hint: below ABI 6 abstract UNIX sockets and signals are not scoped: a "
-		       "sandboxed program can reach abstract sockets outside it.\n");
-	printf("Not fenced on any kernel yet: named UNIX sockets. A sandboxed program can "
-	       "connect(2) to a socket by path (ssh-agent, D-Bus, docker.sock) if it knows "
-	       "the path; the environment scrub removes the usual addresses.\n");
-	printf("Not fenced either: metadata. Landlock has no right for chmod, chown, utimes "
-	       "or xattrs, so they work on any path the program can name (its own files, "
-	       "as its user); set-user-ID and set-group-ID modes are refused by the seccomp "
-	       "filter.\n");
-	printf("Not fenced either: what Landlock does not mediate. stat(2) and inotify "
-	       "work on any path the program can name; /proc shows every process's command "
-	       "line; /dev/pts is granted whole for terminals made inside the sandbox, so "
-	       "another session's terminal of the same user can be opened "
-	       "(doc/escape.md).\n");
-	if (all)
-		printf("Everything landfence uses is enforceable on this kernel.\n");
-	else
-		printf("Some protections are missing here: see above. Linux 6.12 or later gives "
-		       "all of them.\n");
-	return all ? LF_EXIT_OK : 1;
+	return json ? print_json(&rp) : print_text(&rp);
 }

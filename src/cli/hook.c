@@ -19,16 +19,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/advice.h"
 #include "cli/cli.h"
+#include "core/model.h"
 #include "policy/policy.h"
 
 /* A payload of this size or more is refused (EFBIG). */
 #define PAYLOAD_MAX (16u << 20)
 
 static const char usage_text[] =
-	"usage: landfence hook claude [-p POLICY]... [-C DIR] [--profile NAME]...\n"
-	"reads a Claude Code PreToolUse payload on standard input\n";
+	"usage: landfence hook claude [-p FILE]... [-C DIR] [--profile NAME]...\n"
+	"Reads a Claude Code PreToolUse payload on standard input and answers allow,\n"
+	"ask or deny on standard output.\n"
+	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE LF_HELP_HELP
+	"\nexit status: 0 answered (deny included); 2 usage error, or the answer cannot be\n"
+	"written: Claude Code blocks the call.\n"
+	"See landfence-hook(1).\n";
 
 /* Exit status 2 is Claude Code's "block the call, show stderr": the
  * fail-closed answer when the JSON one cannot be given. Any other
@@ -117,6 +122,51 @@ static void reason_text(const struct lf_advice *ad, const char *what, char *buf,
 			rule);
 }
 
+/* Answers one request of a well-formed payload under the project's
+ * policy and the kernel's rules. */
+static int judge_request(const struct lf_cli_opts *o, enum tool_kind kind, const char *arg,
+			 const char *cwd)
+{
+	struct lf_project *p = NULL;
+	struct lf_advisor *adv = NULL;
+	struct lf_advice ad = { 0 };
+	char what[4200], reason[6000];
+	int r;
+
+	if (lf_cli_open(o, 0, &p) != 0)
+		return answer(LF_DENY,
+			      "landfence: the policy cannot be loaded (the error is on the "
+			      "hook's standard error); denied to be safe");
+	/* The agent runs under its own profile: the kernel's answer counts it. */
+	const char *profiles[LF_CLI_MAX_PROFILES + 1];
+	size_t np = 0;
+	bool have_claude = false;
+	for (size_t i = 0; i < o->nprofiles; i++) {
+		profiles[np++] = o->profiles[i];
+		have_claude = have_claude || !strcmp(o->profiles[i], "claude");
+	}
+	if (!have_claude)
+		profiles[np++] = "claude";
+	r = lf_advisor_new(p, profiles, np, &adv);
+	if (r == 0 && kind == TOOL_BASH) {
+		r = lf_advisor_bash(adv, arg, cwd, &ad);
+		lf_text(what, sizeof(what), "bash");
+	} else if (r == 0) {
+		enum lf_capability cap = kind == TOOL_WRITE ? LF_CAP_WRITE : LF_CAP_READ;
+		r = lf_advisor_file(adv, cap, arg ? arg : ".", cwd, &ad);
+		if (r == 0)
+			lf_text(what, sizeof(what), "%s %s", lf_capability_name(cap), ad.path);
+	}
+	if (r == 0)
+		reason_text(&ad, what, reason, sizeof(reason));
+	lf_advisor_free(adv);
+	lf_project_free(p);
+	if (r < 0)
+		return answer(LF_DENY,
+			      "landfence: the request cannot be decided; denied to be safe");
+	return answer(ad.effect, reason);
+}
+
 static int judge(json_t *root, const struct lf_cli_opts *opts)
 {
 	json_t *ev = json_object_get(root, "hook_event_name");
@@ -165,47 +215,7 @@ static int judge(json_t *root, const struct lf_cli_opts *opts)
 	struct lf_cli_opts o = *opts;
 	if (!o.project_dir && cwd && chdir(cwd) != 0)
 		return deny_malformed("cannot enter cwd \"", cwd, "\"");
-	struct lf_cli_state st;
-	int r = lf_cli_load(&o, &st);
-	if (r)
-		return answer(LF_DENY,
-			      "landfence: the policy cannot be loaded (the error is on the "
-			      "hook's standard error); denied to be safe");
-
-	/* The agent runs under its own profile: the kernel's answer counts it. */
-	const char *profiles[LF_CLI_MAX_PROFILES + 1];
-	size_t np = 0;
-	bool have_claude = false;
-	for (size_t i = 0; i < o.nprofiles; i++) {
-		profiles[np++] = o.profiles[i];
-		have_claude = have_claude || !strcmp(o.profiles[i], "claude");
-	}
-	if (!have_claude && np < LF_CLI_MAX_PROFILES)
-		profiles[np++] = "claude";
-	struct lf_advisor adv;
-	lf_advisor_init(&adv, &st, profiles, np);
-
-	struct lf_advice ad;
-	char what[4200], reason[6000];
-	if (kind == TOOL_BASH) {
-		r = lf_advise_bash(&adv, arg, cwd, &ad);
-		lf_text(what, sizeof(what), "bash");
-	} else {
-		enum lf_capability cap = kind == TOOL_WRITE ? LF_CAP_WRITE : LF_CAP_READ;
-		r = lf_advise_file(&adv, cap, arg ? arg : ".", cwd, &ad);
-		if (r == 0)
-			lf_text(what, sizeof(what), "%s %s", lf_capability_name(cap), ad.path);
-	}
-	if (r < 0) {
-		lf_advisor_fini(&adv);
-		lf_cli_state_fini(&st);
-		return answer(LF_DENY,
-			      "landfence: the request cannot be decided; denied to be safe");
-	}
-	reason_text(&ad, what, reason, sizeof(reason));
-	lf_advisor_fini(&adv);
-	lf_cli_state_fini(&st);
-	return answer(ad.effect, reason);
+	return judge_request(&o, kind, arg, cwd);
 }
 
 int lf_cmd_hook(int argc, char **argv)

@@ -17,26 +17,35 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "project/project.h"
 
-/* Fences drop every allow they overlap (SPEC §2), so a deny inside the
- * project would drop a broad "**" allow of its class entirely: the starter
- * grants the project broadly and leaves fences to the user, with the shell
- * rules (advisory only) showing the syntax. "rm" is asked about as a whole:
- * a prefix "rm -rf" would miss "rm -fr", "rm -r -f" and "rm --recursive". */
+/* The starter builds on the embedded default ("extends": "default": the
+ * project readable and writable, fallback deny, the host grants, the
+ * discovered toolchains) and shows the syntax of what users add: shell
+ * rules (advisory only), host grants, profiles. Fences drop every allow
+ * they overlap (SPEC §2), so a deny inside the project would drop the
+ * default's broad "**" allow of its class entirely: none is suggested.
+ * "rm" is asked about as a whole: a prefix "rm -rf" would miss "rm -fr",
+ * "rm -r -f" and "rm --recursive". */
 static const char starter[] =
 	"{\n"
 	"  \"version\": 1,\n"
-	"  \"fallback\": \"ask\",\n"
+	"  \"extends\": \"default\",\n"
 	"  \"rules\": [\n"
-	"    { \"effect\": \"allow\", \"capability\": \"read\",   \"paths\": [\"**\"] },\n"
-	"    { \"effect\": \"allow\", \"capability\": \"write\",  \"paths\": [\"**\"] },\n"
-	"    { \"effect\": \"allow\", \"capability\": \"delete\", \"paths\": [\"**\"] },\n"
-	"    { \"effect\": \"allow\", \"capability\": \"bash\",   \"commands\": [\n"
+	"    { \"effect\": \"allow\", \"capability\": \"bash\", \"commands\": [\n"
 	"        { \"effect\": \"deny\",  \"prefix\": \"git push\" },\n"
 	"        { \"effect\": \"ask\",   \"prefix\": \"rm\" } ] }\n"
 	"  ],\n"
+	"  \"host\": { \"read\": [], \"write\": [] },\n"
 	"  \"profiles\": []\n"
 	"}\n";
+
+static const char usage_text[] =
+	"usage: landfence init [-C DIR]\n"
+	"Writes a starter .landfence/policy.json at the project root and trusts it.\n"
+	"\noptions:\n" LF_HELP_DIRECTORY LF_HELP_HELP
+	"\nexit status: 0 written, 2 a policy exists already or usage error, 125 cannot\n"
+	"write. See landfence-init(1).\n";
 
 int lf_cmd_init(int argc, char **argv)
 {
@@ -54,10 +63,10 @@ int lf_cmd_init(int argc, char **argv)
 		if (c == 'C') {
 			dir = optarg;
 		} else if (c == 'h') {
-			puts("usage: landfence init [-C DIR]");
+			fputs(usage_text, stdout);
 			return LF_EXIT_OK;
 		} else {
-			fputs("usage: landfence init [-C DIR]\n", stderr);
+			fputs(usage_text, stderr);
 			return LF_EXIT_USAGE;
 		}
 	}
@@ -66,8 +75,11 @@ int lf_cmd_init(int argc, char **argv)
 		return LF_EXIT_USAGE;
 	}
 	struct lf_cli_opts o = { .project_dir = dir };
-	if ((r = lf_cli_project_root(&o, root, sizeof(root))) != 0)
+	struct lf_project *p = NULL;
+	if ((r = lf_cli_open(&o, LF_PROJECT_ROOT_ONLY, &p)) != 0)
 		return r;
+	snprintf(root, sizeof(root), "%s", lf_project_root(p));
+	lf_project_free(p);
 	snprintf(ldir, sizeof(ldir), "%s/.landfence", root);
 	snprintf(file, sizeof(file), "%s/policy.json", ldir);
 	if (mkdir(ldir, 0755) < 0 && errno != EEXIST) {

@@ -3,40 +3,42 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "landlock/sandbox.h"
 
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } commands[] = {
-	{ "run", lf_cmd_run,
-	  "run [-p POLICY]... [--profile NAME] -- CMD ARGS...   run CMD under the OS guard" },
-	{ "plan", lf_cmd_plan,
-	  "plan [--json] [--tree]                            show the compiled sandbox plan" },
-	{ "check", lf_cmd_check,
-	  "check read|write|delete PATH... | check bash -- LINE   the advisory verdict" },
-	{ "hook", lf_cmd_hook,
-	  "hook claude                                       a Claude Code PreToolUse hook" },
-	{ "import", lf_cmd_import,
-	  "import claude FILE...                             Claude Code settings to a policy" },
-	{ "export", lf_cmd_export,
-	  "export claude                                     a policy to Claude Code settings" },
-	{ "doctor", lf_cmd_doctor,
-	  "doctor                                            what this kernel can enforce" },
-	{ "init", lf_cmd_init,
-	  "init                                              write a starter policy" },
-	{ "trust", lf_cmd_trust,
-	  "trust                                             trust the project's policy file" },
+	{ "run", lf_cmd_run, "run a command under the OS guard (Landlock)" },
+	{ "plan", lf_cmd_plan, "show the compiled sandbox plan" },
+	{ "check", lf_cmd_check, "the advisory verdict for a file request or a command line" },
+	{ "hook", lf_cmd_hook, "a Claude Code PreToolUse hook" },
+	{ "import", lf_cmd_import, "Claude Code settings to a policy" },
+	{ "export", lf_cmd_export, "a policy to Claude Code settings" },
+	{ "doctor", lf_cmd_doctor, "what this machine can enforce" },
+	{ "init", lf_cmd_init, "write a starter policy" },
+	{ "trust", lf_cmd_trust, "trust the project's policy file" },
 };
 
 static void usage(FILE *f)
 {
-	fputs("usage: landfence COMMAND [-C DIR] [-p POLICY]... [--profile NAME]... "
-	      "ARGS...\n\ncommands:\n",
+	fputs("usage: landfence COMMAND [OPTIONS] [ARGS...]\n"
+	      "       landfence --help | --version | --list-profiles\n"
+	      "Runs a program and everything it starts under one permission policy, enforced\n"
+	      "by the kernel (Landlock) and answered for the program's own permission prompts.\n"
+	      "\ncommands:\n",
 	      f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %s\n", commands[i].help);
-	fputs("\nexit status: see doc/cli.md\n", f);
+		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].help);
+	fputs("\noptions:\n"
+	      "      --list-profiles   print the agent profiles landfence knows, one per line\n"
+	      "      --version         print the version\n" LF_HELP_HELP
+	      "\nEach command's options: landfence COMMAND --help, and its manual page,\n"
+	      "landfence-COMMAND(1). The policy file: landfence-policy(5); the model: "
+	      "landfence(7).\n"
+	      "exit status: see landfence(1).\n",
+	      f);
 }
 
 int main(int argc, char **argv)
@@ -50,7 +52,18 @@ int main(int argc, char **argv)
 		return LF_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		puts("landfence 0.1.0");
+		printf("landfence %s\n", lf_version(NULL, NULL, NULL));
+		return LF_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--list-profiles")) {
+		/* For shell completions and scripts: the names --profile and a
+		 * policy's "profiles" take. */
+		if (argc != 2) {
+			fputs("landfence: --list-profiles takes no argument\n", stderr);
+			return LF_EXIT_USAGE;
+		}
+		for (size_t i = 0; lf_profile_name(i); i++)
+			puts(lf_profile_name(i));
 		return LF_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

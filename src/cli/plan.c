@@ -2,9 +2,10 @@
 /*
  * landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... [--json] [--tree]
  *
- * What `run` would enforce here: every final rule with its access and
- * origin, every dropped allow with the fence that dropped it (the core's
- * and the adapter's), the handled rights, the ABI and the status.
+ * What `run` would enforce here: the sandbox value (lf_sandbox_new) with
+ * every final rule, its access, origin and source (with the layer of a
+ * policy's rule), every dropped allow with the fence that dropped it, the
+ * handled rights, the ABI and the status, and the pre-launch findings.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,11 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "cli/checks.h"
 #include "cli/cli.h"
 #include "core/model.h"
-#include "landlock/sandbox.h"
 
 static const char *const scope_names[] = { "abstract_unix_socket", "signal" };
 
@@ -25,7 +25,7 @@ static const char *const scope_names[] = { "abstract_unix_socket", "signal" };
  * line; --json and --tree keep every rule. */
 #define RULE_RUN_MIN 8
 
-static bool same_run(const struct lf_final_rule *a, const struct lf_final_rule *b)
+static bool same_run(const struct lf_sandbox_rule *a, const struct lf_sandbox_rule *b)
 {
 	size_t top = strcspn(a->path + 1, "/") + 1;
 
@@ -37,25 +37,12 @@ static bool same_run(const struct lf_final_rule *a, const struct lf_final_rule *
 /* How many rules from i on belong to i's run. */
 static size_t rule_run(const struct lf_sandbox *sb, size_t i)
 {
-	const struct lf_final_rule *first = lf_sandbox_rule(sb, i);
+	const struct lf_sandbox_rule *first = lf_sandbox_rule(sb, i);
 	size_t n = lf_sandbox_rule_count(sb), k = i + 1;
 
 	while (k < n && same_run(first, lf_sandbox_rule(sb, k)))
 		k++;
 	return k - i;
-}
-
-static const char *access_str(unsigned a)
-{
-	switch (a & (LF_ACCESS_RO | LF_ACCESS_RW)) {
-	case LF_ACCESS_RO:
-		return "read";
-	case LF_ACCESS_RW:
-		return "write";
-	case LF_ACCESS_RO | LF_ACCESS_RW:
-		return "read+write";
-	}
-	return "none";
 }
 
 static const char *status_str(enum lf_status_kind k)
@@ -113,18 +100,32 @@ static json_t *scopes_json(uint64_t mask)
 	return a;
 }
 
-static json_t *source_json(const struct lf_source *s)
+/* The layer of a policy's rule; NULL for a source no layer wrote (the
+ * built-in configuration fence). */
+static const char *layer_of(const struct lf_project *p, const struct lf_source *s)
 {
-	return json_pack("{s:s?, s:i, s:i}", "file", s->file, "line", (int)s->line, "column",
-			 (int)s->column);
+	enum lf_layer l;
+
+	return lf_effective_layer_of(lf_project_effective(p), s, &l) == 0 ? lf_layer_name(l) : NULL;
 }
 
-static void source_text(char *buf, size_t size, const struct lf_source *s)
+static json_t *source_json(const struct lf_project *p, const struct lf_source *s)
 {
+	return json_pack("{s:s?, s:s?, s:i, s:i}", "layer", layer_of(p, s), "file", s->file, "line",
+			 (int)s->line, "column", (int)s->column);
+}
+
+/* "LAYER FILE:LINE:COLUMN": plan names the layer of every rule. */
+static void source_text(char *buf, size_t size, const struct lf_project *p,
+			const struct lf_source *s)
+{
+	const char *layer = layer_of(p, s);
+
 	if (s->file && s->line)
-		snprintf(buf, size, "%s:%u:%u", s->file, s->line, s->column);
+		snprintf(buf, size, "%s%s%s:%u:%u", layer ? layer : "", layer ? " " : "", s->file,
+			 s->line, s->column);
 	else if (s->file)
-		snprintf(buf, size, "%s", s->file);
+		snprintf(buf, size, "%s%s%s", layer ? layer : "", layer ? " " : "", s->file);
 	else
 		snprintf(buf, size, "?");
 }
@@ -140,10 +141,8 @@ static const char *const limits[] = {
 };
 
 struct plan_view {
-	struct lf_cli_findings links;	/* hard links from fences into grants */
-	struct lf_cli_findings persist; /* persistence paths left writable */
-	struct lf_cli_findings devices; /* device nodes below grants */
-	const struct lf_cli_state *st;
+	struct lf_findings *findings; /* hard links, device nodes, persistence paths */
+	const struct lf_project *p;
 	const struct lf_plan *plan;
 	const struct lf_sandbox *sb; /* NULL: KernelTooOld */
 	const char *too_old;	     /* the KernelTooOld reason */
@@ -155,9 +154,9 @@ struct plan_view {
 static int cmp_rule(const void *a, const void *b)
 {
 	const unsigned char *x =
-		(const unsigned char *)(*(const struct lf_final_rule *const *)a)->path;
+		(const unsigned char *)(*(const struct lf_sandbox_rule *const *)a)->path;
 	const unsigned char *y =
-		(const unsigned char *)(*(const struct lf_final_rule *const *)b)->path;
+		(const unsigned char *)(*(const struct lf_sandbox_rule *const *)b)->path;
 
 	for (; *x && *x == *y; x++, y++)
 		;
@@ -191,7 +190,7 @@ static size_t path_split(const char *p, const char **comp, size_t *len, size_t n
 static void print_tree(const struct lf_sandbox *sb)
 {
 	size_t n = lf_sandbox_rule_count(sb);
-	const struct lf_final_rule **v = calloc(n ? n : 1, sizeof(*v));
+	const struct lf_sandbox_rule **v = calloc(n ? n : 1, sizeof(*v));
 	const char *prev[TREE_DEPTH], *cur[TREE_DEPTH];
 	size_t prevlen[TREE_DEPTH], curlen[TREE_DEPTH], np = 0;
 
@@ -211,7 +210,7 @@ static void print_tree(const struct lf_sandbox *sb)
 		for (size_t j = k; j < nc; j++) {
 			printf("  %*s%.*s", (int)(2 * (j + 1)), "", (int)curlen[j], cur[j]);
 			if (j + 1 == nc)
-				printf("  [%s%s, %s]", access_str(v[i]->access),
+				printf("  [%s%s, %s]", lf_access_name(v[i]->access),
 				       v[i]->ioctl_dev ? "+ioctl" : "",
 				       lf_origin_name(v[i]->origin));
 			else
@@ -226,18 +225,53 @@ static void print_tree(const struct lf_sandbox *sb)
 	free(v);
 }
 
-static void print_text(const struct plan_view *pv, bool tree)
+/* The network, said plainly either way. */
+static void print_network(const struct lf_sandbox *sb)
 {
-	const struct lf_cli_state *st = pv->st;
-	const struct lf_sandbox *sb = pv->sb;
-	char src[600];
+	size_t n = lf_sandbox_port_count(sb);
 
-	printf("project: %s\n", st->project_root);
+	if (!lf_sandbox_network_restricted(sb)) {
+		printf("network: NOT restricted: the program may connect to any host on any port "
+		       "(a policy's \"network\" section restricts TCP)\n");
+		return;
+	}
+	printf("network: TCP restricted%s; connect:",
+	       lf_sandbox_handled_net(sb) ? "" : " by the policy, NOT enforced at this ABI");
+	for (int bind = 0; bind < 2; bind++) {
+		bool any = false;
+
+		if (bind)
+			printf("; bind:");
+		for (size_t i = 0; i < n; i++) {
+			const struct lf_sandbox_port *p = lf_sandbox_port(sb, i);
+			if (bind ? p->bind : p->connect) {
+				printf(" %u", p->port);
+				any = true;
+			}
+		}
+		if (!any)
+			printf(" none");
+	}
+	printf(" (UDP and UNIX sockets are not restricted)\n");
+}
+
+static void print_header(const struct plan_view *pv)
+{
+	const struct lf_project *p = pv->p;
+	const struct lf_sandbox *sb = pv->sb;
+
+	printf("project: %s\n", lf_project_root(p));
 	printf("policy:");
-	for (size_t i = 0; i < st->nlayers; i++)
-		printf(" %s", st->layer_files[i]);
-	printf("%s\n", st->embedded_default ? " (the embedded default)" : "");
-	printf("fallback: %s\n", lf_effect_name(lf_effective_fallback(st->eff)));
+	for (size_t i = 0; i < lf_project_layer_count(p); i++)
+		printf(" %s (%s)", lf_project_layer(p, i)->file,
+		       lf_layer_name(lf_project_layer(p, i)->layer));
+	bool base = false;
+	for (size_t i = 0; i < lf_project_layer_count(p); i++)
+		base = base || !strcmp(lf_project_layer(p, i)->file, "<embedded>");
+	printf("%s\n", lf_project_embedded_default(p) ? " (the embedded default)"
+		       : base			      ? " (\"extends\": \"default\")"
+						      : "");
+	printf("fallback: %s\n", lf_effect_name(lf_effective_fallback(lf_project_effective(p))));
 	if (pv->probe.cap >= 0)
 		printf("landlock ABI: %d (kernel %d, capped at %d)\n", pv->probe.abi,
 		       pv->probe.kernel, pv->probe.cap);
@@ -247,105 +281,153 @@ static void print_text(const struct plan_view *pv, bool tree)
 		printf("status: kernel-too-old: %s\n", pv->too_old);
 		printf("        `landfence run` refuses to start anything with this policy "
 		       "here.\n");
-	} else {
-		const struct lf_status *s = lf_sandbox_status(sb);
-		printf("status: %s%s%s\n", status_str(s->kind), s->reason[0] ? ": " : "",
-		       s->reason);
-		printf("handled: ");
-		print_rights(stdout, lf_sandbox_handled(sb));
-		printf("\nscoped:");
-		uint64_t sc = lf_sandbox_scoped(sb);
-		if (!sc)
-			printf(" none");
-		for (unsigned b = 0; b < 2; b++)
-			if (sc & (1ULL << b))
-				printf(" %s", scope_names[b]);
-		printf("\n");
+		return;
 	}
+	const struct lf_status *s = lf_sandbox_status(sb);
+	printf("status: %s%s%s\n", status_str(s->kind), s->reason[0] ? ": " : "", s->reason);
+	printf("handled: ");
+	print_rights(stdout, lf_sandbox_handled(sb));
+	printf("\nscoped:");
+	uint64_t sc = lf_sandbox_scoped(sb);
+	if (!sc)
+		printf(" none");
+	for (unsigned b = 0; b < 2; b++)
+		if (sc & (1ULL << b))
+			printf(" %s", scope_names[b]);
+	printf("\n");
+	print_network(sb);
+}
 
-	if (sb) {
-		printf("\nrules (%zu):\n", lf_sandbox_rule_count(sb));
-		if (tree) {
-			print_tree(sb);
-		} else {
-			size_t n = lf_sandbox_rule_count(sb);
-			for (size_t i = 0; i < n;) {
-				const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
-				size_t run = rule_run(sb, i);
-				if (run >= RULE_RUN_MIN) {
-					size_t top = strcspn(fr->path + 1, "/") + 1;
-					printf("  %-10s %-12s %.*s/... (%zu rules)  (%s; --json "
-					       "and "
-					       "--tree list each)\n",
-					       access_str(fr->access), lf_origin_name(fr->origin),
-					       (int)top, fr->path, run, fr->why ? fr->why : "");
-					i += run;
-					continue;
-				}
-				printf("  %-10s %-12s %s%s  (%s)\n", access_str(fr->access),
-				       lf_origin_name(fr->origin), fr->path,
-				       fr->ioctl_dev ? "  +terminal ioctls" : "",
-				       fr->why ? fr->why : "");
-				i++;
-			}
-		}
-		if (!tree)
-			printf("  %-10s %-12s %s\n", "read+write", "run-dir",
-			       "<a private TMPDIR, created for each run and removed after it>");
-	} else {
+static void print_rules(const struct plan_view *pv, bool tree)
+{
+	const struct lf_sandbox *sb = pv->sb;
+	size_t n = sb ? lf_sandbox_rule_count(sb) : 0;
+
+	if (!sb) {
 		printf("\nplan grants (%zu):\n", lf_plan_grant_count(pv->plan));
 		for (size_t i = 0; i < lf_plan_grant_count(pv->plan); i++) {
 			const struct lf_grant *g = lf_plan_grant(pv->plan, i);
-			printf("  %-10s %s\n", access_str(g->access), g->abs_root);
+			printf("  %-10s %s\n", lf_access_name(g->access), g->abs_root);
 		}
+		return;
 	}
+	printf("\nrules (%zu):\n", n);
+	if (tree) {
+		print_tree(sb);
+		return;
+	}
+	for (size_t i = 0; i < n;) {
+		const struct lf_sandbox_rule *fr = lf_sandbox_rule(sb, i);
+		size_t run = rule_run(sb, i);
+		if (run >= RULE_RUN_MIN) {
+			size_t top = strcspn(fr->path + 1, "/") + 1;
+			printf("  %-10s %-12s %.*s/... (%zu rules)  (%s; --json and --tree list "
+			       "each)\n",
+			       lf_access_name(fr->access), lf_origin_name(fr->origin), (int)top,
+			       fr->path, run, fr->why ? fr->why : "");
+			i += run;
+			continue;
+		}
+		printf("  %-10s %-12s %s%s  (%s)\n", lf_access_name(fr->access),
+		       lf_origin_name(fr->origin), fr->path,
+		       fr->ioctl_dev ? "  +terminal ioctls" : "", fr->why ? fr->why : "");
+		i++;
+	}
+	printf("  %-10s %-12s %s\n", "read+write", "run-dir",
+	       "<a private TMPDIR, created for each run and removed after it>");
+}
 
+static void print_dropped(const struct plan_view *pv)
+{
+	const struct lf_sandbox *sb = pv->sb;
 	size_t nd = lf_plan_dropped_count(pv->plan);
 	size_t nad = sb ? lf_sandbox_dropped_count(sb) : 0;
+	char src[600], fsrc[600];
+
 	printf("\ndropped (%zu):\n", nd + nad);
 	for (size_t i = 0; i < nd; i++) {
 		const struct lf_dropped *d = lf_plan_dropped(pv->plan, i);
-		char fsrc[600];
-		source_text(src, sizeof(src), &d->allow);
-		source_text(fsrc, sizeof(fsrc), &d->fence);
-		printf("  %-10s %s  (allow at %s) fenced by %s %s at %s\n", access_str(d->access),
-		       d->abs_root, src, lf_effect_name(d->fence_effect), d->fence_root, fsrc);
+		source_text(src, sizeof(src), pv->p, &d->allow);
+		source_text(fsrc, sizeof(fsrc), pv->p, &d->fence);
+		printf("  %-10s %s  (allow at %s) fenced by %s %s at %s\n",
+		       lf_access_name(d->access), d->abs_root, src, lf_effect_name(d->fence_effect),
+		       d->fence_root, fsrc);
 	}
 	for (size_t i = 0; i < nad; i++) {
-		const struct lf_final_dropped *d = lf_sandbox_dropped(sb, i);
+		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(sb, i);
 		if (d->fence) {
-			source_text(src, sizeof(src), &d->fence_source);
-			printf("  %-10s %s  (%s) fenced by %s at %s\n", access_str(d->access),
+			source_text(src, sizeof(src), pv->p, &d->fence_source);
+			printf("  %-10s %s  (%s) fenced by %s at %s\n", lf_access_name(d->access),
 			       d->path, d->why ? d->why : lf_origin_name(d->origin), d->fence, src);
 		} else {
-			printf("  %-10s %s  (%s) skipped\n", access_str(d->access), d->path,
+			printf("  %-10s %s  (%s) skipped\n", lf_access_name(d->access), d->path,
 			       d->why ? d->why : lf_origin_name(d->origin));
 		}
 	}
-	if (pv->links.n || pv->links.incomplete) {
-		printf("\nhard links into grants (%zu): %s\n", pv->links.n,
-		       lf_effective_fallback(st->eff) == LF_DENY ? "run refuses to start"
-								 : "run warns and starts");
-		for (size_t i = 0; i < pv->links.n; i++)
-			printf("  %s\n", pv->links.lines[i]);
-		if (pv->links.incomplete)
-			printf("  (incomplete scan: %s)\n", pv->links.reason);
+}
+
+/* Whether a finding is listed: a persistence path is, when it exists
+ * (one that does not is only counted: run reports it if the program makes
+ * it); every other finding is. */
+static bool finding_listed(const struct lf_finding *f)
+{
+	struct stat st;
+
+	return f->scan != LF_SCAN_PERSISTENCE || !f->path || lstat(f->path, &st) == 0;
+}
+
+/* The findings of one scan: a heading, the lines, an incomplete scan. */
+static void print_findings(const struct plan_view *pv, unsigned scan, const char *heading)
+{
+	size_t n = 0, absent = 0;
+	bool incomplete = false, deny = lf_sandbox_fallback(pv->sb) == LF_DENY;
+
+	for (size_t i = 0; i < lf_findings_count(pv->findings); i++) {
+		const struct lf_finding *f = lf_findings_get(pv->findings, i);
+		if (f->scan != scan)
+			continue;
+		incomplete = incomplete || f->incomplete;
+		if (f->incomplete)
+			continue;
+		if (finding_listed(f))
+			n++;
+		else
+			absent++;
 	}
-	if (pv->devices.n || pv->devices.incomplete) {
-		printf("\ndevice nodes below grants (%zu): %s\n", pv->devices.n,
-		       lf_effective_fallback(st->eff) == LF_DENY ? "run refuses to start"
-								 : "run warns and starts");
-		for (size_t i = 0; i < pv->devices.n; i++)
-			printf("  %s\n", pv->devices.lines[i]);
-		if (pv->devices.incomplete)
-			printf("  (incomplete scan: %s)\n", pv->devices.reason);
+	if (!n && !absent && !incomplete)
+		return;
+	if (scan == LF_SCAN_PERSISTENCE)
+		printf("\n%s (%zu): code planted there runs later outside the sandbox\n", heading,
+		       n);
+	else if (scan == LF_SCAN_CREDENTIALS)
+		printf("\n%s (%zu): granted by the policy, never by discovery\n", heading, n);
+	else
+		printf("\n%s (%zu): %s\n", heading, n,
+		       deny ? "run refuses to start" : "run warns and starts");
+	for (size_t i = 0; i < lf_findings_count(pv->findings); i++) {
+		const struct lf_finding *f = lf_findings_get(pv->findings, i);
+		if (f->scan == scan && (f->incomplete || finding_listed(f)))
+			printf(f->incomplete ? "  (%s)\n" : "  %s\n", f->text);
 	}
-	if (pv->persist.n) {
-		printf("\nwritable persistence paths (%zu): code planted there runs later outside "
-		       "the sandbox\n",
-		       pv->persist.n);
-		for (size_t i = 0; i < pv->persist.n; i++)
-			printf("  %s\n", pv->persist.lines[i]);
+	if (absent)
+		printf("  (and %zu more that do not exist yet: `landfence run` reports each one "
+		       "the "
+		       "program makes)\n",
+		       absent);
+}
+
+static void print_text(const struct plan_view *pv, bool tree)
+{
+	const struct lf_sandbox *sb = pv->sb;
+
+	print_header(pv);
+	print_rules(pv, tree);
+	print_dropped(pv);
+	if (sb) {
+		print_findings(pv, LF_SCAN_HARDLINKS, "hard links into grants");
+		print_findings(pv, LF_SCAN_DEVICES, "device nodes below grants");
+		print_findings(pv, LF_SCAN_PERSISTENCE, "writable persistence paths");
+		print_findings(pv, LF_SCAN_CREDENTIALS, "readable credential files");
 	}
 	printf("\nlimits (any Landlock ABI):\n");
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
@@ -367,60 +449,24 @@ static json_t *access_json(unsigned a)
 	return arr;
 }
 
-static int print_json(const struct plan_view *pv)
+static json_t *rule_json(const struct plan_view *pv, const struct lf_sandbox_rule *fr)
 {
-	const struct lf_cli_state *st = pv->st;
-	const struct lf_sandbox *sb = pv->sb;
-	json_t *root = json_object(), *files = json_array(), *rules = json_array(),
-	       *dropped = json_array(), *notices = json_array(), *status;
-	char *text;
+	return json_pack("{s:s, s:o, s:o, s:I, s:b, s:s, s:s?, s:o}", "path", fr->path, "access",
+			 access_json(fr->access), "landlock", rights_json(fr->landlock),
+			 "landlock_mask", (json_int_t)fr->landlock, "ioctl_dev", fr->ioctl_dev,
+			 "origin", lf_origin_name(fr->origin), "why", fr->why, "source",
+			 source_json(pv->p, &fr->source));
+}
 
-	if (!root || !files || !rules || !dropped || !notices)
-		goto oom;
-	for (size_t i = 0; i < st->nlayers; i++)
-		json_array_append_new(files, json_string(st->layer_files[i]));
-	json_object_set_new(root, "project_root", json_string(st->project_root));
-	json_object_set_new(root, "policy_files", files);
-	json_object_set_new(root, "embedded_default", json_boolean(st->embedded_default));
-	json_object_set_new(root, "fallback",
-			    json_string(lf_effect_name(lf_effective_fallback(st->eff))));
-	json_object_set_new(root, "abi", json_integer(pv->probe.abi));
-	json_object_set_new(root, "kernel_abi", json_integer(pv->probe.kernel));
-	json_object_set_new(root, "abi_cap",
-			    pv->probe.cap >= 0 ? json_integer(pv->probe.cap) : json_null());
-	if (sb) {
-		const struct lf_status *s = lf_sandbox_status(sb);
-		status = json_pack("{s:s, s:s}", "kind", status_str(s->kind), "reason", s->reason);
-		json_object_set_new(root, "handled", rights_json(lf_sandbox_handled(sb)));
-		json_object_set_new(root, "handled_mask",
-				    json_integer((json_int_t)lf_sandbox_handled(sb)));
-		json_object_set_new(root, "scoped", scopes_json(lf_sandbox_scoped(sb)));
-		json_object_set_new(root, "scoped_mask",
-				    json_integer((json_int_t)lf_sandbox_scoped(sb)));
-		for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
-			const struct lf_final_rule *fr = lf_sandbox_rule(sb, i);
-			json_array_append_new(
-				rules,
-				json_pack("{s:s, s:o, s:o, s:I, s:b, s:s, s:s?}", "path", fr->path,
-					  "access", access_json(fr->access), "landlock",
-					  rights_json(fr->landlock), "landlock_mask",
-					  (json_int_t)fr->landlock, "ioctl_dev", fr->ioctl_dev,
-					  "origin", lf_origin_name(fr->origin), "why", fr->why));
-		}
-		for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
-			const struct lf_final_dropped *d = lf_sandbox_dropped(sb, i);
-			json_array_append_new(
-				dropped,
-				json_pack("{s:s, s:s, s:o, s:s, s:s?, s:s?, s:o, s:s}", "stage",
-					  "adapter", "path", d->path, "access",
-					  access_json(d->access), "origin",
-					  lf_origin_name(d->origin), "why", d->why, "fence",
-					  d->fence, "fence_source", source_json(&d->fence_source),
-					  "reason", d->fence ? "fenced" : "missing"));
-		}
-		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
-			json_array_append_new(notices, json_string(lf_sandbox_notice(sb, i)));
-	} else {
+/* The value's part of the JSON view: status, rights, rules, the adapter's
+ * drops, notices; or the plan's grants when the kernel is too old. */
+static void json_sandbox(const struct plan_view *pv, json_t *root, json_t *rules, json_t *dropped,
+			 json_t *notices)
+{
+	const struct lf_sandbox *sb = pv->sb;
+	json_t *status;
+
+	if (!sb) {
 		status = json_pack("{s:s, s:s}", "kind", "kernel-too-old", "reason", pv->too_old);
 		for (size_t i = 0; i < lf_plan_grant_count(pv->plan); i++) {
 			const struct lf_grant *g = lf_plan_grant(pv->plan, i);
@@ -428,32 +474,122 @@ static int print_json(const struct plan_view *pv)
 				rules, json_pack("{s:s, s:o, s:s}", "path", g->abs_root, "access",
 						 access_json(g->access), "origin", "policy"));
 		}
+		json_object_set_new(root, "status", status);
+		return;
 	}
+	const struct lf_status *s = lf_sandbox_status(sb);
+	status = json_pack("{s:s, s:s}", "kind", status_str(s->kind), "reason", s->reason);
+	json_object_set_new(root, "handled", rights_json(lf_sandbox_handled(sb)));
+	json_object_set_new(root, "handled_mask", json_integer((json_int_t)lf_sandbox_handled(sb)));
+	json_object_set_new(root, "scoped", scopes_json(lf_sandbox_scoped(sb)));
+	json_object_set_new(root, "scoped_mask", json_integer((json_int_t)lf_sandbox_scoped(sb)));
+	json_t *net = json_object(), *conn = json_array(), *bind = json_array();
+	for (size_t i = 0; i < lf_sandbox_port_count(sb); i++) {
+		const struct lf_sandbox_port *port = lf_sandbox_port(sb, i);
+		if (port->connect)
+			json_array_append_new(conn, json_integer(port->port));
+		if (port->bind)
+			json_array_append_new(bind, json_integer(port->port));
+	}
+	json_object_set_new(net, "restricted", json_boolean(lf_sandbox_network_restricted(sb)));
+	json_object_set_new(net, "enforced", json_boolean(lf_sandbox_handled_net(sb) != 0));
+	json_object_set_new(net, "connect", conn);
+	json_object_set_new(net, "bind", bind);
+	json_object_set_new(root, "network", net);
+	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++)
+		json_array_append_new(rules, rule_json(pv, lf_sandbox_rule(sb, i)));
+	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
+		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(sb, i);
+		json_array_append_new(
+			dropped,
+			json_pack("{s:s, s:s, s:o, s:s, s:s?, s:s?, s:o, s:s}", "stage", "adapter",
+				  "path", d->path, "access", access_json(d->access), "origin",
+				  lf_origin_name(d->origin), "why", d->why, "fence", d->fence,
+				  "fence_source", source_json(pv->p, &d->fence_source), "reason",
+				  d->fence ? "fenced" : "missing"));
+	}
+	for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
+		json_array_append_new(notices, json_string(lf_sandbox_notice(sb, i)));
 	json_object_set_new(root, "status", status);
+}
+
+/* The findings of one scan as an array of lines; absent (may be NULL)
+ * counts the persistence paths left out because they do not exist. */
+static json_t *findings_json(const struct plan_view *pv, unsigned scan, bool *incomplete,
+			     size_t *absent)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < lf_findings_count(pv->findings); i++) {
+		const struct lf_finding *f = lf_findings_get(pv->findings, i);
+		if (f->scan != scan)
+			continue;
+		if (f->incomplete && incomplete)
+			*incomplete = true;
+		else if (!f->incomplete && !finding_listed(f) && absent)
+			(*absent)++;
+		else if (!f->incomplete)
+			json_array_append_new(a, json_string(f->text));
+	}
+	return a;
+}
+
+static json_t *json_view(const struct plan_view *pv)
+{
+	const struct lf_project *p = pv->p;
+	json_t *root = json_object(), *files = json_array(), *rules = json_array(),
+	       *dropped = json_array(), *notices = json_array(), *lim = json_array();
+	bool links_incomplete = false;
+
+	if (!root || !files || !rules || !dropped || !notices || !lim) {
+		json_decref(root);
+		json_decref(files);
+		json_decref(rules);
+		json_decref(dropped);
+		json_decref(notices);
+		json_decref(lim);
+		return NULL;
+	}
+	json_t *layers = json_array();
+	for (size_t i = 0; i < lf_project_layer_count(p); i++) {
+		const struct lf_project_layer *l = lf_project_layer(p, i);
+		json_array_append_new(files, json_string(l->file));
+		json_array_append_new(layers, json_pack("{s:s, s:s}", "layer",
+							lf_layer_name(l->layer), "file", l->file));
+	}
+	json_object_set_new(root, "project_root", json_string(lf_project_root(p)));
+	json_object_set_new(root, "policy_files", files);
+	json_object_set_new(root, "policy_layers", layers);
+	json_object_set_new(root, "embedded_default", json_boolean(lf_project_embedded_default(p)));
+	json_object_set_new(
+		root, "fallback",
+		json_string(lf_effect_name(lf_effective_fallback(lf_project_effective(p)))));
+	json_object_set_new(root, "abi", json_integer(pv->probe.abi));
+	json_object_set_new(root, "kernel_abi", json_integer(pv->probe.kernel));
+	json_object_set_new(root, "abi_cap",
+			    pv->probe.cap >= 0 ? json_integer(pv->probe.cap) : json_null());
+	json_sandbox(pv, root, rules, dropped, notices);
 	for (size_t i = 0; i < lf_plan_dropped_count(pv->plan); i++) {
 		const struct lf_dropped *d = lf_plan_dropped(pv->plan, i);
 		json_array_append_new(
 			dropped,
 			json_pack("{s:s, s:s, s:o, s:o, s:s, s:s, s:o, s:s}", "stage", "plan",
 				  "path", d->abs_root, "access", access_json(d->access),
-				  "allow_source", source_json(&d->allow), "fence", d->fence_root,
+				  "allow_source", source_json(p, &d->allow), "fence", d->fence_root,
 				  "fence_effect", lf_effect_name(d->fence_effect), "fence_source",
-				  source_json(&d->fence), "reason", "fenced"));
+				  source_json(p, &d->fence), "reason", "fenced"));
 	}
-	json_t *links = json_array(), *persist = json_array();
-	for (size_t i = 0; links && i < pv->links.n; i++)
-		json_array_append_new(links, json_string(pv->links.lines[i]));
-	for (size_t i = 0; persist && i < pv->persist.n; i++)
-		json_array_append_new(persist, json_string(pv->persist.lines[i]));
-	json_object_set_new(root, "hardlinks", links);
-	json_object_set_new(root, "hardlinks_incomplete", json_boolean(pv->links.incomplete));
-	json_object_set_new(root, "persistence", persist);
-	json_t *devs = json_array();
-	for (size_t i = 0; devs && i < pv->devices.n; i++)
-		json_array_append_new(devs, json_string(pv->devices.lines[i]));
-	json_object_set_new(root, "device_nodes", devs);
-	json_t *lim = json_array();
-	for (size_t i = 0; lim && i < sizeof(limits) / sizeof(limits[0]); i++)
+	size_t absent = 0;
+	json_object_set_new(root, "hardlinks",
+			    findings_json(pv, LF_SCAN_HARDLINKS, &links_incomplete, NULL));
+	json_object_set_new(root, "hardlinks_incomplete", json_boolean(links_incomplete));
+	json_object_set_new(root, "persistence",
+			    findings_json(pv, LF_SCAN_PERSISTENCE, NULL, &absent));
+	json_object_set_new(root, "persistence_absent", json_integer((json_int_t)absent));
+	json_object_set_new(root, "device_nodes", findings_json(pv, LF_SCAN_DEVICES, NULL, NULL));
+	json_object_set_new(root, "credentials",
+			    findings_json(pv, LF_SCAN_CREDENTIALS, NULL, NULL));
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		json_array_append_new(lim, json_string(limits[i]));
 	json_object_set_new(root, "limits", lim);
 	json_object_set_new(root, "rules", rules);
@@ -461,36 +597,78 @@ static int print_json(const struct plan_view *pv)
 	json_object_set_new(root, "notices", notices);
 	json_object_set_new(root, "run_dir",
 			    json_string("a private TMPDIR, created for each run (read+write)"));
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	return root;
+}
+
+static int print_json(const struct plan_view *pv)
+{
+	json_t *root = json_view(pv);
+	char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+
 	json_decref(root);
 	if (!text)
 		return -ENOMEM;
 	puts(text);
 	free(text);
 	return 0;
-oom:
-	json_decref(root);
-	json_decref(files);
-	json_decref(rules);
-	json_decref(dropped);
-	json_decref(notices);
-	return -ENOMEM;
 }
 
 static const char usage_text[] =
-	"usage: landfence plan [-p POLICY]... [-C DIR] [--profile NAME]... [--json] [--tree]\n";
+	"usage: landfence plan [-p FILE]... [-C DIR] [--profile NAME]... [--json | --tree]\n"
+	"Shows what `landfence run` would enforce here, without running anything.\n"
+	"\noptions:\n" LF_HELP_POLICY LF_HELP_DIRECTORY LF_HELP_PROFILE
+	"      --json            print one JSON object\n"
+	"      --tree            print the rules as a directory tree\n" LF_HELP_HELP
+	"\nexit status: 0, 2 usage or policy error, 125 landfence's own error.\n"
+	"See landfence-plan(1).\n";
+
+/* Builds the sandbox value and runs the checks into pv. Returns 0 or the
+ * exit status after printing why. */
+static int plan_build(const struct lf_cli_opts *o, struct plan_view *pv, struct lf_sandbox **sb)
+{
+	const struct lf_project *p = pv->p;
+	struct lf_diag diag = { 0 };
+	int r = lf_landlock_probe(-1, &pv->probe);
+
+	if (r < 0) {
+		fprintf(stderr, "landfence: cannot probe Landlock: %s\n", strerror(-r));
+		return r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
+	}
+	pv->plan = lf_project_plan(p);
+	/* --profile names plus every layer's "profiles", as run does. */
+	struct lf_sandbox_opts so = {
+		.size = sizeof(so),
+		.project_root = lf_project_root(p),
+		.profiles = o->profiles,
+		.nprofiles = o->nprofiles,
+	};
+	r = lf_sandbox_new(lf_project_effective(p), pv->plan, &so, sb, &diag);
+	if (r == -EOPNOTSUPP) {
+		static char too_old[sizeof(diag.message)];
+		memcpy(too_old, diag.message, sizeof(too_old));
+		pv->too_old = too_old;
+		return 0;
+	}
+	if (r < 0) {
+		lf_cli_diag(&diag);
+		return r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
+	}
+	pv->sb = *sb;
+	r = lf_findings_scan(*sb, p, LF_SCAN_PRELAUNCH, &pv->findings);
+	if (r < 0) {
+		fprintf(stderr, "landfence: checking the rules: %s\n", strerror(-r));
+		return LF_EXIT_OWN;
+	}
+	return 0;
+}
 
 int lf_cmd_plan(int argc, char **argv)
 {
 	struct lf_cli_opts o = { 0 };
-	struct lf_cli_state st;
-	struct lf_plan *plan = NULL;
+	struct lf_project *p = NULL;
 	struct lf_sandbox *sb = NULL;
-	struct lf_diag diag = { 0 };
 	struct plan_view pv = { 0 };
-	const char **profiles = NULL;
-	size_t nprofiles = 0;
-	int r, code = LF_EXIT_OK;
+	int r, code;
 
 	r = lf_cli_opts_parse(argc, argv, usage_text, &o);
 	if (r >= 0)
@@ -505,93 +683,20 @@ int lf_cmd_plan(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return LF_EXIT_USAGE;
 	}
-	r = lf_cli_load(&o, &st);
-	if (r)
-		return r;
-
-	pv.st = &st;
-	r = lf_landlock_probe(-1, &pv.probe);
-	if (r < 0) {
-		fprintf(stderr, "landfence: cannot probe Landlock: %s\n", strerror(-r));
-		code = r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
-		goto out;
-	}
-	code = lf_cli_plan_compile(&st, &plan);
-	if (code)
-		goto out;
-	pv.plan = plan;
-
-	/* --profile names plus every layer's "profiles", as run does. */
-	nprofiles = o.nprofiles;
-	for (size_t i = 0; i < st.eff->nlayers; i++)
-		nprofiles += st.eff->layers[i]->profiles.n;
-	profiles = calloc(nprofiles + 1, sizeof(*profiles));
-	if (!profiles) {
+	if ((code = lf_cli_open(&o, 0, &p)) != 0)
+		return code;
+	pv.p = p;
+	code = plan_build(&o, &pv, &sb);
+	if (code == 0 && o.json && print_json(&pv) < 0) {
+		fputs("landfence: out of memory\n", stderr);
 		code = LF_EXIT_OWN;
-		goto out;
-	}
-	nprofiles = 0;
-	for (size_t i = 0; i < o.nprofiles; i++)
-		profiles[nprofiles++] = o.profiles[i];
-	for (size_t i = 0; i < st.eff->nlayers; i++)
-		for (size_t j = 0; j < st.eff->layers[i]->profiles.n; j++)
-			profiles[nprofiles++] = st.eff->layers[i]->profiles.v[j];
-
-	struct lf_sandbox_opts so = {
-		.project_root = st.project_root,
-		.run_dir = NULL,
-		.home = NULL,
-		.profiles = profiles,
-		.nprofiles = nprofiles,
-		.command = NULL,
-		.abi_max = -1,
-	};
-	r = lf_sandbox_build(st.eff, plan, &so, &sb, &diag);
-	if (r == -EOPNOTSUPP) {
-		pv.too_old = diag.message;
-	} else if (r < 0) {
-		char buf[1200];
-		if (diag.file[0])
-			lf_diag_format(&diag, buf, sizeof(buf));
-		else
-			snprintf(buf, sizeof(buf), "%s",
-				 diag.message[0] ? diag.message : strerror(-r));
-		fprintf(stderr, "landfence: %s\n", buf);
-		code = r == -EINVAL ? LF_EXIT_USAGE : LF_EXIT_OWN;
-		goto out;
-	}
-	pv.sb = sb;
-	if (sb && lf_sandbox_status(sb)->kind != LF_STATUS_UNSUPPORTED) {
-		r = lf_cli_hardlinks(plan, sb, &pv.links);
-		if (r == 0)
-			r = lf_cli_persistence(st.project_root, sb, st.layer_files, st.nlayers,
-					       &pv.persist);
-		if (r == 0)
-			r = lf_cli_devnodes(sb, &pv.devices);
-		if (r < 0) {
-			fprintf(stderr, "landfence: checking the rules: %s\n", strerror(-r));
-			code = LF_EXIT_OWN;
-			goto out;
-		}
-	}
-
-	if (o.json) {
-		if (print_json(&pv) < 0) {
-			fputs("landfence: out of memory\n", stderr);
-			code = LF_EXIT_OWN;
-		}
-	} else {
+	} else if (code == 0 && !o.json) {
 		print_text(&pv, o.tree);
 	}
-	if (fflush(stdout) != 0)
+	if (code == 0 && fflush(stdout) != 0)
 		code = LF_EXIT_OWN;
-out:
-	lf_cli_findings_fini(&pv.links);
-	lf_cli_findings_fini(&pv.persist);
-	lf_cli_findings_fini(&pv.devices);
-	free(profiles);
+	lf_findings_free(pv.findings);
 	lf_sandbox_free(sb);
-	lf_plan_free(plan);
-	lf_cli_state_fini(&st);
+	lf_project_free(p);
 	return code;
 }

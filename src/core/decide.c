@@ -184,8 +184,8 @@ static void decide_indexed(const struct lf_effective *e, enum lf_capability cap,
 	}
 }
 
-int lf_decide_file(const struct lf_effective *e, const char *project_root, enum lf_capability cap,
-		   const char *path, struct lf_verdict *out)
+int lf_effective_decide_file(const struct lf_effective *e, const char *project_root,
+			     enum lf_capability cap, const char *path, struct lf_verdict *out)
 {
 	if (!e || !project_root || !path || !out)
 		return -EINVAL;
@@ -231,4 +231,16 @@ int lf_decide_file(const struct lf_effective *e, const char *project_root, enum 
 	}
 	*out = v;
 	return 0;
+}
+
+int lf_decide_file(const struct lf_effective *e, const char *project_root, enum lf_capability cap,
+		   const char *path, struct lf_verdict *out)
+{
+	return lf_effective_decide_file(e, project_root, cap, path, out);
+}
+
+int lf_effective_decide_bash(const struct lf_effective *e, const char *project_root,
+			     const char *line, struct lf_verdict *out)
+{
+	return lf_decide_bash(e, project_root, line, out);
 }

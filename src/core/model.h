@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/path.h"
 #include "landfence.h"
 
 /* A list of owned strings. */
@@ -19,6 +20,17 @@ struct lf_strv {
 	char **v;
 	size_t n;
 };
+
+/* A list of TCP ports, in the order written, each once. */
+struct lf_ports {
+	unsigned short *v;
+	size_t n;
+};
+
+/* Appends port unless it is there already. Returns 0 or -ENOMEM. */
+int lf_ports_add(struct lf_ports *p, unsigned short port);
+bool lf_ports_has(const struct lf_ports *p, unsigned short port);
+void lf_ports_fini(struct lf_ports *p);
 
 /* A validated, normalised project-relative glob. */
 struct lf_glob {
@@ -56,7 +68,8 @@ struct lf_rule {
 struct lf_policy {
 	char *file; /* name used in sources and diagnostics */
 	enum lf_layer layer;
-	bool has_fallback; /* false: this layer states no fallback */
+	bool extends_default; /* "extends": "default": the embedded default is a layer too */
+	bool has_fallback;    /* false: this layer states no fallback */
 	lf_posture fallback;
 	struct lf_rule *rules;
 	size_t nrules;
@@ -66,6 +79,15 @@ struct lf_policy {
 	struct lf_strv env_unset;  /* "env": {"unset": [...]} */
 	struct lf_strv env_keep;   /* "env": {"keep": [...]}: kept despite the
 				      default scrub list */
+	/* "toolchains": {"discover": false, "except": [...]} */
+	bool has_discover;
+	bool discover;
+	struct lf_strv toolchains_except;
+	/* "network": {"connect": [...], "bind": [...]}: TCP restricted to
+	 * these ports (absent keys: none) */
+	bool has_network;
+	struct lf_ports net_connect;
+	struct lf_ports net_bind;
 };
 
 /* Model construction (src/core/model.c). All return 0 or a negative errno;
@@ -101,6 +123,8 @@ int lf_policy_add_bash_rule(struct lf_policy *p, enum lf_effect effect, struct l
 			    size_t n, struct lf_source src);
 
 int lf_strv_push(struct lf_strv *sv, const char *s);
+/* Appends a formatted string. Returns 0 or -ENOMEM. */
+int lf_strv_pushf(struct lf_strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lf_strv_fini(struct lf_strv *sv);
 
 /* The resolved policy. Rules are pooled as pointers in layer order. */
@@ -115,22 +139,39 @@ struct lf_effective {
 	struct lf_decide_index *index;
 };
 
-/* Lexical path normalisation for requests: resolves ".", "..", "//" as
- * the kernel would without symlinks (".." at "/" stays at "/"); a relative
- * path is taken relative to project_root. Writes the project-relative form
- * of path into out, which needs 2 * strlen(project_root) + strlen(path) + 3
- * bytes in the worst case.
- * Returns 0, 1 when the path lies outside project_root, -ENAMETOOLONG,
- * -EINVAL. */
-int lf_path_relative(const char *project_root, const char *path, char *out, size_t size);
+/* The names the seed's tests and the shell analysis (src/core/
+ * decide_bash.c) use for lf_effective_resolve, lf_effective_decide_file and
+ * lf_effective_decide_bash (landfence.h names them noun-first); the last
+ * is defined there and the public one calls it. */
+int lf_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out);
+int lf_decide_file(const struct lf_effective *e, const char *project_root, enum lf_capability cap,
+		   const char *path, struct lf_verdict *out);
+int lf_decide_bash(const struct lf_effective *e, const char *project_root, const char *line,
+		   struct lf_verdict *out);
 
-/* Component-aware overlap of two project-relative roots ("" = the root):
- * equal, or one a strict ancestor of the other. */
-bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen);
+/* Copies a caller's option struct (src, src_size bytes: its size field)
+ * into dst (the library's own layout, dst_size bytes), zeroing what the
+ * caller's struct does not cover. Returns 0, or -EINVAL when src is NULL,
+ * its size does not cover the size field, or a field past dst_size is not
+ * zero (landfence.h, "Option structs"). */
+int lf_opts_copy(void *dst, size_t dst_size, const void *src, size_t src_size);
 
-/* Whether the absolute canonical path p is root or lies below it,
- * component-wise: "/a" covers "/a/b" but not "/ab"; "/" covers every
- * absolute path. */
-bool lf_path_covers(const char *root, const char *p);
+/* Makes room for element n of the array *v (of size-byte elements, *cap
+ * of them allocated): nothing when n < *cap, else twice the room (16 at
+ * first). Returns 0 or -ENOMEM (*v and *cap unchanged). */
+int lf_grow(void **v, size_t *cap, size_t n, size_t size);
+
+/* Fills diag (when not NULL) with file, line, column and a formatted
+ * message; file "" (or NULL) for a refusal or an error that is not about a
+ * place in a file. Returns -EINVAL so that a parser can
+ * "return lf_diag_set(...)". */
+int lf_diag_set(struct lf_diag *diag, const char *file, unsigned line, unsigned column,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* "read", "write", "read+write" or "none" for LF_ACCESS_* classes. */
+const char *lf_access_name(unsigned access);
+
+/* snprintf that may truncate on purpose (messages for people). */
+void lf_text(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif /* LF_CORE_MODEL_H */

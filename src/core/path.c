@@ -5,9 +5,10 @@
  * for what the kernel enforces). Pure.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "core/model.h"
+#include "core/path.h"
 
 /*
  * Normalises the '/'-separated path s onto out[0..*len), which may already
@@ -109,11 +110,52 @@ bool lf_path_conflict(const char *a, size_t alen, const char *b, size_t blen)
 	return alen == blen || b[alen] == '/';
 }
 
+int lf_path_clean(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (!in || in[0] != '/' || !out || size < 2)
+		return in && in[0] == '/' ? -ENAMETOOLONG : -EINVAL;
+	/* path_norm writes the components without the leading '/'. */
+	int r = path_norm(in, out + 1, size - 1, &n);
+	if (r < 0) {
+		out[0] = '\0';
+		return r;
+	}
+	out[0] = '/';
+	return 0;
+}
+
+int lf_path_clean_dup(const char *in, char **out)
+{
+	if (!in || in[0] != '/' || !out)
+		return -EINVAL;
+	size_t size = strlen(in) + 2;
+	char *s = malloc(size);
+	if (!s)
+		return -ENOMEM;
+	int r = lf_path_clean(in, s, size);
+	if (r < 0) {
+		free(s);
+		return r;
+	}
+	*out = s;
+	return 0;
+}
+
 bool lf_path_covers(const char *root, const char *p)
 {
-	size_t n = strlen(root);
+	return lf_path_covers_n(root, strlen(root), p, strlen(p));
+}
 
-	if (n == 1 && root[0] == '/')
-		return p[0] == '/';
-	return strncmp(root, p, n) == 0 && (p[n] == '\0' || p[n] == '/');
+bool lf_path_overlap_n(const char *a, size_t alen, const char *b, size_t blen)
+{
+	/* Only the shorter path can cover the longer one. */
+	return alen <= blen ? lf_path_covers_n(a, alen, b, blen)
+			    : lf_path_covers_n(b, blen, a, alen);
+}
+
+bool lf_path_overlap(const char *a, const char *b)
+{
+	return lf_path_overlap_n(a, strlen(a), b, strlen(b));
 }

@@ -11,7 +11,7 @@
 #include "core/decide_index.h"
 #include "core/model.h"
 
-int lf_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out)
+int lf_effective_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out)
 {
 	if (!out || (n && !layers))
 		return -EINVAL;
@@ -90,4 +90,24 @@ lf_posture lf_effective_fallback(const struct lf_effective *e)
 {
 	/* No policy decides nothing; the strictest answer is the safe one. */
 	return e ? e->fallback : LF_DENY;
+}
+
+int lf_effective_layer_of(const struct lf_effective *e, const struct lf_source *src,
+			  enum lf_layer *layer)
+{
+	if (!e || !src || !src->file || !layer)
+		return -ENOENT;
+	/* Rules point at their policy's own file name: identity, not text,
+	 * so two layers loaded from files of the same name stay apart. */
+	for (size_t i = 0; i < e->nlayers; i++)
+		if (e->layers[i]->file == src->file) {
+			*layer = e->layers[i]->layer;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int lf_resolve(const struct lf_policy *const *layers, size_t n, struct lf_effective **out)
+{
+	return lf_effective_resolve(layers, n, out);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The enforcer port of the seed (SandboxEnforcer) over the adapter: the
- * same final rules `landfence run` applies, built and applied in the
+ * The enforcer port of the seed (SandboxEnforcer) over the adapter: it
+ * applies a sandbox value, the same one `landfence run` applies, in the
  * calling process. The launcher does not use it: it splits the same steps
  * around fork so that the child never allocates (doc/launch.md).
  */
@@ -13,24 +13,17 @@
 
 #include "landlock/sandbox.h"
 
-static int landlock_enforce(const struct lf_enforcer *self, const struct lf_plan *plan,
-			    const char *project_root, struct lf_status *status,
-			    struct lf_diag *diag)
+static int landlock_enforce(const struct lf_enforcer *self, const struct lf_sandbox *sb,
+			    struct lf_status *status, struct lf_diag *diag)
 {
-	struct lf_sandbox_opts o = { .project_root = project_root, .abi_max = -1 };
-	struct lf_sandbox *sb = NULL;
 	int fd = -1, r;
 
 	(void)self;
-	if (!plan || !project_root || project_root[0] != '/' || !status)
+	if (!sb || !status)
 		return -EINVAL;
-	/* No policy layers here: the plan is the whole contract. */
-	r = lf_sandbox_build(NULL, plan, &o, &sb, diag);
-	if (r < 0)
-		return r;
 	r = lf_sandbox_ruleset_fd(sb, &fd, diag);
 	if (r < 0)
-		goto out;
+		return r;
 	if (fd >= 0) {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
 			r = -errno;
@@ -51,17 +44,15 @@ static int landlock_enforce(const struct lf_enforcer *self, const struct lf_plan
 out:
 	if (fd >= 0)
 		close(fd);
-	lf_sandbox_free(sb);
 	return r;
 }
 
-static int unsupported_enforce(const struct lf_enforcer *self, const struct lf_plan *plan,
-			       const char *project_root, struct lf_status *status,
-			       struct lf_diag *diag)
+static int unsupported_enforce(const struct lf_enforcer *self, const struct lf_sandbox *sb,
+			       struct lf_status *status, struct lf_diag *diag)
 {
 	(void)self;
 	(void)diag;
-	if (!plan || !project_root || project_root[0] != '/' || !status)
+	if (!sb || !status)
 		return -EINVAL;
 	memset(status, 0, sizeof(*status));
 	status->kind = LF_STATUS_UNSUPPORTED;

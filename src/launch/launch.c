@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -44,6 +45,8 @@ const char *lf_launch_stage_name(enum lf_launch_stage stage)
 		return "setting no-new-privs";
 	case LF_STAGE_CAPS:
 		return "dropping capabilities";
+	case LF_STAGE_PARENT:
+		return "tying its life to landfence's";
 	case LF_STAGE_SECCOMP:
 		return "loading the seccomp filter";
 	case LF_STAGE_LANDLOCK:
@@ -151,28 +154,39 @@ static void wait_set(sigset_t *set)
 	sigaddset(set, SIGCHLD);
 }
 
-/* Child side: async-signal-safe calls only. Never returns. */
-__attribute__((noreturn)) static void child_fail(int errfd, enum lf_launch_stage stage, int err)
+/*
+ * The child. It shares the caller's memory until it execs (CLONE_VM), so
+ * it makes system calls through syscall(2) (no libc wrapper a sanitizer
+ * intercepts; errno is the calling thread's, which sleeps meanwhile) and
+ * is never instrumented: a sanitizer's bookkeeping of its frames would
+ * land in memory the caller goes on using. The same code runs in every
+ * build, sanitizers included (doc/launch.md, "Sanitizers").
+ */
+#define CHILD __attribute__((no_sanitize("address", "undefined")))
+
+CHILD __attribute__((noreturn)) static void child_fail(int errfd, enum lf_launch_stage stage,
+						       int err)
 {
 	int32_t msg[2] = { (int32_t)stage, (int32_t)err };
-	ssize_t w;
+	long w;
 
 	do {
-		w = write(errfd, msg, sizeof(msg));
+		w = syscall(SYS_write, errfd, msg, sizeof(msg));
 	} while (w < 0 && errno == EINTR);
-	_exit(LF_STAGE_EXEC == stage && (err == ENOENT) ? 127 : 126);
+	syscall(SYS_exit_group, LF_STAGE_EXEC == stage && (err == ENOENT) ? 127 : 126);
+	__builtin_unreachable();
 }
 
-static int close_above(unsigned first, unsigned long max_fd)
+CHILD static int close_above(unsigned first, unsigned long max_fd)
 {
-	if (close_range(first, ~0U, 0) == 0)
+	if (syscall(SYS_close_range, first, ~0U, 0) == 0)
 		return 0;
 	if (errno != ENOSYS && errno != EINVAL)
 		return -errno;
 	/* Kernels before 5.9: close one by one up to the limit read in the
 	 * parent. */
 	for (unsigned long fd = first; fd < max_fd; fd++)
-		close((int)fd);
+		syscall(SYS_close, (int)fd);
 	return 0;
 }
 
@@ -193,8 +207,8 @@ static int close_above(unsigned first, unsigned long max_fd)
 	 (1ULL << CAP_MKNOD) | (1ULL << CAP_AUDIT_WRITE))
 
 /* Drops every capability outside KEEP_CAPS from the bounding, ambient,
- * effective, permitted and inheritable sets. Raw system calls only. */
-static int child_drop_caps(unsigned last_cap)
+ * effective, permitted and inheritable sets. */
+CHILD static int child_drop_caps(unsigned last_cap)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2];
@@ -209,11 +223,13 @@ static int child_drop_caps(unsigned last_cap)
 		for (unsigned cap = 0; cap <= last_cap && cap < 64; cap++) {
 			if (KEEP_CAPS & (1ULL << cap))
 				continue;
-			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			if (syscall(SYS_prctl, PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
+			    errno != EINVAL)
 				return -errno;
 		}
 	}
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+	if (syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    errno != EINVAL)
 		return -errno;
 	e = data[0].effective | ((uint64_t)data[1].effective << 32);
 	i = data[0].inheritable | ((uint64_t)data[1].inheritable << 32);
@@ -233,40 +249,17 @@ static int child_drop_caps(unsigned last_cap)
 	return 0;
 }
 
-__attribute__((noreturn)) static void child_run(const struct lf_launch_opts *o, int errfd,
-						const sigset_t *mask, unsigned long max_fd,
-						unsigned last_cap)
+/* Back to the default disposition for every signal a handler of the
+ * caller catches (ignored ones stay ignored, as across exec): the child
+ * shares the caller's memory, so a handler of the caller must not run
+ * here. Its own copy of the dispositions (no CLONE_SIGHAND) changes.
+ * libc's sigaction, as posix_spawn's child uses it: the kernel's struct
+ * differs between architectures. */
+CHILD static int child_reset_signals(void)
 {
-	int e, rfd = -1;
-
-	/* Move the pipe and the ruleset to fixed numbers, then drop every
-	 * other inherited descriptor: the program must not inherit a way
-	 * around the sandbox (an O_PATH to $HOME, a socket, ...). */
-	e = fcntl(errfd, F_DUPFD_CLOEXEC, CHILD_RULESET_FD + 1);
-	if (e < 0)
-		child_fail(errfd, LF_STAGE_FDS, errno);
-	if (o->ruleset_fd >= 0) {
-		rfd = fcntl(o->ruleset_fd, F_DUPFD_CLOEXEC, CHILD_RULESET_FD + 1);
-		if (rfd < 0)
-			child_fail(e, LF_STAGE_FDS, errno);
-	}
-	if (dup3(e, CHILD_ERR_FD, O_CLOEXEC) < 0)
-		child_fail(e, LF_STAGE_FDS, errno);
-	errfd = CHILD_ERR_FD;
-	if (rfd >= 0) {
-		if (dup3(rfd, CHILD_RULESET_FD, O_CLOEXEC) < 0)
-			child_fail(errfd, LF_STAGE_FDS, errno);
-		rfd = CHILD_RULESET_FD;
-	}
-	if (close_above(rfd >= 0 ? CHILD_RULESET_FD + 1 : CHILD_ERR_FD + 1, max_fd) < 0)
-		child_fail(errfd, LF_STAGE_FDS, errno);
-
-	/* The child shares the caller's memory until it execs (CLONE_VM):
-	 * a handler of the caller must not run here. Its own copy of the
-	 * dispositions (no CLONE_SIGHAND) goes back to the defaults before
-	 * signals are unblocked; ignored ones stay ignored, as across exec. */
 	for (int sig = 1; sig < _NSIG; sig++) {
 		struct sigaction sa;
+
 		if (sig == SIGKILL || sig == SIGSTOP)
 			continue;
 		if (sigaction(sig, NULL, &sa) < 0 || sa.sa_handler == SIG_IGN ||
@@ -275,34 +268,97 @@ __attribute__((noreturn)) static void child_run(const struct lf_launch_opts *o, 
 		sa.sa_handler = SIG_DFL;
 		sa.sa_flags = 0;
 		if (sigaction(sig, &sa, NULL) < 0)
-			child_fail(errfd, LF_STAGE_SIGNALS, errno);
+			return -errno;
 	}
-	if (sigprocmask(SIG_SETMASK, mask, NULL) < 0)
+	return 0;
+}
+
+struct child_args {
+	const struct lf_launch_opts *o;
+	int errfd;
+	int readfd;
+	const sigset_t *mask;
+	unsigned long max_fd;
+	unsigned last_cap;
+	pid_t parent;
+};
+
+/* Moves the pipe and the ruleset to fixed numbers, then drops every
+ * other inherited descriptor: the program must not inherit a way around
+ * the sandbox (an O_PATH to $HOME, a socket, ...). Returns the ruleset's
+ * descriptor (-1 when there is none); sets *errfd. */
+CHILD static int child_fds(const struct child_args *a, int *errfd)
+{
+	int e, rfd = -1;
+
+	e = (int)syscall(SYS_fcntl, a->errfd, F_DUPFD_CLOEXEC, CHILD_RULESET_FD + 1);
+	if (e < 0)
+		child_fail(a->errfd, LF_STAGE_FDS, errno);
+	if (a->o->ruleset_fd >= 0) {
+		rfd = (int)syscall(SYS_fcntl, a->o->ruleset_fd, F_DUPFD_CLOEXEC,
+				   CHILD_RULESET_FD + 1);
+		if (rfd < 0)
+			child_fail(e, LF_STAGE_FDS, errno);
+	}
+	if (syscall(SYS_dup3, e, CHILD_ERR_FD, O_CLOEXEC) < 0)
+		child_fail(e, LF_STAGE_FDS, errno);
+	*errfd = CHILD_ERR_FD;
+	if (rfd >= 0) {
+		if (syscall(SYS_dup3, rfd, CHILD_RULESET_FD, O_CLOEXEC) < 0)
+			child_fail(*errfd, LF_STAGE_FDS, errno);
+		rfd = CHILD_RULESET_FD;
+	}
+	if (close_above(rfd >= 0 ? CHILD_RULESET_FD + 1 : CHILD_ERR_FD + 1, a->max_fd) < 0)
+		child_fail(*errfd, LF_STAGE_FDS, errno);
+	return rfd;
+}
+
+CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a)
+{
+	const struct lf_launch_opts *o = a->o;
+	int errfd = a->errfd, rfd, r;
+
+	/* The program never outlives the thread that started it: SIGKILL
+	 * when that thread ends. Asked first, then checked, so that a caller
+	 * that died before the request is noticed too (the child has been
+	 * handed to another parent by then). */
+	if (syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		child_fail(errfd, LF_STAGE_PARENT, errno);
+	if (syscall(SYS_getppid) != a->parent)
+		child_fail(errfd, LF_STAGE_PARENT, ESRCH);
+
+	rfd = child_fds(a, &errfd);
+
+	r = child_reset_signals();
+	if (r < 0)
+		child_fail(errfd, LF_STAGE_SIGNALS, -r);
+	if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, a->mask, NULL, _NSIG / 8) < 0)
 		child_fail(errfd, LF_STAGE_SIGNALS, errno);
 
-	if (o->cwd && chdir(o->cwd) < 0)
+	if (o->cwd && syscall(SYS_chdir, o->cwd) < 0)
 		child_fail(errfd, LF_STAGE_CWD, errno);
 
 	/* Landlock requires it for an unprivileged caller, and it keeps a
 	 * setuid program from shedding the domain. */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+	if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		child_fail(errfd, LF_STAGE_NNP, errno);
 
-	int r = child_drop_caps(last_cap);
+	r = child_drop_caps(a->last_cap);
 	if (r < 0)
 		child_fail(errfd, LF_STAGE_CAPS, -r);
 
-	if (o->filter && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, o->filter, 0, 0) < 0)
+	if (o->filter &&
+	    syscall(SYS_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, o->filter, 0, 0) < 0)
 		child_fail(errfd, LF_STAGE_SECCOMP, errno);
 
 	if (rfd >= 0) {
 		r = lf_landlock_restrict(rfd);
 		if (r < 0)
 			child_fail(errfd, LF_STAGE_LANDLOCK, -r);
-		close(rfd);
+		syscall(SYS_close, rfd);
 	}
 
-	execve(o->path, o->argv, o->envp);
+	syscall(SYS_execve, o->path, o->argv, o->envp);
 	child_fail(errfd, LF_STAGE_EXEC, errno);
 }
 
@@ -325,46 +381,78 @@ static unsigned read_last_cap(void)
 	return v > 0 && v < 64 ? (unsigned)v : CAP_LAST_CAP;
 }
 
-struct child_args {
-	const struct lf_launch_opts *o;
-	int errfd;
-	int readfd;
-	const sigset_t *mask;
-	unsigned long max_fd;
-	unsigned last_cap;
-};
-
-static int child_entry(void *arg)
+CHILD static int child_entry(void *arg)
 {
 	const struct child_args *a = arg;
 
-	close(a->readfd);
-	child_run(a->o, a->errfd, a->mask, a->max_fd, a->last_cap);
+	syscall(SYS_close, a->readfd);
+	child_run(a);
 }
 
-/* The child's stack while it shares our memory. */
+/* The child's stack while it shares our memory, and the guard page below
+ * it: an overflow faults instead of writing over our heap. */
 #define CHILD_STACK_SIZE (256 * 1024)
 
-/* AddressSanitizer keeps per-thread stack bookkeeping in memory a CLONE_VM
- * child would share with us and get wrong: sanitizer builds fork instead.
- * The child's code is the same either way. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define LF_LAUNCH_FORK 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-	__has_feature(memory_sanitizer)
-#define LF_LAUNCH_FORK 1
-#endif
-#endif
+static char *stack_new(size_t *total)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *map;
+
+	*total = CHILD_STACK_SIZE + page;
+	map = mmap(NULL, *total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	if (mprotect(map + page, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE) < 0) {
+		munmap(map, *total);
+		return NULL;
+	}
+	return map;
+}
+
+/* Reads the child's verdict from the error pipe: 0 bytes once it exec'ed,
+ * a failure message otherwise. Returns the number of bytes read. */
+static size_t pipe_read(int fd, int32_t msg[2])
+{
+	size_t got = 0;
+
+	while (got < 2 * sizeof(int32_t)) {
+		ssize_t n = read(fd, (char *)msg + got, 2 * sizeof(int32_t) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	return got;
+}
+
+/* Clones the child on its own stack in our memory (CLONE_VM) and sleeps
+ * until it has exec'ed or exited (CLONE_VFORK), as posix_spawn does: no
+ * page tables to copy, no copy-on-write faults afterwards, half a
+ * millisecond less per launch on a VM. Returns the pid or -errno. */
+static pid_t child_clone(struct child_args *args)
+{
+	size_t total;
+	char *map = stack_new(&total);
+	pid_t pid;
+
+	if (!map)
+		return -errno;
+	pid = clone(child_entry, map + total, CLONE_VM | CLONE_VFORK | SIGCHLD, args);
+	int e = errno;
+	munmap(map, total);
+	return pid < 0 ? -e : pid;
+}
 
 int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		    struct lf_launch_failure *fail)
 {
-	sigset_t block, saved;
+	sigset_t block, saved, all, during;
 	struct rlimit rl;
-	unsigned long max_fd = 65536;
-	unsigned last_cap;
+	struct sigaction chld;
 	int pfd[2], r;
+	int32_t msg[2];
 	pid_t pid;
 
 	if (fail) {
@@ -373,86 +461,53 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	}
 	if (!o || !out || !o->path || !o->argv || !o->envp)
 		return -EINVAL;
+	struct child_args args = {
+		.o = o,
+		.mask = &saved,
+		.max_fd = 65536,
+		.last_cap = read_last_cap(),
+		.parent = getpid(),
+	};
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		max_fd = (unsigned long)rl.rlim_cur;
-	last_cap = read_last_cap();
+		args.max_fd = (unsigned long)rl.rlim_cur;
 	/* A non-dumpable launcher: the sandboxed program cannot read its
 	 * /proc entries (environ with the unscrubbed variables, maps, mem,
 	 * cwd) without CAP_SYS_PTRACE, which the child drops. The program
 	 * itself is dumpable again after execve. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return -errno;
-
-	/* The child runs on its own stack in our memory (CLONE_VM) and we
-	 * sleep until it has exec'ed or exited (CLONE_VFORK), as
-	 * posix_spawn does: no page tables to copy, no copy-on-write faults
-	 * afterwards, half a millisecond less per launch on a VM. */
-	char *stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return -errno;
-	/* No guard page: the child's frames are a few hundred bytes of
-	 * fixed code, far from 256 KiB, and splitting the mapping costs a
-	 * measurable part of a launch. */
+	/* An ignored SIGCHLD reaps the program behind our back and loses its
+	 * status. */
+	if (sigaction(SIGCHLD, NULL, &chld) == 0 && chld.sa_handler == SIG_IGN)
+		signal(SIGCHLD, SIG_DFL);
 
 	/* Every signal is blocked across clone, so that no handler of ours
 	 * runs in the child before it resets them; the forwarded ones and
 	 * SIGCHLD stay blocked until lf_launch_wait. */
-	sigset_t all;
 	sigfillset(&all);
 	wait_set(&block);
-	if (sigprocmask(SIG_SETMASK, &all, &saved) < 0) {
-		r = -errno;
-		munmap(stack, CHILD_STACK_SIZE);
-		return r;
-	}
+	if ((r = pthread_sigmask(SIG_SETMASK, &all, &saved)) != 0)
+		return -r;
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		r = -errno;
-		sigprocmask(SIG_SETMASK, &saved, NULL);
-		munmap(stack, CHILD_STACK_SIZE);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		return r;
 	}
-	struct child_args args = {
-		.o = o,
-		.errfd = pfd[1],
-		.readfd = pfd[0],
-		.mask = &saved,
-		.max_fd = max_fd,
-		.last_cap = last_cap,
-	};
-#ifdef LF_LAUNCH_FORK
-	pid = fork();
-	if (pid == 0)
-		child_entry(&args);
-#else
-	pid = clone(child_entry, stack + CHILD_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, &args);
-#endif
-	r = pid < 0 ? -errno : 0;
-	munmap(stack, CHILD_STACK_SIZE);
-	sigset_t during = saved;
+	args.errfd = pfd[1];
+	args.readfd = pfd[0];
+	pid = child_clone(&args);
+	during = saved;
 	for (int i = 1; i < _NSIG; i++)
 		if (sigismember(&block, i) == 1)
 			sigaddset(&during, i);
-	sigprocmask(SIG_SETMASK, &during, NULL);
+	pthread_sigmask(SIG_SETMASK, &during, NULL);
+	close(pfd[1]);
 	if (pid < 0) {
 		close(pfd[0]);
-		close(pfd[1]);
-		sigprocmask(SIG_SETMASK, &saved, NULL);
-		return r;
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		return pid;
 	}
-	close(pfd[1]);
-
-	int32_t msg[2];
-	size_t got = 0;
-	while (got < sizeof(msg)) {
-		ssize_t n = read(pfd[0], (char *)msg + got, sizeof(msg) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(pfd[0]);
+	size_t got = pipe_read(pfd[0], msg);
 	if (got == 0) {
 		out->pid = pid;
 		out->saved_mask = saved;
@@ -464,7 +519,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	if (got < sizeof(msg)) {
 		if (fail)
 			fail->stage = LF_STAGE_NONE, fail->err = EPROTO;
@@ -487,7 +542,18 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 		return -EINVAL;
 	wait_set(&set);
 	for (;;) {
-		pid_t w = waitpid(l->pid, &st, WNOHANG);
+		pid_t w = waitpid(l->pid, &st, WNOHANG | WUNTRACED);
+		if (w == l->pid && WIFSTOPPED(st)) {
+			/* Job control: the program stopped (Ctrl-Z reached it,
+			 * or a stop signal sent to it alone) while we run. Stop
+			 * as well, so that the shell sees the job stopped; once
+			 * continued (`fg` continues the whole group, `kill -CONT`
+			 * only us), continue the program too. A stop seen after
+			 * both were continued is not reported by the kernel. */
+			kill(getpid(), SIGSTOP);
+			kill(l->pid, SIGCONT);
+			continue;
+		}
 		if (w == l->pid)
 			break;
 		if (w < 0 && errno != EINTR) {
@@ -504,17 +570,8 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 		kill(l->pid, sig);
 	}
 	l->waited = true;
-	sigprocmask(SIG_SETMASK, &l->saved_mask, NULL);
+	pthread_sigmask(SIG_SETMASK, &l->saved_mask, NULL);
 	if (r == 0 && status)
 		*status = st;
 	return r;
-}
-
-int lf_launch_exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 125;
 }

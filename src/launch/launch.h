@@ -3,7 +3,7 @@
  * The launcher (src/launch): starts a program in a forked child that
  * closes inherited descriptors, sets no-new-privs, loads a seccomp filter
  * against terminal injection, enters the Landlock domain and execs.
- * Internal: not installed; the public entry is lf_spawn() in landfence.h.
+ * Internal: not installed; the public entry is lf_child_spawn() in landfence.h.
  *
  * Everything that can allocate happens in the parent before fork: the
  * program path search, the scrubbed environment, the seccomp BPF program
@@ -34,6 +34,7 @@ enum lf_launch_stage {
 	LF_STAGE_LANDLOCK = 6, /* landlock_restrict_self */
 	LF_STAGE_EXEC = 7,     /* execve */
 	LF_STAGE_CAPS = 8,     /* dropping capabilities (after NNP, before seccomp) */
+	LF_STAGE_PARENT = 9,   /* PR_SET_PDEATHSIG, first of all */
 };
 
 const char *lf_launch_stage_name(enum lf_launch_stage stage);
@@ -47,23 +48,14 @@ const char *lf_launch_stage_name(enum lf_launch_stage stage);
  * executable regular file: exit 126), -ENAMETOOLONG, -EINVAL. */
 int lf_launch_resolve(const char *name, const char *path_env, char *out, size_t size);
 
-/* Names scrubbed from the environment by default (NULL-terminated). */
-extern const char *const lf_env_default_scrub[];
-
-/* Builds the child's environment from envp: drops every name of the
- * default scrub list that keep does not name, every name of unset, and
+/* Builds the child's environment from envp: drops every variable the
+ * sandbox value's scrub names (remove[0..n): a name, or "PREFIX*"), and
  * sets TMPDIR (and TMP, TEMP when present) to tmpdir when not NULL.
  * *out is a NULL-terminated malloc'ed vector of malloc'ed strings; free it
  * with lf_env_free(). Returns 0, -EINVAL, -ENOMEM. */
-int lf_env_build(char *const *envp, const char *const *unset, size_t nunset,
-		 const char *const *keep, size_t nkeep, const char *tmpdir, char ***out);
+int lf_env_build(char *const *envp, const struct lf_sandbox_env *remove, size_t n,
+		 const char *tmpdir, char ***out);
 void lf_env_free(char **env);
-
-/* Pools the "env" sections of every layer of e into the unset and keep
- * lists of lf_env_build (borrowed pointers into the layers; free the two
- * arrays with free()). Returns 0, -ENOMEM. */
-int lf_env_lists(const struct lf_effective *e, const char ***unset, size_t *nunset,
-		 const char ***keep, size_t *nkeep);
 
 /* Compiles the seccomp filter that makes ioctl(fd, TIOCSTI) and
  * ioctl(fd, TIOCLINUX) fail with EPERM, comparing only the low 32 bits of
@@ -107,12 +99,16 @@ struct lf_launch_failure {
 	int err; /* positive errno */
 };
 
-/* Forks and runs the child sequence. Blocks SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT, SIGWINCH and SIGCHLD in the caller until lf_launch_wait, so
- * none is lost; the child gets the caller's mask back before exec. Marks
- * the caller non-dumpable (PR_SET_DUMPABLE 0) so that the program cannot
- * read the caller's /proc entries; the child drops every capability but a
- * small kept set (doc/launch.md) after no-new-privs.
+/* Starts the child sequence (a CLONE_VM | CLONE_VFORK child on its own
+ * stack, with a guard page). Blocks SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGWINCH and SIGCHLD in the calling thread (pthread_sigmask) until
+ * lf_launch_wait, so none is lost; the child gets the caller's mask back
+ * before exec. Marks the caller non-dumpable (PR_SET_DUMPABLE 0) so that
+ * the program cannot read the caller's /proc entries; sets SIGCHLD back
+ * to its default when the caller ignores it. The child asks for SIGKILL
+ * when the calling thread ends (PR_SET_PDEATHSIG), and exits at once when
+ * the caller is already gone; it drops every capability but a small kept
+ * set (doc/launch.md) after no-new-privs.
  * Returns 0 once the program has been exec'ed (the error pipe saw EOF),
  * with *out filled; or a negative errno: -ECHILD-style failures of the
  * child carry the child's errno (negated) with *fail filled (the child
@@ -124,19 +120,15 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 /* Waits for the child, forwarding SIGINT, SIGTERM, SIGHUP, SIGQUIT and
  * SIGWINCH sent to this process by another process (kill); the ones the
  * terminal sends to the whole foreground process group already reach the
- * child and are not sent twice. Restores the caller's signal mask.
+ * child and are not sent twice. When the child stops (job control) and
+ * this process does not, this process stops itself (SIGSTOP) and sends
+ * the child SIGCONT once continued. Restores the caller's signal mask.
  * Writes the raw wait status. Returns 0 or a negative errno. */
 int lf_launch_wait(struct lf_launch *l, int *status);
 
-/* The exit status convention of `landfence run` for a raw wait status:
- * the program's exit code, or 128 + N when killed by signal N. */
-int lf_launch_exit_code(int status);
-
-/* Internal accessors of the public struct lf_child (spawn.c), for the CLI:
- * the built sandbox (notices, status), why the last start failed, the
- * resolved program path and the private TMPDIR. */
-struct lf_sandbox;
-const struct lf_sandbox *lf_child_sandbox(const struct lf_child *c);
+/* Internal accessors of the public struct lf_child (spawn.c), for the
+ * run (src/gate/run.c) and tests: why the last start failed, the resolved
+ * program path and the private TMPDIR. */
 const struct lf_launch_failure *lf_child_failure(const struct lf_child *c);
 const char *lf_child_path(const struct lf_child *c);
 const char *lf_child_run_dir(const struct lf_child *c);

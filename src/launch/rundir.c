@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs/fs.h"
 #include "launch/launch.h"
 
 int lf_rundir_create(char *out, size_t size)
@@ -46,66 +47,64 @@ int lf_rundir_create(char *out, size_t size)
 	return 0;
 }
 
-/* Empties the directory open as dfd (consumed), depth first. */
-static int empty_dir(int dfd)
+struct removal {
+	int first; /* the first error met, 0 */
+};
+
+static void removal_error(struct removal *rm, int err)
 {
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
-	int first = 0;
+	if (!rm->first && err != ENOENT)
+		rm->first = -err;
+}
 
-	if (!d) {
-		int r = -errno;
-		close(dfd);
-		return r;
-	}
-	/* A program may leave a directory without write or search
-	 * permission; the owner can give them back. */
-	(void)fchmod(dfd, 0700);
-	while ((errno = 0, de = readdir(d))) {
-		struct stat st;
-		int r;
+/* A directory gets its owner's rights back before the walk opens it: a
+ * program may leave one without read, write or search permission. */
+static int remove_visit(void *ctx, const struct lf_walk_entry *e)
+{
+	struct removal *rm = ctx;
 
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (!first && errno != ENOENT)
-				first = -errno;
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dfd, de->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0) {
-				if (!first)
-					first = -errno;
-				continue;
-			}
-			r = empty_dir(sub);
-			if (r < 0 && !first)
-				first = r;
-			if (unlinkat(dfd, de->d_name, AT_REMOVEDIR) < 0 && !first)
-				first = -errno;
-		} else if (unlinkat(dfd, de->d_name, 0) < 0 && !first) {
-			first = -errno;
-		}
+	if (e->type == DT_DIR) {
+		(void)fchmodat(e->dirfd, e->name, 0700, AT_SYMLINK_NOFOLLOW);
+		return LF_WALK_NEXT;
 	}
-	if (errno && !first)
-		first = -errno;
-	closedir(d);
-	return first;
+	if (unlinkat(e->dirfd, e->name, 0) < 0)
+		removal_error(rm, errno);
+	return LF_WALK_NEXT;
+}
+
+/* After its entries: the directory itself, depth first. */
+static int remove_leave(void *ctx, const struct lf_walk_entry *e)
+{
+	struct removal *rm = ctx;
+
+	if (unlinkat(e->dirfd, e->name, AT_REMOVEDIR) < 0)
+		removal_error(rm, errno);
+	return LF_WALK_NEXT;
 }
 
 int lf_rundir_remove(const char *path)
 {
-	int dfd, r;
+	struct removal rm = { 0 };
+	struct lf_walk w = { .visit = remove_visit, .leave = remove_leave, .ctx = &rm };
+	struct stat st;
+	int r;
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
+	/* Never through a link: a link in place of the run directory is
+	 * removed, never its target. */
+	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
-	r = empty_dir(dfd);
-	if (rmdir(path) < 0 && !r)
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) < 0 ? -errno : 0;
+	(void)chmod(path, 0700);
+	w.budget.max_entries = LF_WALK_UNLIMITED;
+	lf_walk_begin(&w);
+	r = lf_walk_run(&w, path);
+	if (r == 0 && w.incomplete && !rm.first)
+		r = -EIO;
+	lf_walk_end(&w);
+	if (rmdir(path) < 0 && !r && !rm.first)
 		r = -errno;
-	return r;
+	return r ? r : rm.first;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The public launch API (landfence.h): a struct lf_child holds everything
- * prepared before fork, so that the fork itself only copies it.
+ * prepared before the child starts (the sandbox value, its ruleset, the
+ * seccomp filter, the environment), so that the child only applies it.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,7 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/model.h"
 #include "landlock/sandbox.h"
 #include "launch/launch.h"
 
@@ -31,21 +31,6 @@ struct lf_child {
 	bool started;
 	struct lf_launch_failure failure;
 };
-
-static void diag_set(struct lf_diag *diag, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void diag_set(struct lf_diag *diag, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return;
-	memset(diag, 0, sizeof(*diag));
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-}
 
 void lf_child_free(struct lf_child *c)
 {
@@ -87,40 +72,27 @@ static int copy_argv(char *const argv[], char ***out)
 	return 0;
 }
 
-/* Profiles named by the options and by every layer of the policy. */
-static int pool_profiles(const struct lf_effective *e, const struct lf_spawn_opts *o,
-			 const char ***out, size_t *n)
+/* The errors lf_child_new documents: the program's own (-ENOENT, -EACCES)
+ * only for the program; a system call that failed on the way is -EIO, so
+ * that the exit status says "landfence failed", not "not found". */
+static int own_error(int r)
 {
-	size_t k = o->nprofiles;
-	const char **v;
-
-	for (size_t i = 0; i < e->nlayers; i++)
-		k += e->layers[i]->profiles.n;
-	v = calloc(k + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	k = 0;
-	for (size_t i = 0; i < o->nprofiles; i++)
-		v[k++] = o->profiles[i];
-	for (size_t i = 0; i < e->nlayers; i++)
-		for (size_t j = 0; j < e->layers[i]->profiles.n; j++)
-			v[k++] = e->layers[i]->profiles.v[j];
-	*out = v;
-	*n = k;
-	return 0;
+	return r == -ENOENT || r == -EACCES ? -EIO : r;
 }
 
 int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
-		 const struct lf_spawn_opts *o, char *const argv[], struct lf_child **out,
+		 const struct lf_child_opts *opts, char *const argv[], struct lf_child **out,
 		 struct lf_diag *diag)
 {
-	const char **unset = NULL, **keep = NULL, **profiles = NULL;
-	size_t nunset = 0, nkeep = 0, nprofiles = 0;
+	struct lf_child_opts o;
 	struct lf_child *c;
 	int r;
 
-	if (!e || !plan || !o || !o->project_root || !argv || !argv[0] || !out) {
-		diag_set(diag, "invalid arguments");
+	if (diag)
+		memset(diag, 0, sizeof(*diag));
+	if (!opts || lf_opts_copy(&o, sizeof(o), opts, opts->size) < 0 || !e || !plan ||
+	    !o.project_root || !argv || !argv[0] || !out) {
+		lf_diag_set(diag, "", 0, 0, "invalid arguments");
 		return -EINVAL;
 	}
 	c = calloc(1, sizeof(*c));
@@ -130,64 +102,62 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 
 	r = lf_launch_resolve(argv[0], secure_getenv("PATH"), c->path, sizeof(c->path));
 	if (r < 0) {
-		diag_set(diag, "%s: %s", argv[0],
-			 r == -ENOENT ? "command not found" : strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "%s: %s", argv[0],
+			    r == -ENOENT ? "command not found" : strerror(-r));
+		if (r != -ENOENT && r != -EACCES)
+			r = -EINVAL;
 		goto fail;
 	}
 	if ((r = copy_argv(argv, &c->argv)) < 0)
 		goto fail;
-	if (o->cwd && !(c->cwd = strdup(o->cwd))) {
+	if (o.cwd && !(c->cwd = strdup(o.cwd))) {
 		r = -ENOMEM;
 		goto fail;
 	}
 
 	r = lf_rundir_create(c->run_dir, sizeof(c->run_dir));
 	if (r < 0) {
-		diag_set(diag, "cannot create the private TMPDIR: %s", strerror(-r));
+		lf_diag_set(diag, "", 0, 0, "cannot create the private TMPDIR: %s", strerror(-r));
+		r = own_error(r);
 		goto fail;
 	}
 	c->have_run_dir = true;
 
-	if ((r = pool_profiles(e, o, &profiles, &nprofiles)) < 0)
-		goto fail;
 	struct lf_sandbox_opts so = {
-		.project_root = o->project_root,
+		.size = sizeof(so),
+		.project_root = o.project_root,
+		.profiles = o.profiles,
+		.nprofiles = o.nprofiles,
 		.run_dir = c->run_dir,
-		.home = NULL,
-		.profiles = profiles,
-		.nprofiles = nprofiles,
 		.command = c->path,
-		.abi_max = o->abi_max,
+		.abi_max = o.abi_max,
+		/* A launch: first runs of agents keep their state. */
+		.flags = LF_SANDBOX_PREPARE,
 	};
-	r = lf_sandbox_build(e, plan, &so, &c->sb, diag);
-	if (r < 0)
-		goto fail;
-	r = lf_sandbox_ruleset_fd(c->sb, &c->ruleset_fd, diag);
-	if (r < 0)
-		goto fail;
-
-	r = lf_seccomp_build(&c->filter);
+	r = lf_sandbox_new(e, plan, &so, &c->sb, diag);
 	if (r < 0) {
-		diag_set(diag, "cannot build the seccomp filter: %s", strerror(-r));
+		r = own_error(r);
+		goto fail;
+	}
+	r = lf_sandbox_ruleset_fd(c->sb, &c->ruleset_fd, diag);
+	if (r < 0) {
+		r = own_error(r);
 		goto fail;
 	}
 
-	if ((r = lf_env_lists(e, &unset, &nunset, &keep, &nkeep)) < 0)
+	r = lf_seccomp_build(&c->filter);
+	if (r < 0) {
+		lf_diag_set(diag, "", 0, 0, "cannot build the seccomp filter: %s", strerror(-r));
 		goto fail;
-	r = lf_env_build(environ, unset, nunset, keep, nkeep, c->run_dir, &c->envp);
+	}
+	r = lf_env_build(environ, c->sb->env, c->sb->nenv, c->run_dir, &c->envp);
 	if (r < 0)
 		goto fail;
-	free(unset);
-	free(keep);
-	free(profiles);
 	*out = c;
 	return 0;
 fail:
 	if (r == -ENOMEM && diag && !diag->message[0])
-		diag_set(diag, "out of memory");
-	free(unset);
-	free(keep);
-	free(profiles);
+		lf_diag_set(diag, "", 0, 0, "out of memory");
 	lf_child_free(c);
 	return r;
 }
@@ -216,9 +186,12 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 	};
 	r = lf_launch_spawn(&lo, &c->launch, &c->failure);
 	if (r < 0) {
-		diag_set(diag, "%s: %s: %s", c->argv[0], lf_launch_stage_name(c->failure.stage),
-			 strerror(-r));
-		return r;
+		lf_diag_set(diag, "", 0, 0, "%s: %s: %s", c->argv[0],
+			    lf_launch_stage_name(c->failure.stage), strerror(-r));
+		/* Only exec's own failure is the program's (127, 126). */
+		if (c->failure.stage == LF_STAGE_EXEC)
+			return c->failure.err == ENOENT ? -ENOENT : -EACCES;
+		return c->failure.stage == LF_STAGE_NONE ? own_error(r) : -ECHILD;
 	}
 	c->started = true;
 	/* The child holds its own copy; the parent no longer needs it. */
@@ -239,9 +212,9 @@ int lf_child_wait(struct lf_child *c, int *status)
 	return lf_launch_wait(&c->launch, status);
 }
 
-int lf_spawn(const struct lf_effective *e, const struct lf_plan *plan,
-	     const struct lf_spawn_opts *o, char *const argv[], struct lf_child **out,
-	     struct lf_diag *diag)
+int lf_child_spawn(const struct lf_effective *e, const struct lf_plan *plan,
+		   const struct lf_child_opts *o, char *const argv[], struct lf_child **out,
+		   struct lf_diag *diag)
 {
 	struct lf_child *c = NULL;
 	int r = lf_child_new(e, plan, o, argv, &c, diag);
@@ -256,12 +229,12 @@ int lf_spawn(const struct lf_effective *e, const struct lf_plan *plan,
 	return 0;
 }
 
-/* Internal accessors for the CLI (launch.h). */
 const struct lf_sandbox *lf_child_sandbox(const struct lf_child *c)
 {
 	return c ? c->sb : NULL;
 }
 
+/* Internal accessors (launch.h). */
 const struct lf_launch_failure *lf_child_failure(const struct lf_child *c)
 {
 	return c ? &c->failure : NULL;

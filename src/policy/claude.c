@@ -15,13 +15,14 @@
  * described in the notes, with the place it was written.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/model.h"
+#include "core/path.h"
+#include "core/tables.h"
 #include "policy/jpos.h"
 #include "policy/policy.h"
 
@@ -346,36 +347,6 @@ static int claude_path(const struct imp *c, const struct lf_claude_file *f, cons
 	return r;
 }
 
-/*
- * The default host grants of the sandbox (src/landlock/sandbox.c, host_ro,
- * the /etc walk and host_home_ro; doc/landlock.md): read-only, outside
- * every project, and /etc without its secrets. A Claude deny on a path
- * outside the project is not imported, and the user must learn whether
- * the sandbox lets the program read it anyway. Keep in step with
- * sandbox.c.
- */
-static const char *const default_host_ro[] = {
-	"/usr",		"/bin",		  "/sbin",
-	"/lib",		"/lib32",	  "/lib64",
-	"/libx32",	"/etc",		  "/opt",
-	"/proc",	"/sys/fs/cgroup", "/sys/devices/system/cpu",
-	"~/.gitconfig", "~/.config/git",  NULL,
-};
-
-/* What the /etc grant leaves out (sandbox.c, etc_hidden). */
-static const char *const default_etc_hidden[] = {
-	"/etc/shadow",
-	"/etc/shadow-",
-	"/etc/gshadow",
-	"/etc/gshadow-",
-	"/etc/sudoers",
-	"/etc/sudoers.d",
-	"/etc/ssl/private",
-	"/etc/security/opasswd",
-	"/etc/ssh/ssh_host_*_key",
-	NULL,
-};
-
 /* The literal directory part of an absolute pattern: up to the last '/'
  * before its first metacharacter, or all of it when it has none. */
 static void abs_static_prefix(const char *abs, char *out, size_t size)
@@ -391,18 +362,10 @@ static void abs_static_prefix(const char *abs, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)n, abs);
 }
 
-/* Whether path is root or lies below it. */
-static bool path_under(const char *path, const char *root)
-{
-	size_t rl = strlen(root);
-
-	if (rl == 1 && root[0] == '/')
-		return true;
-	return strncmp(path, root, rl) == 0 && (path[rl] == '\0' || path[rl] == '/');
-}
-
 /* What the sandbox does, by default, with the absolute pattern abs that a
- * deny or ask outside the project names: a sentence for the note. */
+ * deny or ask outside the project names: a sentence for the note. The
+ * read-only rows of the host-grant table (core/tables.c) are what every
+ * sandbox grants outside the project; /etc leaves its secrets out. */
 static void outside_consequence(const struct imp *c, bool read, const char *abs, char *buf,
 				size_t size)
 {
@@ -410,8 +373,11 @@ static void outside_consequence(const struct imp *c, bool read, const char *abs,
 	size_t nbelow = 0;
 
 	abs_static_prefix(abs, prefix, sizeof(prefix));
-	for (size_t i = 0; default_host_ro[i]; i++) {
-		const char *g = default_host_ro[i];
+	for (size_t i = 0; i < lf_host_table_len; i++) {
+		const struct lf_host_row *row = &lf_host_table[i];
+		const char *g = row->path;
+		if (lf_host_access(row->kind) != LF_ACCESS_RO)
+			continue;
 		if (g[0] == '~') {
 			if (!c->o->home)
 				continue;
@@ -419,18 +385,15 @@ static void outside_consequence(const struct imp *c, bool read, const char *abs,
 		} else {
 			snprintf(grant, sizeof(grant), "%s", g);
 		}
-		if (path_under(prefix, grant)) {
-			for (size_t k = 0; default_etc_hidden[k]; k++)
-				if (fnmatch(default_etc_hidden[k], prefix, FNM_PATHNAME) == 0 ||
-				    path_under(prefix, default_etc_hidden[k])) {
-					snprintf(
-						buf, size,
-						"the sandbox's default host grant %s leaves %s "
-						"out (landfence hides %s's secrets), so the kernel "
-						"refuses it anyway",
-						grant, abs, grant);
-					return;
-				}
+		if (lf_path_covers(grant, prefix)) {
+			if (row->kind == LF_HOST_ETC && lf_etc_is_hidden(prefix)) {
+				snprintf(buf, size,
+					 "the sandbox's default host grant %s leaves %s "
+					 "out (landfence hides %s's secrets), so the kernel "
+					 "refuses it anyway",
+					 grant, abs, grant);
+				return;
+			}
 			if (read)
 				snprintf(buf, size,
 					 "the sandbox's default host grant %s makes %s readable: "
@@ -445,7 +408,7 @@ static void outside_consequence(const struct imp *c, bool read, const char *abs,
 			return;
 		}
 		size_t l = strlen(below), gl = strlen(grant);
-		if (path_under(grant, prefix) && nbelow < 4 && l + gl + 3 < sizeof(below)) {
+		if (lf_path_covers(prefix, grant) && nbelow < 4 && l + gl + 3 < sizeof(below)) {
 			if (nbelow)
 				memcpy(below + l, ", ", 2), l += 2;
 			memcpy(below + l, grant, gl + 1);
@@ -855,8 +818,8 @@ static int import_drop_notes(struct imp *c, const struct lf_policy *p)
 
 	if (!c->notes)
 		return 0;
-	if ((r = lf_resolve(layers, 1, &eff)) < 0 || (r = lf_plan_compile(eff, &ctx, &plan)) < 0 ||
-	    (r = plan_drops(eff, plan, &drops)) < 0)
+	if ((r = lf_effective_resolve(layers, 1, &eff)) < 0 ||
+	    (r = lf_plan_compile(eff, &ctx, &plan)) < 0 || (r = plan_drops(eff, plan, &drops)) < 0)
 		goto out;
 	for (size_t i = 0, at = 0; i < eff->nrules; i++) {
 		const struct lf_rule *rule = eff->rules[i];

@@ -8,22 +8,6 @@
 
 #include "policy/jpos.h"
 
-int lf_diag_set(struct lf_diag *diag, const char *file, unsigned line, unsigned column,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return -EINVAL;
-	snprintf(diag->file, sizeof(diag->file), "%s", file ? file : "");
-	diag->line = line;
-	diag->column = column;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 void lf_quote(char *buf, size_t size, const char *s, size_t len)
 {
 	size_t o = 0;

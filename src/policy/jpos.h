@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "core/model.h"
 #include "landfence.h"
 
 /* The position of one value, and of its members or elements. */
@@ -49,11 +50,6 @@ const struct lf_jpos_kid *lf_jpos_kid(const struct lf_jpos *pos, size_t i);
 /* The name of a JSON value's type with its article ("a string", "an
  * array", "null"), for "is X, expected Y" messages. */
 const char *lf_json_type_name(const json_t *v);
-
-/* Fills diag with file, line, column and a formatted message. Returns
- * -EINVAL so callers can "return lf_diag_set(...)". */
-int lf_diag_set(struct lf_diag *diag, const char *file, unsigned line, unsigned column,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Quotes s (of length len) for a message: at most about 60 bytes, control
  * characters and NUL escaped. */

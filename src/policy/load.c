@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "core/model.h"
-#include "landlock/sandbox.h"
+#include "core/tables.h"
+#include "core/toolchains.h"
 #include "policy/jpos.h"
 #include "policy/policy.h"
 
@@ -188,15 +189,15 @@ static int get_strv(struct ctx *c, const struct member *m, const char *key, stru
 		const struct lf_jpos *epos = kid_pos(apos, i);
 		const char *s;
 		size_t len;
-		char name[64];
+		char name[64], names[128];
 
 		snprintf(name, sizeof(name), "%s[%zu]", key, i);
-		if (!json_is_string(e) && check == check_profile)
+		if (!json_is_string(e) && check == check_profile) {
 			/* An enum-valued list: say the values it takes. */
-			return err_at(c, AT(epos),
-				      "%s is %s, expected the string \"claude\", \"codex\", "
-				      "\"gemini\" or \"aider\"",
-				      name, lf_json_type_name(e));
+			lf_profile_list(names, sizeof(names), true);
+			return err_at(c, AT(epos), "%s is %s, expected the string %s", name,
+				      lf_json_type_name(e), names);
+		}
 		if ((r = get_string(c, e, epos, name, &s, &len)) < 0)
 			return r;
 		if (check && (r = check(c, s, len, epos)) < 0)
@@ -222,15 +223,15 @@ static int check_host_path(struct ctx *c, const char *s, size_t len, const struc
 
 static int check_profile(struct ctx *c, const char *s, size_t len, const struct lf_jpos *pos)
 {
-	char q[96];
+	char q[96], names[128];
 
 	if (lf_profile_known(s))
 		return 0;
 	lf_quote(q, sizeof(q), s, len);
+	lf_profile_list(names, sizeof(names), false);
 	return err_at(c, AT(pos),
-		      "unknown profile %s, expected an agent profile landfence knows "
-		      "(claude, codex, gemini, aider)",
-		      q);
+		      "unknown profile %s, expected an agent profile landfence knows (%s)", q,
+		      names);
 }
 
 bool lf_env_name_valid(const char *s)
@@ -477,52 +478,194 @@ static int parse_rule(struct ctx *c, json_t *v, const struct lf_jpos *pos, size_
 	/* NOLINTEND(clang-analyzer-core.CallAndMessage) */
 }
 
+static int parse_extends(struct ctx *c, const struct member *m)
+{
+	const char *s;
+	size_t len;
+	char q[96];
+	int r;
+
+	if (!json_is_string(m->value))
+		return err_at(c, AT(&m->kid->value),
+			      "\"extends\" is %s, expected the string \"default\"",
+			      lf_json_type_name(m->value));
+	if ((r = get_string(c, m->value, &m->kid->value, "\"extends\"", &s, &len)) < 0)
+		return r;
+	if (strcmp(s, "default") != 0) {
+		lf_quote(q, sizeof(q), s, len);
+		return err_at(c, AT(&m->kid->value),
+			      "unknown base %s for \"extends\", expected \"default\" (the embedded "
+			      "default policy)",
+			      q);
+	}
+	c->p->extends_default = true;
+	return 0;
+}
+
+static int check_toolchain(struct ctx *c, const char *s, size_t len, const struct lf_jpos *pos)
+{
+	char q[96], names[512];
+
+	if (lf_toolchain_find(s))
+		return 0;
+	lf_quote(q, sizeof(q), s, len);
+	lf_toolchain_list(names, sizeof(names));
+	return err_at(c, AT(pos), "unknown toolchain %s, expected one landfence knows (%s)", q,
+		      names);
+}
+
+/* "toolchains": {"discover": true|false, "except": [names]}. */
+static int parse_toolchains(struct ctx *c, const struct member *m)
+{
+	static const char *const names[] = { "discover", "except", NULL };
+	struct member tm[3] = { 0 };
+	const struct lf_jpos *pos = &m->kid->value;
+	int r;
+
+	if ((r = get_object(c, m->value, pos, "\"toolchains\"")) < 0 ||
+	    (r = get_members(c, m->value, pos, names, tm, "in toolchains", "discover or except")) <
+		    0)
+		return r;
+	if (tm[0].value) {
+		if (!json_is_boolean(tm[0].value))
+			return err_at(c, AT(&tm[0].kid->value),
+				      "\"discover\" is %s, expected true or false",
+				      lf_json_type_name(tm[0].value));
+		c->p->has_discover = true;
+		c->p->discover = json_is_true(tm[0].value);
+	}
+	if (tm[1].value &&
+	    (r = get_strv(c, &tm[1], "except", &c->p->toolchains_except, check_toolchain)) < 0)
+		return r;
+	return 0;
+}
+
+/* One list of ports of "network". */
+static int get_ports(struct ctx *c, const struct member *m, const char *key, unsigned lowest,
+		     struct lf_ports *out)
+{
+	const struct lf_jpos *apos = &m->kid->value;
+	json_t *e;
+	size_t i;
+	int r;
+
+	if ((r = get_array(c, m->value, apos, key)) < 0)
+		return r;
+	json_array_foreach(m->value, i, e)
+	{
+		const struct lf_jpos *epos = kid_pos(apos, i);
+
+		if (!json_is_integer(e))
+			return err_at(c, AT(epos), "%s[%zu] is %s, expected a TCP port number", key,
+				      i, lf_json_type_name(e));
+		json_int_t v = json_integer_value(e);
+		if (v < (json_int_t)lowest || v > 65535)
+			return err_at(c, AT(epos),
+				      "%s[%zu] is %lld, expected a TCP port from %u to 65535", key,
+				      i, (long long)v, lowest);
+		if ((r = lf_ports_add(out, (unsigned short)v)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* "network": {"connect": [ports], "bind": [ports]}: TCP restricted. */
+static int parse_network(struct ctx *c, const struct member *m)
+{
+	static const char *const names[] = { "connect", "bind", NULL };
+	struct member nm[3] = { 0 };
+	const struct lf_jpos *pos = &m->kid->value;
+	int r;
+
+	if ((r = get_object(c, m->value, pos, "\"network\"")) < 0 ||
+	    (r = get_members(c, m->value, pos, names, nm, "in network", "connect or bind")) < 0)
+		return r;
+	c->p->has_network = true;
+	/* Port 0 only makes sense for bind: the kernel picks a free port. */
+	if (nm[0].value && (r = get_ports(c, &nm[0], "connect", 1, &c->p->net_connect)) < 0)
+		return r;
+	if (nm[1].value && (r = get_ports(c, &nm[1], "bind", 0, &c->p->net_bind)) < 0)
+		return r;
+	return 0;
+}
+
+/* The top-level keys, in the order of the format's documentation. */
+enum {
+	TOP_VERSION,
+	TOP_EXTENDS,
+	TOP_FALLBACK,
+	TOP_RULES,
+	TOP_HOST,
+	TOP_PROFILES,
+	TOP_TOOLCHAINS,
+	TOP_NETWORK,
+	TOP_ENV,
+	TOP_COUNT,
+};
+
 static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 {
-	static const char *const names[] = { "version",	 "fallback", "rules", "host",
-					     "profiles", "env",	     NULL };
-	struct member m[7] = { 0 };
+	static const char *const names[TOP_COUNT + 1] = {
+		[TOP_VERSION] = "version",
+		[TOP_EXTENDS] = "extends",
+		[TOP_FALLBACK] = "fallback",
+		[TOP_RULES] = "rules",
+		[TOP_HOST] = "host",
+		[TOP_PROFILES] = "profiles",
+		[TOP_TOOLCHAINS] = "toolchains",
+		[TOP_NETWORK] = "network",
+		[TOP_ENV] = "env",
+		[TOP_COUNT] = NULL,
+	};
+	struct member m[TOP_COUNT] = { 0 };
 	json_t *e;
 	size_t i;
 	int r;
 
 	if ((r = get_object(c, root, pos, "the document")) < 0 ||
 	    (r = get_members(c, root, pos, names, m, "at the top level",
-			     "version, fallback, rules, host, profiles or env")) < 0)
+			     "version, extends, fallback, rules, host, profiles, toolchains, "
+			     "network or env")) < 0)
 		return r;
 
 	/* The version says how to read everything else: check it first. */
-	if (!m[0].value)
+	const struct member *v = &m[TOP_VERSION];
+	if (!v->value)
 		return err_at(c, AT(pos), "no \"version\", expected \"version\": 1");
-	if (!json_is_integer(m[0].value))
-		return err_at(c, AT(&m[0].kid->value), "\"version\" is %s, expected the integer 1",
-			      lf_json_type_name(m[0].value));
-	if (json_integer_value(m[0].value) != 1)
-		return err_at(c, AT(&m[0].kid->value), "unsupported version %lld, expected 1",
-			      (long long)json_integer_value(m[0].value));
+	if (!json_is_integer(v->value))
+		return err_at(c, AT(&v->kid->value), "\"version\" is %s, expected the integer 1",
+			      lf_json_type_name(v->value));
+	if (json_integer_value(v->value) != 1)
+		return err_at(c, AT(&v->kid->value), "unsupported version %lld, expected 1",
+			      (long long)json_integer_value(v->value));
 
-	if (m[1].value) {
-		if ((r = get_effect(c, m[1].value, &m[1].kid->value, "fallback", &c->p->fallback)) <
+	if (m[TOP_EXTENDS].value && (r = parse_extends(c, &m[TOP_EXTENDS])) < 0)
+		return r;
+	const struct member *fb = &m[TOP_FALLBACK];
+	if (fb->value) {
+		if ((r = get_effect(c, fb->value, &fb->kid->value, "fallback", &c->p->fallback)) <
 		    0)
 			return r;
 		c->p->has_fallback = true;
 	}
-	if (m[2].value) {
-		const struct lf_jpos *apos = &m[2].kid->value;
-		if ((r = get_array(c, m[2].value, apos, "rules")) < 0)
+	const struct member *ru = &m[TOP_RULES];
+	if (ru->value) {
+		const struct lf_jpos *apos = &ru->kid->value;
+		if ((r = get_array(c, ru->value, apos, "rules")) < 0)
 			return r;
-		json_array_foreach(m[2].value, i, e)
+		json_array_foreach(ru->value, i, e)
 		{
 			if ((r = parse_rule(c, e, kid_pos(apos, i), i)) < 0)
 				return r;
 		}
 	}
-	if (m[3].value) {
+	const struct member *ho = &m[TOP_HOST];
+	if (ho->value) {
 		static const char *const hn[] = { "read", "write", NULL };
 		struct member hm[3] = { 0 };
-		const struct lf_jpos *hpos = &m[3].kid->value;
-		if ((r = get_object(c, m[3].value, hpos, "\"host\"")) < 0 ||
-		    (r = get_members(c, m[3].value, hpos, hn, hm, "in host", "read or write")) < 0)
+		const struct lf_jpos *hpos = &ho->kid->value;
+		if ((r = get_object(c, ho->value, hpos, "\"host\"")) < 0 ||
+		    (r = get_members(c, ho->value, hpos, hn, hm, "in host", "read or write")) < 0)
 			return r;
 		if (hm[0].value &&
 		    (r = get_strv(c, &hm[0], "read", &c->p->host_read, check_host_path)) < 0)
@@ -531,14 +674,21 @@ static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 		    (r = get_strv(c, &hm[1], "write", &c->p->host_write, check_host_path)) < 0)
 			return r;
 	}
-	if (m[4].value && (r = get_strv(c, &m[4], "profiles", &c->p->profiles, check_profile)) < 0)
+	if (m[TOP_PROFILES].value &&
+	    (r = get_strv(c, &m[TOP_PROFILES], "profiles", &c->p->profiles, check_profile)) < 0)
 		return r;
-	if (m[5].value) {
-		static const char *const en[] = { "unset", "keep", NULL };
+	if (m[TOP_TOOLCHAINS].value && (r = parse_toolchains(c, &m[TOP_TOOLCHAINS])) < 0)
+		return r;
+	if (m[TOP_NETWORK].value && (r = parse_network(c, &m[TOP_NETWORK])) < 0)
+		return r;
+	const struct member *en = &m[TOP_ENV];
+	if (en->value) {
+		static const char *const enames[] = { "unset", "keep", NULL };
 		struct member em[3] = { 0 };
-		const struct lf_jpos *epos = &m[5].kid->value;
-		if ((r = get_object(c, m[5].value, epos, "\"env\"")) < 0 ||
-		    (r = get_members(c, m[5].value, epos, en, em, "in env", "unset or keep")) < 0)
+		const struct lf_jpos *epos = &en->kid->value;
+		if ((r = get_object(c, en->value, epos, "\"env\"")) < 0 ||
+		    (r = get_members(c, en->value, epos, enames, em, "in env", "unset or keep")) <
+			    0)
 			return r;
 		if (em[0].value &&
 		    (r = get_strv(c, &em[0], "unset", &c->p->env_unset, check_env_name)) < 0)

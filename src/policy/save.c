@@ -39,6 +39,18 @@ static json_t *strv_json(const struct lf_strv *sv)
 	return a;
 }
 
+static json_t *ports_json(const struct lf_ports *p)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < p->n; i++)
+		if (push(a, json_integer(p->v[i])) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static json_t *rule_json(const struct lf_rule *r)
 {
 	json_t *o = json_object(), *a = json_array();
@@ -109,6 +121,8 @@ int lf_policy_save(const struct lf_policy *p, char **out)
 	root = json_object();
 	if (!root || put(root, "version", json_integer(1)) < 0)
 		goto out;
+	if (p->extends_default && put(root, "extends", json_string("default")) < 0)
+		goto out;
 	if (p->has_fallback && put(root, "fallback", json_string(lf_effect_name(p->fallback))) < 0)
 		goto out;
 	if (p->nrules) {
@@ -140,6 +154,32 @@ int lf_policy_save(const struct lf_policy *p, char **out)
 	}
 	if (p->profiles.n && put(root, "profiles", strv_json(&p->profiles)) < 0)
 		goto out;
+	if (p->has_discover || p->toolchains_except.n) {
+		sub = json_object();
+		if (!sub)
+			goto out;
+		if (p->has_discover && put(sub, "discover", json_boolean(p->discover)) < 0)
+			goto out;
+		if (p->toolchains_except.n &&
+		    put(sub, "except", strv_json(&p->toolchains_except)) < 0)
+			goto out;
+		r = put(root, "toolchains", sub);
+		sub = NULL;
+		if (r < 0)
+			goto out;
+		r = -ENOMEM;
+	}
+	if (p->has_network) {
+		sub = json_object();
+		if (!sub || put(sub, "connect", ports_json(&p->net_connect)) < 0 ||
+		    put(sub, "bind", ports_json(&p->net_bind)) < 0)
+			goto out;
+		r = put(root, "network", sub);
+		sub = NULL;
+		if (r < 0)
+			goto out;
+		r = -ENOMEM;
+	}
 	if (p->env_unset.n || p->env_keep.n) {
 		sub = json_object();
 		if (!sub)

@@ -76,7 +76,7 @@ static int setup(void **state)
 		return -1;
 	}
 	const struct lf_policy *layers[] = { policy };
-	return lf_resolve(layers, 1, &eff) == 0 ? 0 : -1;
+	return lf_effective_resolve(layers, 1, &eff) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -278,7 +278,7 @@ static void test_table(void **state)
 	assert_true(sizeof(table) / sizeof(table[0]) >= 80);
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		struct lf_verdict v;
-		int r = lf_decide_bash(eff, ROOT, table[i].line, &v);
+		int r = lf_effective_decide_bash(eff, ROOT, table[i].line, &v);
 		bool ok = r == 0 && v.effect == table[i].effect;
 		if (ok && table[i].rule_line > 0)
 			ok = !v.from_fallback && v.source.line == (unsigned)table[i].rule_line &&
@@ -306,12 +306,12 @@ static void test_reason(void **state)
 {
 	struct lf_verdict v;
 
-	assert_int_equal(lf_decide_bash(eff, ROOT, "echo $(ls)", &v), 0);
+	assert_int_equal(lf_effective_decide_bash(eff, ROOT, "echo $(ls)", &v), 0);
 	assert_int_equal(v.effect, LF_ASK);
 	assert_non_null(strstr(v.reason, "command substitution"));
-	assert_int_equal(lf_decide_bash(eff, ROOT, "echo 'x", &v), 0);
+	assert_int_equal(lf_effective_decide_bash(eff, ROOT, "echo 'x", &v), 0);
 	assert_non_null(strstr(v.reason, "unterminated"));
-	assert_int_equal(lf_decide_bash(eff, ROOT, "ls", &v), 0);
+	assert_int_equal(lf_effective_decide_bash(eff, ROOT, "ls", &v), 0);
 	assert_string_equal(v.reason, "");
 }
 
@@ -327,7 +327,7 @@ static void test_long_lines(void **state)
 	for (size_t i = 2; i < n; i++)
 		line[i] = i % 2 ? 'a' : ' ';
 	line[n] = '\0';
-	assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+	assert_int_equal(lf_effective_decide_bash(eff, ROOT, line, &v), 0);
 	assert_int_equal(v.effect, LF_ALLOW);
 	assert_true(strlen(v.part) < sizeof(v.part));
 
@@ -338,7 +338,7 @@ static void test_long_lines(void **state)
 		k += 6;
 	}
 	strcpy(line + k, "rm x");
-	assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+	assert_int_equal(lf_effective_decide_bash(eff, ROOT, line, &v), 0);
 	assert_int_equal(v.effect, LF_DENY);
 	assert_string_equal(v.part, "rm x");
 
@@ -346,7 +346,7 @@ static void test_long_lines(void **state)
 	memcpy(line, "echo ", 5);
 	memset(line + 5, 'x', n - 5);
 	strcpy(line + n, " > .env");
-	assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+	assert_int_equal(lf_effective_decide_bash(eff, ROOT, line, &v), 0);
 	assert_int_equal(v.effect, LF_DENY);
 	free(line);
 }
@@ -363,9 +363,9 @@ static void test_cwd(void **state)
 	assert_int_equal(lf_bash_decide(eff, ROOT, ROOT "/sub", "echo x > ../.env", &v), 0);
 	assert_int_equal(v.effect, LF_DENY);
 	assert_int_equal(lf_bash_decide(eff, ROOT, "relative", "ls", &v), -EINVAL);
-	assert_int_equal(lf_decide_bash(eff, "relative", "ls", &v), -EINVAL);
-	assert_int_equal(lf_decide_bash(NULL, ROOT, "ls", &v), -EINVAL);
-	assert_int_equal(lf_decide_bash(eff, ROOT, NULL, &v), -EINVAL);
+	assert_int_equal(lf_effective_decide_bash(eff, "relative", "ls", &v), -EINVAL);
+	assert_int_equal(lf_effective_decide_bash(NULL, ROOT, "ls", &v), -EINVAL);
+	assert_int_equal(lf_effective_decide_bash(eff, ROOT, NULL, &v), -EINVAL);
 }
 
 /* Without bash rules a command no rule names gets the fallback; layers
@@ -384,8 +384,8 @@ static void test_fallback_and_layers(void **state)
 	assert_int_equal(lf_policy_parse(user, strlen(user), "user.json", LF_LAYER_USER, &u, &d),
 			 0);
 	const struct lf_policy *one[] = { u };
-	assert_int_equal(lf_resolve(one, 1, &e), 0);
-	assert_int_equal(lf_decide_bash(e, ROOT, "anything", &v), 0);
+	assert_int_equal(lf_effective_resolve(one, 1, &e), 0);
+	assert_int_equal(lf_effective_decide_bash(e, ROOT, "anything", &v), 0);
 	assert_int_equal(v.effect, LF_ALLOW);
 	assert_true(v.from_fallback);
 	lf_effective_free(e);
@@ -393,14 +393,14 @@ static void test_fallback_and_layers(void **state)
 	assert_int_equal(
 		lf_policy_parse(local, strlen(local), "local.json", LF_LAYER_LOCAL, &l, &d), 0);
 	const struct lf_policy *three[] = { u, policy, l };
-	assert_int_equal(lf_resolve(three, 3, &e), 0);
+	assert_int_equal(lf_effective_resolve(three, 3, &e), 0);
 	/* the project's deny rm beats the local allow rm */
-	assert_int_equal(lf_decide_bash(e, ROOT, "rm x", &v), 0);
+	assert_int_equal(lf_effective_decide_bash(e, ROOT, "rm x", &v), 0);
 	assert_int_equal(v.effect, LF_DENY);
 	assert_string_equal(v.source.file, "test.json");
 	assert_int_equal(v.layer, LF_LAYER_PROJECT);
 	/* an unmatched command: the strictest bash rule's effect (ask) */
-	assert_int_equal(lf_decide_bash(e, ROOT, "frobnicate", &v), 0);
+	assert_int_equal(lf_effective_decide_bash(e, ROOT, "frobnicate", &v), 0);
 	assert_int_equal(v.effect, LF_ASK);
 	lf_effective_free(e);
 	lf_policy_free(u);
@@ -442,9 +442,9 @@ static void test_argument_rules(void **state)
 	assert_int_equal(lf_policy_parse(text, strlen(text), "args.json", LF_LAYER_PROJECT, &p, &d),
 			 0);
 	const struct lf_policy *one[] = { p };
-	assert_int_equal(lf_resolve(one, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(one, 1, &e), 0);
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		assert_int_equal(lf_decide_bash(e, ROOT, t[i].line, &v), 0);
+		assert_int_equal(lf_effective_decide_bash(e, ROOT, t[i].line, &v), 0);
 		if (v.effect != t[i].effect)
 			fail_msg("[%s]: %s, expected %s (reason %s)", t[i].line,
 				 lf_effect_name(v.effect), lf_effect_name(t[i].effect), v.reason);
@@ -615,10 +615,10 @@ static void test_expansions(void **state)
 					 LF_LAYER_PROJECT, &p, &d),
 			 0);
 	const struct lf_policy *one[] = { p };
-	assert_int_equal(lf_resolve(one, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(one, 1, &e), 0);
 	for (size_t i = 0; i < sizeof(expand_table) / sizeof(expand_table[0]); i++) {
 		struct lf_verdict v;
-		int r = lf_decide_bash(e, ROOT, expand_table[i].line, &v);
+		int r = lf_effective_decide_bash(e, ROOT, expand_table[i].line, &v);
 		bool ok = r == 0 && v.effect == expand_table[i].effect;
 		if (ok && expand_table[i].rule_line > 0)
 			ok = !v.from_fallback &&
@@ -848,10 +848,10 @@ static void test_classes(void **state)
 					 LF_LAYER_PROJECT, &p, &d),
 			 0);
 	const struct lf_policy *one[] = { p };
-	assert_int_equal(lf_resolve(one, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(one, 1, &e), 0);
 	for (size_t i = 0; i < sizeof(class_table) / sizeof(class_table[0]); i++) {
 		struct lf_verdict v;
-		int r = lf_decide_bash(e, ROOT, class_table[i].line, &v);
+		int r = lf_effective_decide_bash(e, ROOT, class_table[i].line, &v);
 		bool ok = r == 0 && v.effect == class_table[i].effect;
 		if (ok && class_table[i].rule_line > 0)
 			ok = !v.from_fallback &&
@@ -950,7 +950,7 @@ static void test_random_chains(void **state)
 			strcat(line, tmp);
 		}
 		struct lf_verdict v;
-		assert_int_equal(lf_decide_bash(eff, ROOT, line, &v), 0);
+		assert_int_equal(lf_effective_decide_bash(eff, ROOT, line, &v), 0);
 		/* a denied command anywhere: deny; else allowed, unless a
 		 * trailing background '&' left nothing odd (it never does) */
 		enum lf_effect want = inject ? LF_DENY : LF_ALLOW;

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -60,7 +62,7 @@ static bool exists(const char *path)
 
 struct result {
 	int code;
-	char out[65536];
+	char out[1 << 20];
 	char err[16384];
 };
 
@@ -75,10 +77,15 @@ static void slurp(int fd, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
+/* tool()'s flags. */
+#define LEAK_FD 0x1u /* descriptor 9 left open without O_CLOEXEC */
+#define NO_DAC \
+	0x2u /* as root, without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH:
+			 file modes bind root too */
+
 /* Runs the tool with argv (NULL-terminated) in cwd, a clean environment
- * plus extra ("K=V", NULL-terminated), and descriptor 9 left open without
- * O_CLOEXEC when leak_fd. */
-static void tool(struct result *res, const char *cwd, const char *const *extra, bool leak_fd,
+ * plus extra ("K=V", NULL-terminated), as flags say. */
+static void tool(struct result *res, const char *cwd, const char *const *extra, unsigned flags,
 		 const char *const *argv)
 {
 	char path_env[] = "PATH=/usr/local/bin:/usr/bin:/bin";
@@ -112,7 +119,11 @@ static void tool(struct result *res, const char *cwd, const char *const *extra, 
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
 			_exit(122);
-		if (leak_fd) {
+		if ((flags & NO_DAC) && getuid() == 0 &&
+		    (prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0 ||
+		     prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0) != 0))
+			_exit(125);
+		if (flags & LEAK_FD) {
 			int fd = open("/etc/hostname", O_RDONLY);
 			if (fd < 0 || dup2(fd, 9) < 0)
 				_exit(123);
@@ -131,7 +142,7 @@ static void tool(struct result *res, const char *cwd, const char *const *extra, 
 #define TOOL(res, cwd, extra, ...)                                 \
 	do {                                                       \
 		const char *const argv_[] = { __VA_ARGS__, NULL }; \
-		tool(res, cwd, extra, false, argv_);               \
+		tool(res, cwd, extra, 0, argv_);                   \
 	} while (0)
 
 static void expect_code(const struct result *r, int code, const char *what)
@@ -334,6 +345,37 @@ static void test_run_persistence_warning(void **state)
 	assert_true(has(r->err, "/.git/hooks/pre-commit, which runs outside the sandbox later"));
 }
 
+/* `git init` inside the sandbox writes a dozen *.sample hooks, which git
+ * never runs: they are not reported, the hooks directory is not reported
+ * by itself, and a real hook made beside them is. */
+static void test_run_git_init_samples(void **state)
+{
+	char proj[PATH_MAX], want[PATH_MAX + 128];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "gitinit", NULL);
+	TOOL(r, proj, NULL, "run", "-q", "--", "git", "init", "-q", ".");
+	expect_code(r, 0, "git init");
+	snprintf(want, sizeof(want), "%s/.git/hooks/pre-commit.sample", proj);
+	if (!exists(want))
+		fail_msg("git init wrote no sample hook: the test proves nothing");
+	assert_false(has(r->err, ".sample"));
+	snprintf(want, sizeof(want), "changed %s/.git/hooks,", proj);
+	assert_false(has(r->err, want));
+	/* .git/config is real: it can name hooks and filters. */
+	snprintf(want, sizeof(want), "changed %s/.git/config,", proj);
+	assert_true(has(r->err, want));
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c",
+	     "cp .git/hooks/pre-commit.sample .git/hooks/pre-commit && "
+	     "echo '# more' >> .git/hooks/pre-push.sample");
+	expect_code(r, 0, "a hook made from a sample");
+	snprintf(want, sizeof(want), "changed %s/.git/hooks/pre-commit,", proj);
+	assert_true(has(r->err, want));
+	assert_false(has(r->err, ".sample"));
+}
+
 /* Run as root, /etc is granted entry by entry: the password hashes stay
  * out of reach while the rest of /etc works. */
 static void test_run_etc_secrets(void **state)
@@ -415,6 +457,15 @@ static void test_cli_usage_messages(void **state)
 	expect_code(r, 2, "options before the command");
 	assert_true(has(r->err, "landfence plan -C ."));
 	assert_false(has(r->err, "unknown command"));
+	/* The tool, the library and the header agree on the version. */
+	int major = -1, minor = -1, patch = -1;
+	assert_string_equal(lf_version(&major, &minor, &patch), LANDFENCE_VERSION_STRING);
+	assert_int_equal(major, LANDFENCE_VERSION_MAJOR);
+	assert_int_equal(minor, LANDFENCE_VERSION_MINOR);
+	assert_int_equal(patch, LANDFENCE_VERSION_PATCH);
+	TOOL(r, proj, NULL, "--version");
+	expect_code(r, 0, "--version");
+	assert_string_equal(r->out, "landfence " LANDFENCE_VERSION_STRING "\n");
 }
 
 /* plan's dropped list: a default host path missing on this machine is not
@@ -487,7 +538,7 @@ static void test_run_exit_statuses(void **state)
 		for (size_t j = 0; j < 4 && cases[i].argv[j]; j++)
 			argv[n++] = cases[i].argv[j];
 		argv[n] = NULL;
-		tool(r, proj, NULL, false, argv);
+		tool(r, proj, NULL, 0, argv);
 		char what[128];
 		snprintf(what, sizeof(what), "case %zu (%s)", i, cases[i].argv[0]);
 		expect_code(r, cases[i].code, what);
@@ -631,7 +682,7 @@ static void test_run_programs(void **state)
 	snprintf(proj, sizeof(proj), "%s/gitproj", tmp_root);
 	sh("rm -rf %s && mkdir -p %s", proj, proj);
 	const char *extra[] = { "GIT_CONFIG_NOSYSTEM=1", NULL };
-	tool(r, proj, extra, false,
+	tool(r, proj, extra, 0,
 	     (const char *const[]){ "run", "-C", proj, "--", "sh", "-c",
 				    "git init -q . && echo hello > a.txt && git add a.txt && "
 				    "git -c user.name=Test -c user.email=test@example.com "
@@ -642,7 +693,7 @@ static void test_run_programs(void **state)
 	snprintf(p, sizeof(p), "%s/.git/HEAD", proj);
 	assert_true(exists(p));
 
-	tool(r, proj, NULL, false,
+	tool(r, proj, NULL, 0,
 	     (const char *const[]){ "run", "-C", proj, "--", "python3", "-c",
 				    "import os, tempfile\n"
 				    "open('py.txt', 'w').write('ok')\n"
@@ -657,7 +708,7 @@ static void test_run_programs(void **state)
 	snprintf(p, sizeof(p), "%s/py.txt", proj);
 	assert_true(exists(p));
 
-	tool(r, proj, NULL, false,
+	tool(r, proj, NULL, 0,
 	     (const char *const[]){ "run", "-C", proj, "--", "sh", "-c",
 				    "for i in 1 2 3; do echo $i; done | wc -l | grep -q 3", NULL });
 	expect_code(r, 0, "sh pipeline");
@@ -756,13 +807,14 @@ static void test_run_fds_closed(void **state)
 
 	snprintf(probe, sizeof(probe), "%s/tests/launch/launch-probe", bd);
 	project(proj, sizeof(proj), "fds", NULL);
-	tool(r, proj, NULL, true, (const char *const[]){ "run", "--", probe, "closed", "9", NULL });
+	tool(r, proj, NULL, LEAK_FD,
+	     (const char *const[]){ "run", "--", probe, "closed", "9", NULL });
 	expect_code(r, 0, "descriptor 9 closed in the child");
 	/* The control: the same probe outside the sandbox sees it open. */
 	char cmd[PATH_MAX + 64];
 	snprintf(cmd, sizeof(cmd), "%s closed 9 9</etc/hostname >/dev/null", probe);
 	assert_int_not_equal(system(cmd), 0);
-	tool(r, proj, NULL, true,
+	tool(r, proj, NULL, LEAK_FD,
 	     (const char *const[]){ "run", "--", "sh", "-c",
 				    "ls /proc/self/fd | sort -n | tr '\\n' ' '", NULL });
 	expect_code(r, 0, "ls /proc/self/fd");
@@ -941,25 +993,39 @@ static void test_run_hardlink_scan_incomplete(void **state)
 	(void)state;
 	NEED_LANDLOCK();
 
+	/* A directory below the fence that the scan cannot open (file modes
+	 * bind root too without CAP_DAC_OVERRIDE): a link could hide there,
+	 * so under fallback deny nothing runs. */
+	project(proj, sizeof(proj), "hardlink-unreadable-deny", HARDLINK_POLICY("deny"));
+	sh("mkdir -p %s/src %s/secret/hidden && echo KEY > %s/secret/hidden/key && "
+	   "chmod 000 %s/secret/hidden",
+	   proj, proj, proj, proj);
+	snprintf(marker, sizeof(marker), "%s/ran", proj);
+	tool(r, proj, NULL, NO_DAC,
+	     (const char *const[]){ "run", "--", "sh", "-c", "touch ran", NULL });
+	expect_code(r, 125, "incomplete hard-link scan under fallback deny");
+	assert_non_null(strstr(r->err, "incomplete"));
+	assert_non_null(strstr(r->err, "secret/hidden"));
+	assert_false(exists(marker));
+
+	project(proj, sizeof(proj), "hardlink-unreadable-ask", HARDLINK_POLICY("ask"));
+	sh("mkdir -p %s/src %s/secret/hidden && chmod 000 %s/secret/hidden", proj, proj, proj);
+	/* Nothing is writable under this policy: the program proves it ran
+	 * by its exit status. */
+	tool(r, proj, NULL, NO_DAC,
+	     (const char *const[]){ "run", "--", "sh", "-c", "exit 7", NULL });
+	expect_code(r, 7, "incomplete hard-link scan under fallback ask");
+	assert_non_null(strstr(r->err, "incomplete"));
+
+	/* Depth is no limit: a fence 70 levels deep (the old walk stopped at
+	 * 64) is scanned whole, and the run goes ahead. */
 	project(proj, sizeof(proj), "hardlink-deep-deny", HARDLINK_POLICY("deny"));
 	sh("mkdir -p %s/src && cd %s && mkdir secret && cd secret && "
 	   "for i in $(seq 70); do mkdir d && cd d || exit 1; done && echo KEY > key",
 	   proj, proj);
-	snprintf(marker, sizeof(marker), "%s/ran", proj);
-	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "touch ran");
-	expect_code(r, 125, "incomplete hard-link scan under fallback deny");
-	assert_non_null(strstr(r->err, "incomplete"));
-	assert_false(exists(marker));
-
-	project(proj, sizeof(proj), "hardlink-deep-ask", HARDLINK_POLICY("ask"));
-	sh("mkdir -p %s/src && cd %s && mkdir secret && cd secret && "
-	   "for i in $(seq 70); do mkdir d && cd d || exit 1; done && echo KEY > key",
-	   proj, proj);
-	/* Nothing is writable under this policy: the program proves it ran
-	 * by its exit status. */
 	TOOL(r, proj, NULL, "run", "--", "sh", "-c", "exit 7");
-	expect_code(r, 7, "incomplete hard-link scan under fallback ask");
-	assert_non_null(strstr(r->err, "incomplete"));
+	expect_code(r, 7, "a deep fence, scanned whole");
+	assert_null(strstr(r->err, "incomplete"));
 }
 
 /* ---- policy errors ---- */
@@ -1089,6 +1155,8 @@ static void test_doctor(void **state)
 	assert_non_null(strstr(r->out, "stat(2) and inotify"));
 	assert_non_null(strstr(r->out, "command line"));
 	assert_non_null(strstr(r->out, "/dev/pts is granted whole"));
+	/* Whether AppArmor restricts user namespaces is said either way. */
+	assert_non_null(strstr(r->out, "user namespaces: "));
 
 	const char *cap0[] = { "LANDFENCE_ABI_MAX=0", NULL };
 	TOOL(r, tmp_root, cap0, "doctor", "--json");
@@ -1097,6 +1165,20 @@ static void test_doctor(void **state)
 	assert_non_null(j);
 	assert_int_equal(json_integer_value(json_object_get(j, "landlock_abi")), 0);
 	assert_false(json_is_true(json_object_get(j, "complete")));
+	/* The sysctl's value as the kernel has it, null where it has none. */
+	json_t *aa = json_object_get(j, "apparmor_restrict_unprivileged_userns");
+	assert_non_null(aa);
+	FILE *f = fopen("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "re");
+	if (f) {
+		int v = -1;
+		assert_int_equal(fscanf(f, "%d", &v), 1);
+		fclose(f);
+		assert_true(json_is_integer(aa));
+		assert_int_equal(json_integer_value(aa), v);
+	} else {
+		assert_true(json_is_null(aa));
+	}
+	assert_non_null(json_object_get(j, "apparmor_label"));
 	json_decref(j);
 }
 
@@ -1126,6 +1208,260 @@ static void test_init(void **state)
 	assert_non_null(strstr(r->out, ".landfence/policy.json"));
 }
 
+/* ---- the program never outlives landfence ---- */
+
+/* Starts `landfence run -- sh -c script` in proj (output discarded) with
+ * extra in the environment; returns its pid. */
+static pid_t run_async(const char *proj, const char *extra, const char *script)
+{
+	char home_env[400];
+	pid_t pid;
+
+	snprintf(home_env, sizeof(home_env), "HOME=%s", home);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", home_env, "LC_ALL=C",
+				(char *)extra, NULL };
+		char *argv[] = { (char *)bin, "run", "-q", "--", "sh", "-c", (char *)script, NULL };
+		int devnull = open("/dev/null", O_RDWR);
+		if (chdir(proj) < 0 || devnull < 0 || dup2(devnull, 0) < 0 ||
+		    dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)
+			_exit(121);
+		execve(bin, argv, env);
+		_exit(124);
+	}
+	return pid;
+}
+
+/* The pid the program wrote to file, waiting for it (a generous bound:
+ * the test asserts what happens, never how fast). */
+static pid_t pid_from(const char *file)
+{
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen(file, "r");
+		long pid = 0;
+		if (f && fscanf(f, "%ld", &pid) == 1 && pid > 0) {
+			fclose(f);
+			return (pid_t)pid;
+		}
+		if (f)
+			fclose(f);
+		usleep(10000);
+	}
+	fail_msg("the program never wrote %s", file);
+	return -1;
+}
+
+/* Reaps want (a child of this subreaper), waiting at most 10 s; returns
+ * its wait status. */
+static int reap(pid_t want)
+{
+	for (int i = 0; i < 1000; i++) {
+		int st;
+		pid_t w = waitpid(want, &st, WNOHANG);
+		if (w == want)
+			return st;
+		usleep(10000);
+	}
+	fail_msg("process %d is still running", (int)want);
+	return -1;
+}
+
+/* landfence run killed with SIGKILL, from outside or by the program where
+ * signals are not scoped (ABI 5): the program gets SIGKILL too (its
+ * parent-death signal). Where they are scoped (ABI 6 and later) the
+ * program cannot signal landfence at all. */
+static void test_run_killed(void **state)
+{
+	char proj[PATH_MAX], pidfile[PATH_MAX + 16], refused[PATH_MAX + 16];
+	static const struct {
+		const char *name;
+		const char *extra;
+		const char *script;
+		bool outside;
+	} cases[] = {
+		{ "killed from outside", "LC_CTYPE=C",
+		  "echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 100", true },
+		{ "killed by the program (ABI 5: no signal scope)", "LANDFENCE_ABI_MAX=5",
+		  "echo $$ > pid.tmp && mv pid.tmp pid && kill -KILL $PPID; exec sleep 100",
+		  false },
+	};
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "killed", NULL);
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", proj);
+	snprintf(refused, sizeof(refused), "%s/refused", proj);
+	/* The program's new parent: we reap it and see how it ended. */
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		remove(pidfile);
+		pid_t lf = run_async(proj, cases[i].extra, cases[i].script);
+		pid_t prog = pid_from(pidfile);
+		if (cases[i].outside)
+			assert_int_equal(kill(lf, SIGKILL), 0);
+		int st = reap(lf);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+			fail_msg("%s: landfence was not killed (status %#x)", cases[i].name, st);
+		st = reap(prog);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+			fail_msg("%s: the program was not killed with landfence (status %#x)",
+				 cases[i].name, st);
+	}
+	/* Scoped signals: the program's kill is refused, landfence finishes
+	 * the run and reports the program's own exit status. */
+	if (lf_landlock_abi(-1) >= 6) {
+		remove(pidfile);
+		pid_t lf = run_async(proj, "LC_CTYPE=C",
+				     "echo $$ > pid; kill -KILL $PPID || : > refused; exit 3");
+		int st = reap(lf);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 3);
+		assert_true(exists(refused));
+	}
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
+}
+
+/* ---- the managed layer ---- */
+
+#define MANAGED_POLICY                                                                  \
+	"{\"version\": 1, \"rules\": ["                                                 \
+	"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\"secret/**\"]}," \
+	"{\"effect\": \"ask\", \"capability\": \"write\", \"paths\": [\"src/gen/**\"]}]}"
+
+/* A local policy that tries to lift the managed layer's deny and ask. */
+#define LIFTING_POLICY                                                                           \
+	"{\"version\": 1, \"fallback\": \"allow\", \"rules\": ["                                 \
+	"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\", \"secret/**\"]}," \
+	"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"src/gen/**\"]}]}"
+
+/* /etc/landfence/policy.json (here LANDFENCE_MANAGED_POLICY) is honoured
+ * only when root owns it and nobody else can change it; its denies and
+ * asks hold whatever another layer says; plan names its layer. */
+static void test_managed_layer(void **state)
+{
+	char proj[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 32], local[PATH_MAX + 32];
+	char env[3 * PATH_MAX], marker[PATH_MAX + 32];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "managed", NULL);
+	sh("mkdir -p %s/secret %s/src/gen && echo KEY > %s/secret/k", proj, proj, proj);
+	snprintf(local, sizeof(local), "%s/local.json", tmp_root);
+	write_file(local, LIFTING_POLICY);
+	snprintf(dir, sizeof(dir), "%s/etc-landfence", tmp_root);
+	snprintf(file, sizeof(file), "%s/policy.json", dir);
+	snprintf(marker, sizeof(marker), "%s/ran", proj);
+	sh("mkdir -p %s && chmod 755 %s %s", dir, dir, tmp_root);
+	write_file(file, MANAGED_POLICY);
+	sh("chmod 644 %s", file);
+	snprintf(env, sizeof(env), "LANDFENCE_MANAGED_POLICY=%s", file);
+	const char *extra[] = { env, NULL };
+
+	if (getuid() == 0) {
+		/* Honoured: the deny and the ask hold against the local allows. */
+		TOOL(r, proj, extra, "check", "-p", local, "read", "secret/k");
+		expect_code(r, 1, "a managed deny under a local allow");
+		assert_true(has(r->out, "managed"));
+		TOOL(r, proj, extra, "check", "-p", local, "--json", "write", "src/gen/x");
+		json_error_t e;
+		json_t *j = json_loads(r->out, 0, &e);
+		assert_non_null(j);
+		json_t *req = json_array_get(json_object_get(j, "requests"), 0);
+		assert_string_equal(json_string_value(json_object_get(
+					    json_object_get(req, "policy"), "verdict")),
+				    "ask");
+		json_decref(j);
+		TOOL(r, proj, extra, "run", "-p", local, "--", "sh", "-c",
+		     "cat secret/k; echo done");
+		expect_code(r, 0, "a run under the managed layer");
+		assert_true(has(r->out, "done"));
+		assert_false(has(r->out, "KEY"));
+		assert_true(has(r->err, "Permission denied"));
+		TOOL(r, proj, extra, "plan", "-p", local);
+		expect_code(r, 0, "plan");
+		assert_true(has(r->out, "(managed)"));
+		snprintf(env, sizeof(env), "fenced by deny %s/secret at managed %s:", proj, file);
+		if (!has(r->out, env))
+			fail_msg("plan does not name the managed layer: %s", r->out);
+		snprintf(env, sizeof(env), "LANDFENCE_MANAGED_POLICY=%s", file);
+	}
+	remove(marker);
+
+	/* Refused, loudly, with nothing run: not root's file (as any user:
+	 * nobody's), writable by group or others, or in a directory others
+	 * can change. */
+	static const struct {
+		const char *setup;
+		const char *says;
+	} bad[] = {
+		{ "chown 65534 @F", "not owned by root" },
+		{ "chmod 666 @F", "writable by group or others" },
+		{ "chmod 664 @F", "writable by group or others" },
+		{ "chmod 777 @D", "which is not owned by root or is writable by others" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (getuid() != 0 && i > 0)
+			break; /* not root: the file is not root's already */
+		sh("chown 0 %s 2>/dev/null; chmod 644 %s; chmod 755 %s", file, file, dir);
+		char cmd[PATH_MAX * 2];
+		const char *at = strchr(bad[i].setup, '@');
+		snprintf(cmd, sizeof(cmd), "%.*s%s", (int)(at - bad[i].setup), bad[i].setup,
+			 at[1] == 'F' ? file : dir);
+		if (getuid() == 0)
+			sh("%s", cmd);
+		TOOL(r, proj, extra, "run", "--", "sh", "-c", "touch ran");
+		expect_code(r, 2, "a managed policy that is not safe");
+		if (!has(r->err, getuid() == 0 ? bad[i].says : "not owned by root"))
+			fail_msg("case %zu: %s", i, r->err);
+		assert_true(has(r->err, "nothing ran"));
+		assert_false(exists(marker));
+		TOOL(r, proj, extra, "check", "read", "x");
+		expect_code(r, 2, "check under an unsafe managed policy");
+	}
+	sh("chmod 755 %s; chown 0 %s 2>/dev/null; chmod 644 %s", dir, file, file);
+}
+
+/* Where the fleet's /etc/landfence/policy.json exists, the variable
+ * cannot swap it for another root-owned file. The fleet file is made in a
+ * private mount namespace (an overlay on /etc), never on the host. */
+static void test_managed_variable_cannot_replace(void **state)
+{
+	char proj[PATH_MAX], fleet[PATH_MAX + 32], other[PATH_MAX + 32], out[PATH_MAX + 32];
+	char text[4096] = "";
+	(void)state;
+
+	if (getuid() != 0)
+		skip(); /* an overlay on /etc needs root */
+	project(proj, sizeof(proj), "managed-var", NULL);
+	sh("mkdir -p %s/secret && echo KEY > %s/secret/k", proj, proj);
+	snprintf(fleet, sizeof(fleet), "%s/fleet.json", tmp_root);
+	snprintf(other, sizeof(other), "%s/other.json", tmp_root);
+	snprintf(out, sizeof(out), "%s/managed-var.out", tmp_root);
+	write_file(fleet, MANAGED_POLICY);
+	write_file(other, "{\"version\": 1}");
+	sh("chmod 644 %s %s", fleet, other);
+	sh("mkdir -p %s/ovl && unshare -m --propagation private sh -c '"
+	   "mount -t tmpfs tmpfs %s/ovl && mkdir %s/ovl/u %s/ovl/w && "
+	   "mount -t overlay overlay -o lowerdir=/etc,upperdir=%s/ovl/u,workdir=%s/ovl/w /etc && "
+	   "mkdir -p /etc/landfence && cp %s /etc/landfence/policy.json && "
+	   "chmod 755 /etc/landfence && chmod 644 /etc/landfence/policy.json && "
+	   "cd %s && LANDFENCE_MANAGED_POLICY=%s %s check read secret/k >%s 2>&1; "
+	   "echo \"exit $?\" >>%s'",
+	   tmp_root, tmp_root, tmp_root, tmp_root, tmp_root, tmp_root, fleet, proj, other, bin, out,
+	   out);
+	FILE *f = fopen(out, "r");
+	assert_non_null(f);
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	if (!strstr(text, "deny") || !strstr(text, "/etc/landfence/policy.json") ||
+	    !strstr(text, "exit 1"))
+		fail_msg("the variable replaced the fleet's managed policy:\n%s", text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1151,10 +1487,14 @@ int main(void)
 		cmocka_unit_test(test_run_hook_inside),
 		cmocka_unit_test(test_run_env_control),
 		cmocka_unit_test(test_run_persistence_warning),
+		cmocka_unit_test(test_run_git_init_samples),
 		cmocka_unit_test(test_run_etc_secrets),
 		cmocka_unit_test(test_run_auto_profile),
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),
+		cmocka_unit_test(test_managed_layer),
+		cmocka_unit_test(test_managed_variable_cannot_replace),
+		cmocka_unit_test(test_run_killed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

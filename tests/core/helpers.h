@@ -63,7 +63,7 @@ static inline struct lf_effective *h_resolve1(const struct lf_policy *p)
 {
 	struct lf_effective *e = NULL;
 	const struct lf_policy *layers[] = { p };
-	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 	assert_non_null(e);
 	return e;
 }

@@ -41,7 +41,7 @@ static int setup(void **state)
 	H_RULE(L.local, LF_CAP_WRITE, LF_ALLOW, 31, "src/gen/keep.c");
 	H_RULE(L.local, LF_CAP_WRITE, LF_DENY, 32, "src/*.c");
 	const struct lf_policy *layers[] = { L.local, L.project, L.user };
-	assert_int_equal(lf_resolve(layers, 3, &L.e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 3, &L.e), 0);
 	return 0;
 }
 
@@ -108,7 +108,7 @@ static void decide_file_table(void **state)
 	for (size_t i = 0; i < sizeof(decide_cases) / sizeof(decide_cases[0]); i++) {
 		const struct decide_case *c = &decide_cases[i];
 		struct lf_verdict v;
-		assert_int_equal(lf_decide_file(L.e, ROOT, c->cap, c->path, &v), 0);
+		assert_int_equal(lf_effective_decide_file(L.e, ROOT, c->cap, c->path, &v), 0);
 		if (v.effect != c->effect || v.from_fallback != c->fallback)
 			print_error("case %zu: %s %s -> %s (fallback %d)\n", i,
 				    lf_capability_name(c->cap), c->path, lf_effect_name(v.effect),
@@ -130,11 +130,11 @@ static void decide_file_rejects_bad_arguments(void **state)
 {
 	(void)state;
 	struct lf_verdict v = { .effect = LF_ALLOW };
-	assert_int_equal(lf_decide_file(L.e, ROOT, LF_CAP_BASH, "x", &v), -EINVAL);
-	assert_int_equal(lf_decide_file(NULL, ROOT, LF_CAP_READ, "x", &v), -EINVAL);
-	assert_int_equal(lf_decide_file(L.e, NULL, LF_CAP_READ, "x", &v), -EINVAL);
-	assert_int_equal(lf_decide_file(L.e, ROOT, LF_CAP_READ, NULL, &v), -EINVAL);
-	assert_int_equal(lf_decide_file(L.e, ROOT, LF_CAP_READ, "x", NULL), -EINVAL);
+	assert_int_equal(lf_effective_decide_file(L.e, ROOT, LF_CAP_BASH, "x", &v), -EINVAL);
+	assert_int_equal(lf_effective_decide_file(NULL, ROOT, LF_CAP_READ, "x", &v), -EINVAL);
+	assert_int_equal(lf_effective_decide_file(L.e, NULL, LF_CAP_READ, "x", &v), -EINVAL);
+	assert_int_equal(lf_effective_decide_file(L.e, ROOT, LF_CAP_READ, NULL, &v), -EINVAL);
+	assert_int_equal(lf_effective_decide_file(L.e, ROOT, LF_CAP_READ, "x", NULL), -EINVAL);
 	assert_int_equal(v.effect, LF_ALLOW); /* untouched */
 }
 
@@ -150,7 +150,7 @@ static void decide_file_long_path(void **state)
 		p[i] = (i % 10 == 9) ? '/' : 'x';
 	p[n] = '\0';
 	struct lf_verdict v;
-	assert_int_equal(lf_decide_file(L.e, ROOT, LF_CAP_READ, p, &v), 0);
+	assert_int_equal(lf_effective_decide_file(L.e, ROOT, LF_CAP_READ, p, &v), 0);
 	assert_int_equal(v.effect, LF_DENY);
 	free(p);
 }
@@ -186,8 +186,8 @@ static void decide_index_matches_linear_scan(void **state)
 			h_random_path(&s, path);
 			enum lf_capability cap = (enum lf_capability)h_below(&s, 3);
 			struct lf_verdict a, b;
-			assert_int_equal(lf_decide_file(e, ROOT, cap, path, &a), 0);
-			assert_int_equal(lf_decide_file(&linear, ROOT, cap, path, &b), 0);
+			assert_int_equal(lf_effective_decide_file(e, ROOT, cap, path, &a), 0);
+			assert_int_equal(lf_effective_decide_file(&linear, ROOT, cap, path, &b), 0);
 			if (a.effect != b.effect || a.source.line != b.source.line) {
 				print_error("seed %" PRIu64 " round %d: %s %s: index %s line %u, "
 					    "scan %s line %u\n",

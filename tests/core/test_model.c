@@ -266,11 +266,11 @@ static void resolve_no_layer_is_no_policy(void **state)
 {
 	(void)state;
 	struct lf_effective *e = (struct lf_effective *)1;
-	assert_int_equal(lf_resolve(NULL, 0, &e), 0);
+	assert_int_equal(lf_effective_resolve(NULL, 0, &e), 0);
 	assert_null(e);
-	assert_int_equal(lf_resolve(NULL, 2, &e), -EINVAL);
+	assert_int_equal(lf_effective_resolve(NULL, 2, &e), -EINVAL);
 	const struct lf_policy *layers[] = { NULL };
-	assert_int_equal(lf_resolve(layers, 1, &e), -EINVAL);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), -EINVAL);
 	lf_effective_free(NULL);
 }
 
@@ -286,7 +286,7 @@ static void resolve_pools_in_layer_order(void **state)
 	H_RULE(project, LF_CAP_READ, LF_ALLOW, 2, "p2");
 	const struct lf_policy *layers[] = { local, project, user };
 	struct lf_effective *e = NULL;
-	assert_int_equal(lf_resolve(layers, 3, &e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 3, &e), 0);
 	assert_int_equal(e->nrules, 4);
 	const char *order[] = { "u", "p1", "p2", "l" };
 	for (size_t i = 0; i < 4; i++)
@@ -327,7 +327,7 @@ static void resolve_takes_strictest_fallback(void **state)
 		}
 		const struct lf_policy *layers[] = { p[0], p[1], p[2] };
 		struct lf_effective *e = NULL;
-		assert_int_equal(lf_resolve(layers, 3, &e), 0);
+		assert_int_equal(lf_effective_resolve(layers, 3, &e), 0);
 		assert_int_equal(lf_effective_fallback(e), c->want);
 		lf_effective_free(e);
 		for (int k = 0; k < 3; k++)

@@ -971,7 +971,7 @@ static void policies_load(void)
 		fatal("the default policy");
 	for (int k = 0; k < NPOL; k++) {
 		const struct lf_policy *one[] = { pols[k] };
-		if (lf_resolve(one, 1, &effs[k]) != 0)
+		if (lf_effective_resolve(one, 1, &effs[k]) != 0)
 			fatal("resolve");
 	}
 }
@@ -1169,7 +1169,7 @@ static void judge_write(struct line_result *lr, const char *path, bool del)
 		return;
 	for (int p = 0; p < NPOL; p++) {
 		struct lf_verdict v;
-		if (lf_decide_file(effs[p], proj, del ? LF_CAP_DELETE : LF_CAP_WRITE, path, &v) !=
+		if (lf_effective_decide_file(effs[p], proj, del ? LF_CAP_DELETE : LF_CAP_WRITE, path, &v) !=
 			    0 ||
 		    v.effect != LF_ALLOW) {
 			lr->unsafe[p] = true;

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "landlock/hardlink.h"
+#include "gate/scan.h"
 
 static char base[PATH_MAX / 2];
 
@@ -270,20 +270,27 @@ static void test_scan_limits(void **state)
 	struct lf_path_access fences[] = { { P("proj/secret"), LF_ACCESS_RO } };
 	struct lf_path_access grants[] = { { P("proj/src"), LF_ACCESS_RO } };
 
-	struct lf_hardlink_limits few = { .max_files = 10 };
+	struct lf_walk_budget few = { .max_entries = 10 };
 	assert_int_equal(lf_hardlink_scan(fences, 1, grants, 1, &few, &rep), 0);
 	assert_true(rep.incomplete);
 	assert_non_null(strstr(rep.reason, "limit"));
 	assert_true(rep.files_seen <= 11);
 	lf_hardlink_report_fini(&rep);
 
-	/* Depth: proj/secret/deep is one level below the fence root. */
-	struct lf_hardlink_limits shallow = { .max_depth = 1 };
-	mkdirs("proj/secret/deep/er/still");
-	assert_int_equal(lf_hardlink_scan(fences, 1, grants, 1, &shallow, &rep), 0);
-	assert_true(rep.incomplete);
-	assert_non_null(strstr(rep.reason, "deeper"));
+	/* No depth cut-off: a fenced file 200 levels down, linked into the
+	 * grant, is found (the old walk stopped at 64 levels). */
+	char deep[8192] = "proj/secret";
+	for (int i = 0; i < 200; i++)
+		strcat(deep, "/d");
+	mkdirs(deep);
+	strcat(deep, "/key");
+	put(deep, "k");
+	hard(deep, "proj/src/zz-deep");
+	assert_int_equal(lf_hardlink_scan(fences, 1, grants, 1, NULL, &rep), 0);
+	assert_false(rep.incomplete);
+	assert_int_equal(rep.nhits, 2);
 	lf_hardlink_report_fini(&rep);
+	assert_int_equal(unlink(P("proj/src/zz-deep")), 0);
 
 	/* The defaults see it all. */
 	assert_int_equal(lf_hardlink_scan(fences, 1, grants, 1, NULL, &rep), 0);
@@ -342,7 +349,7 @@ static void test_devnode_scan(void **state)
 	assert_non_null(strstr(msg, "block device node (7:0)"));
 	lf_devnode_report_fini(&rep);
 
-	struct lf_hardlink_limits few = { .max_files = 2 };
+	struct lf_walk_budget few = { .max_entries = 2 };
 	assert_int_equal(lf_devnode_scan(roots, 1, &few, &rep), 0);
 	assert_true(rep.incomplete);
 	lf_devnode_report_fini(&rep);
@@ -488,7 +495,7 @@ static void test_persist_files(void **state)
 					  { P("proj/other"), LF_ACCESS_RO } };
 	const char *files[] = { P("proj/src/agent.json"), P("proj/other/ro.json"),
 				P("outside/link.json"), "relative-missing.json", NULL };
-	assert_int_equal(lf_persistence_add_files(&rep, files, 5, rules, 2), 0);
+	assert_int_equal(lf_persistence_add_files(&rep, NULL, files, 5, rules, 2), 0);
 	assert_int_equal(rep.nhits, 1); /* the link resolves to the same file */
 	assert_string_equal(rep.hits[0].path, P("proj/src/agent.json"));
 	assert_string_equal(rep.hits[0].rule, P("proj/src"));
@@ -498,10 +505,10 @@ static void test_persist_files(void **state)
 	struct lf_persist_report r2;
 	assert_int_equal(lf_persistence_check(P("proj"), NULL, rules, 2, &r2), 0);
 	size_t before = r2.nhits;
-	assert_int_equal(lf_persistence_add_files(&r2, files, 1, rules, 2), 0);
+	assert_int_equal(lf_persistence_add_files(&r2, NULL, files, 1, rules, 2), 0);
 	assert_int_equal(r2.nhits, before + 1);
 	lf_persist_report_fini(&r2);
-	assert_int_equal(lf_persistence_add_files(NULL, files, 1, rules, 2), -EINVAL);
+	assert_int_equal(lf_persistence_add_files(NULL, NULL, files, 1, rules, 2), -EINVAL);
 }
 
 int main(void)

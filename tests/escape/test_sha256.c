@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* SHA-256 of src/cli/sha256.c against the FIPS 180-4 / NIST examples. */
+/* SHA-256 of src/project/sha256.c against the FIPS 180-4 / NIST examples. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cli/sha256.h"
+#include "project/sha256.h"
 
 struct vector {
 	const char *text;

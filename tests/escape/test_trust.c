@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "cli/cli.h"
-#include "cli/sha256.h"
+#include "project/project.h"
+#include "project/sha256.h"
 
 static char base[PATH_MAX / 4];
 
@@ -209,12 +209,28 @@ static void test_policy_path(void **state)
 	free(text);
 }
 
+/* The root lf_project_open finds (LF_PROJECT_ROOT_ONLY) into root, or
+ * its error. */
+static int project_root(const struct lf_project_opts *o, char *root, size_t size)
+{
+	struct lf_project *p = NULL;
+	struct lf_diag d;
+	int r = lf_project_open(o, &p, &d);
+
+	if (r == 0)
+		snprintf(root, size, "%s", lf_project_root(p));
+	lf_project_free(p);
+	return r;
+}
+
 /* A root found below a trusted project, without a trusted policy of its
  * own, is refused unless named with -C. */
 static void test_nested_root(void **state)
 {
 	char cmd[PATH_MAX], root[PATH_MAX], cwd[PATH_MAX];
-	struct lf_cli_opts o = { 0 };
+	struct lf_project_opts o = LF_PROJECT_OPTS_INIT;
+
+	o.flags = LF_PROJECT_ROOT_ONLY;
 
 	(void)state;
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
@@ -225,23 +241,23 @@ static void test_nested_root(void **state)
 	assert_int_equal(lf_trust_record(P("outer/.landfence/policy.json"), "{}", 2), 0);
 
 	assert_int_equal(chdir(P("outer/inner")), 0);
-	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), LF_EXIT_USAGE);
+	assert_int_equal(project_root(&o, root, sizeof(root)), -EPERM);
 	/* Named with -C: the user chose it. */
-	o.project_dir = ".";
-	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), 0);
+	o.directory = ".";
+	assert_int_equal(project_root(&o, root, sizeof(root)), 0);
 	assert_string_equal(root, P("outer/inner"));
-	o.project_dir = NULL;
+	o.directory = NULL;
 	/* A nested project with its own trusted policy is a project. */
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", P("outer/inner/.landfence"));
 	assert_int_equal(system(cmd), 0);
 	put("outer/inner/.landfence/policy.json", "{ }");
-	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), LF_EXIT_USAGE);
+	assert_int_equal(project_root(&o, root, sizeof(root)), -EPERM);
 	assert_int_equal(lf_trust_record(P("outer/inner/.landfence/policy.json"), "{ }", 3), 0);
-	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), 0);
+	assert_int_equal(project_root(&o, root, sizeof(root)), 0);
 	assert_string_equal(root, P("outer/inner"));
 	/* No trusted project above: the nearest root, as before. */
 	assert_int_equal(chdir(P("plain/sub")), 0);
-	assert_int_equal(lf_cli_project_root(&o, root, sizeof(root)), 0);
+	assert_int_equal(project_root(&o, root, sizeof(root)), 0);
 	assert_string_equal(root, P("plain/sub"));
 	assert_int_equal(chdir(cwd), 0);
 }

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "core/model.h"
+#include "core/tables.h"
 #include "landlock/sandbox.h"
 
 struct spec_rule {
@@ -31,6 +32,13 @@ struct spec_rule {
 	enum lf_effect effect;
 	const char *glob;
 };
+
+/* The cap of the tests' old convention (< 0: the environment; 0: no
+ * Landlock; N: at most N) in the options' (0: the environment). */
+static inline int abi_opt(int abi)
+{
+	return abi < 0 ? 0 : abi == 0 ? LF_ABI_NONE : abi;
+}
 
 /* One policy, resolved, compiled and turned into final rules. */
 struct world {
@@ -138,13 +146,14 @@ static inline void world_build(struct world *w, const char *root, struct lf_sand
 	const struct lf_policy *layers[1] = { w->pol };
 	struct lf_context ctx = { .project_root = root, .run_dir = NULL };
 
-	assert_int_equal(lf_resolve(layers, 1, &w->eff), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &w->eff), 0);
 	assert_int_equal(lf_plan_compile(w->eff, &ctx, &w->plan), 0);
 	assert_non_null(w->plan);
 	if (!o->project_root)
 		o->project_root = root;
+	o->size = sizeof(*o);
 	memset(&w->diag, 0, sizeof(w->diag));
-	w->rc = lf_sandbox_build(w->eff, w->plan, o, &w->sb, &w->diag);
+	w->rc = lf_sandbox_new(w->eff, w->plan, o, &w->sb, &w->diag);
 }
 
 static inline void world_fini(struct world *w)
@@ -156,7 +165,7 @@ static inline void world_fini(struct world *w)
 	memset(w, 0, sizeof(*w));
 }
 
-static inline const struct lf_final_rule *rule_at(const struct lf_sandbox *sb, const char *path)
+static inline const struct lf_sandbox_rule *rule_at(const struct lf_sandbox *sb, const char *path)
 {
 	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++)
 		if (strcmp(lf_sandbox_rule(sb, i)->path, path) == 0)

@@ -166,7 +166,7 @@ static struct lf_policy *random_policy(const struct tree *t)
 static bool final_gives(const struct lf_sandbox *sb, const char *canon, unsigned cls)
 {
 	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
-		const struct lf_final_rule *r = lf_sandbox_rule(sb, i);
+		const struct lf_sandbox_rule *r = lf_sandbox_rule(sb, i);
 		size_t n = strlen(r->path);
 
 		if (!(r->access & cls))
@@ -224,7 +224,7 @@ static void test_final_rules_never_grant_a_fence(void **state)
 		w.pol = random_policy(&t);
 		o.home = t.base;
 		o.run_dir = run;
-		o.abi_max = pick(4) == 0 ? (int)pick(8) : -1;
+		o.abi_max = abi_opt(pick(4) == 0 ? (int)pick(8) : -1);
 		o.command = cmds[pick(3)];
 		/* Half the time the project root is a symlink. */
 		root = pick(2) ? t.proj : plink;

@@ -6,6 +6,7 @@
  */
 #include "helpers.h"
 
+#include "fs/fs.h"
 #include "landlock/compat.h"
 
 #define RO LF_ACCESS_RO
@@ -81,7 +82,7 @@ static void opts_init(struct lf_sandbox_opts *o, const struct fx *f, int abi)
 {
 	memset(o, 0, sizeof(*o));
 	o->home = f->home;
-	o->abi_max = abi;
+	o->abi_max = abi_opt(abi);
 }
 
 /* ------------------------------------------------------------------------
@@ -326,7 +327,7 @@ static void test_abi_env_garbage(void **state)
 static void check_rule_shapes(const struct lf_sandbox *sb)
 {
 	for (size_t i = 0; i < lf_sandbox_rule_count(sb); i++) {
-		const struct lf_final_rule *r = lf_sandbox_rule(sb, i);
+		const struct lf_sandbox_rule *r = lf_sandbox_rule(sb, i);
 		struct stat st;
 		bool tty = strcmp(r->path, "/dev/tty") == 0 || strcmp(r->path, "/dev/ptmx") == 0 ||
 			   strcmp(r->path, "/dev/pts") == 0 ||
@@ -359,7 +360,7 @@ static void test_host_grants_and_shapes(void **state)
 	};
 	const char *profiles[] = { "claude", "codex" };
 	char rundir[PATH_MAX];
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	int k = kernel_abi();
 
 	fx_path(rundir, f->base, "run");
@@ -428,7 +429,7 @@ static void test_profiles(void **state)
 	char p[PATH_MAX];
 	const char *bad[] = { "claude", "nosuch" };
 	const char *claude[] = { "claude" };
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 
@@ -467,7 +468,7 @@ static void test_profiles(void **state)
 		bool reported = false;
 
 		for (size_t i = 0; i < lf_sandbox_dropped_count(w.sb); i++) {
-			const struct lf_final_dropped *d = lf_sandbox_dropped(w.sb, i);
+			const struct lf_sandbox_dropped *d = lf_sandbox_dropped(w.sb, i);
 
 			if (strcmp(d->path, p) == 0 && !d->fence)
 				reported = true;
@@ -701,7 +702,7 @@ static void test_seed_scenarios(void **state)
 static bool dropped_with_fence(const struct lf_sandbox *sb, const char *path)
 {
 	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
-		const struct lf_final_dropped *d = lf_sandbox_dropped(sb, i);
+		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(sb, i);
 
 		if (strcmp(d->path, path) == 0 && d->fence)
 			return true;
@@ -835,7 +836,7 @@ static void test_host_missing_and_fenced(void **state)
 		bool skipped = false;
 
 		for (size_t i = 0; i < lf_sandbox_dropped_count(w.sb); i++) {
-			const struct lf_final_dropped *d = lf_sandbox_dropped(w.sb, i);
+			const struct lf_sandbox_dropped *d = lf_sandbox_dropped(w.sb, i);
 
 			if (strcmp(d->path, missing) == 0 && !d->fence &&
 			    d->origin == LF_ORIGIN_HOST_POLICY)
@@ -884,7 +885,7 @@ static void test_fallback_materialised(void **state)
 		{ OP_WRITE, "proj", "src/a.txt", EACCES },
 		{ OP_READ, "home", "private.txt", EACCES },
 	};
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 	int fd;
@@ -927,7 +928,7 @@ static void test_command_grant(void **state)
 	};
 	char script[PATH_MAX], interp[PATH_MAX], body[PATH_MAX + 32], cmd[PATH_MAX * 2];
 	char fenced[PATH_MAX];
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 	int fd;
@@ -1001,7 +1002,7 @@ static void test_merge_duplicates(void **state)
 		{ LF_CAP_READ, LF_ALLOW, "docs/**" },
 	};
 	char docs[PATH_MAX];
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
 
@@ -1105,7 +1106,7 @@ static void test_config_dir_fenced(void **state)
 	char cfg[PATH_MAX], trusted[PATH_MAX], other[PATH_MAX];
 	struct world w = { 0 };
 	struct lf_sandbox_opts o;
-	const struct lf_final_rule *r;
+	const struct lf_sandbox_rule *r;
 	bool reported = false;
 	int fd;
 
@@ -1129,7 +1130,7 @@ static void test_config_dir_fenced(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->access, RO);
 	for (size_t i = 0; i < lf_sandbox_dropped_count(w.sb); i++) {
-		const struct lf_final_dropped *d = lf_sandbox_dropped(w.sb, i);
+		const struct lf_sandbox_dropped *d = lf_sandbox_dropped(w.sb, i);
 		if (d->fence && !strcmp(d->fence, cfg) && d->access == RW &&
 		    !strcmp(d->path, f->home))
 			reported = true;
@@ -1207,13 +1208,122 @@ static void test_ioctl_dev_only_terminals(void **state)
 	assert_int_equal(w.rc, 0);
 	check_rule_shapes(w.sb);
 	for (size_t i = 0; i < lf_sandbox_rule_count(w.sb); i++) {
-		const struct lf_final_rule *r = lf_sandbox_rule(w.sb, i);
+		const struct lf_sandbox_rule *r = lf_sandbox_rule(w.sb, i);
 
 		if (r->ioctl_dev)
 			with++;
 	}
 	assert_true(with <= 3);
 	assert_false(rule_at(w.sb, "/dev")->ioctl_dev);
+	world_fini(&w);
+}
+
+/* lf_sandbox_describe: the value as lines, the three header lines first,
+ * the entries sorted, the run directory written $TMPDIR, every rule,
+ * fence and scrubbed variable present once. */
+static void test_describe(void **state)
+{
+	static const struct spec_rule rules[] = {
+		{ LF_CAP_READ, LF_ALLOW, "src/**" },
+		{ LF_CAP_WRITE, LF_DENY, "src/gen/**" },
+	};
+	struct fx *f = *state;
+	struct world w = { 0 };
+	struct lf_sandbox_opts o;
+	char rundir[PATH_MAX], want[PATH_MAX + 64], *text = NULL;
+
+	fx_path(rundir, f->base, "run-describe");
+	mkdir_p(rundir);
+	opts_init(&o, f, -1);
+	o.run_dir = rundir;
+	w.pol = policy_make(LF_DENY, rules, 2);
+	world_build(&w, f->proj, &o);
+	if (w.rc == -EOPNOTSUPP) {
+		world_fini(&w);
+		return; /* no Landlock here: no value */
+	}
+	assert_int_equal(w.rc, 0);
+	assert_int_equal(lf_sandbox_describe(w.sb, &text), 0);
+	snprintf(want, sizeof(want), "abi %d\nfallback deny\nstatus ", lf_sandbox_abi(w.sb));
+	assert_int_equal(strncmp(text, want, strlen(want)), 0);
+	assert_non_null(strstr(text, "\nrule read+write $TMPDIR run-dir\n"));
+	assert_null(strstr(text, rundir));
+	snprintf(want, sizeof(want), "\nrule read %s/src policy\n", f->proj);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "\nfence write %s/src/gen\n", f->proj);
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(text, "\nenv SSH_AUTH_SOCK\n"));
+	assert_non_null(strstr(text, "\nenv LANDFENCE_*\n"));
+	/* Sorted after the header. */
+	const char *prev = NULL;
+	size_t lines = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), lines++)
+		if (lines >= 3) {
+			if (prev)
+				assert_true(strcmp(prev, line) <= 0);
+			prev = line;
+		}
+	assert_int_equal(lines, 3 + lf_sandbox_rule_count(w.sb) + lf_sandbox_fence_count(w.sb) +
+					lf_sandbox_env_count(w.sb));
+	free(text);
+	world_fini(&w);
+}
+
+/* The three stages by hand, with grants discovered on the host: one
+ * outside every fence becomes a toolchain rule, one that covers a fence of
+ * its class loses that class and is listed as dropped, as every grant. */
+static void test_discovered_grants_fenced(void **state)
+{
+	static const struct spec_rule rules[] = {
+		{ LF_CAP_READ, LF_ALLOW, "src/**" },
+		{ LF_CAP_READ, LF_DENY, "src/secret/**" },
+	};
+	struct fx *f = *state;
+	struct world w = { 0 };
+	struct lf_sandbox_input *in = NULL;
+	struct lf_sandbox *sb = NULL;
+	struct lf_diag d;
+	char tool[PATH_MAX], src[PATH_MAX], canon_src[PATH_MAX];
+	struct lf_sandbox_opts o;
+
+	fx_path(tool, f->out, "toolchain");
+	mkdir_p(tool);
+	fx_path(src, f->proj, "src");
+	mkdir_p(src);
+	assert_non_null(realpath(src, canon_src));
+	opts_init(&o, f, -1);
+	w.pol = policy_make(LF_ASK, rules, 2);
+	world_build(&w, f->proj, &o);
+	assert_int_equal(w.rc, 0);
+	const struct lf_discovered found[] = {
+		{ tool, LF_ACCESS_RO, "PATH entry (test)" },
+		{ src, LF_ACCESS_RO, "a toolchain in the project (test)" },
+	};
+	struct lf_host host = {
+		.project_root = f->proj,
+		.home = f->home,
+		.discovered = found,
+		.ndiscovered = 2,
+	};
+	assert_int_equal(lf_landlock_probe(-1, &host.probe), 0);
+	assert_int_equal(lf_sandbox_sources(w.eff, w.plan, &host, NULL, 0, &in, &d), 0);
+	assert_int_equal(lf_facts_gather(in), 0);
+	assert_int_equal(lf_sandbox_compile(in, &sb, &d), 0);
+	const struct lf_sandbox_rule *r = rule_at(sb, tool);
+	assert_non_null(r);
+	assert_int_equal(r->origin, LF_ORIGIN_TOOLCHAIN);
+	assert_string_equal(r->why, "PATH entry (test)");
+	/* src is read-fenced by src/secret: the discovered grant is dropped. */
+	assert_null(rule_at(sb, canon_src));
+	bool dropped = false;
+	for (size_t i = 0; i < lf_sandbox_dropped_count(sb); i++) {
+		const struct lf_sandbox_dropped *x = lf_sandbox_dropped(sb, i);
+		dropped = dropped || (x->origin == LF_ORIGIN_TOOLCHAIN && x->fence &&
+				      !strcmp(x->path, canon_src));
+	}
+	assert_true(dropped);
+	lf_sandbox_free(sb);
+	lf_sandbox_input_free(in);
 	world_fini(&w);
 }
 
@@ -1241,6 +1351,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merge_duplicates, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_claude_save_dance, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_config_dir_fenced, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_describe, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_discovered_grants_fenced, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ioctl_dev_only_terminals, fx_setup,
 						fx_teardown),
 	};

@@ -31,6 +31,8 @@
 
 #include "landfence.h"
 #include "../enforce.h"
+#include "core/sandbox.h"
+#include "core/tables.h"
 #include "launch/launch.h"
 
 extern char **environ;
@@ -157,6 +159,37 @@ static bool env_has_name(char **env, const char *name)
 	return false;
 }
 
+/* The scrub list of a sandbox value compiled from a policy with the given
+ * "env" section (a JSON fragment, or "" for none). */
+static struct lf_sandbox *scrub_value(const char *env_json)
+{
+	char text[1024];
+	struct lf_policy *p = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_plan *plan = NULL;
+	struct lf_sandbox *sb = NULL;
+	struct lf_diag d;
+
+	snprintf(text, sizeof(text), "{\"version\": 1%s%s}", env_json[0] ? ", " : "", env_json);
+	assert_int_equal(lf_policy_parse(text, strlen(text), "env.json", LF_LAYER_LOCAL, &p, &d),
+			 0);
+	const struct lf_policy *layers[] = { p };
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
+	struct lf_context ctx = { .project_root = tmp_root };
+	assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
+	struct lf_sandbox_opts o = { .size = sizeof(o), .project_root = tmp_root };
+	assert_int_equal(lf_sandbox_new(e, plan, &o, &sb, &d), 0);
+	lf_plan_free(plan);
+	lf_effective_free(e);
+	lf_policy_free(p);
+	return sb;
+}
+
+static int scrub(char *const *in, const struct lf_sandbox *sb, const char *tmpdir, char ***env)
+{
+	return lf_env_build(in, sb->env, sb->nenv, tmpdir, env);
+}
+
 static void test_env_scrub(void **state)
 {
 	char *in[] = {
@@ -170,15 +203,18 @@ static void test_env_scrub(void **state)
 		"TMP=/var/tmp",
 		"SECRET_TOKEN=abc",
 		"HOME=/home/u",
+		"LANDFENCE_MANAGED_POLICY=/x",
 		"NOEQUALS",
 		NULL,
 	};
-	const char *unset[] = { "SECRET_TOKEN" };
-	const char *keep[] = { "DISPLAY", "SECRET_TOKEN" };
 	char **env = NULL;
+	struct lf_sandbox *sb;
 	(void)state;
 
-	assert_int_equal(lf_env_build(in, unset, 1, keep, 2, "/tmp/lf.x", &env), 0);
+	sb = scrub_value(
+		"\"env\": {\"unset\": [\"SECRET_TOKEN\"], "
+		"\"keep\": [\"DISPLAY\", \"SECRET_TOKEN\", \"LANDFENCE_MANAGED_POLICY\"]}");
+	assert_int_equal(scrub(in, sb, "/tmp/lf.x", &env), 0);
 	assert_true(env_has(env, "PATH=/usr/bin"));
 	assert_true(env_has(env, "HOME=/home/u"));
 	assert_true(env_has(env, "NOEQUALS"));
@@ -186,9 +222,11 @@ static void test_env_scrub(void **state)
 	assert_false(env_has_name(env, "DBUS_SESSION_BUS_ADDRESS"));
 	assert_false(env_has_name(env, "XDG_RUNTIME_DIR"));
 	assert_false(env_has_name(env, "KRB5CCNAME"));
-	/* keep lifts a default scrub, never an explicit unset */
+	/* keep lifts a default scrub, never an explicit unset, never one of
+	 * landfence's own controls */
 	assert_true(env_has(env, "DISPLAY=:0"));
 	assert_false(env_has_name(env, "SECRET_TOKEN"));
+	assert_false(env_has_name(env, "LANDFENCE_MANAGED_POLICY"));
 	assert_true(env_has(env, "TMPDIR=/tmp/lf.x"));
 	assert_true(env_has(env, "TMP=/tmp/lf.x"));
 	assert_false(env_has(env, "TMPDIR=/var/tmp"));
@@ -197,9 +235,11 @@ static void test_env_scrub(void **state)
 		n += !strncmp(env[i], "TMPDIR=", 7);
 	assert_int_equal(n, 1);
 	lf_env_free(env);
+	lf_sandbox_free(sb);
 
 	/* No tmpdir: TMPDIR passes through untouched. */
-	assert_int_equal(lf_env_build(in, NULL, 0, NULL, 0, NULL, &env), 0);
+	sb = scrub_value("");
+	assert_int_equal(scrub(in, sb, NULL, &env), 0);
 	assert_true(env_has(env, "TMPDIR=/var/tmp"));
 	assert_false(env_has_name(env, "DISPLAY"));
 	lf_env_free(env);
@@ -209,10 +249,11 @@ static void test_env_scrub(void **state)
 		char entry[128];
 		char *one[] = { entry, NULL };
 		snprintf(entry, sizeof(entry), "%s=x", lf_env_default_scrub[i]);
-		assert_int_equal(lf_env_build(one, NULL, 0, NULL, 0, NULL, &env), 0);
+		assert_int_equal(scrub(one, sb, NULL, &env), 0);
 		assert_null(env[0]);
 		lf_env_free(env);
 	}
+	lf_sandbox_free(sb);
 }
 
 /* ---- seccomp ---- */
@@ -379,7 +420,7 @@ static void test_spawn_status(void **state)
 		struct lf_launch_failure f;
 		int st;
 		assert_int_equal(spawn_wait("/bin/sh", argv, -1, NULL, &f, &st), 0);
-		assert_int_equal(lf_launch_exit_code(st), cases[i].code);
+		assert_int_equal(lf_exit_status_wait(st), cases[i].code);
 	}
 }
 
@@ -401,7 +442,7 @@ static void test_spawn_hardening(void **state)
 		snprintf(num, sizeof(num), "%d", which[n]);
 		char *argv[] = { "probe", "closed", num, NULL };
 		assert_int_equal(spawn_wait(probe, argv, -1, NULL, &f, &st), 0);
-		assert_int_equal(lf_launch_exit_code(st), 0);
+		assert_int_equal(lf_exit_status_wait(st), 0);
 	}
 	close(fd);
 	close(9);
@@ -409,7 +450,7 @@ static void test_spawn_hardening(void **state)
 
 	char *argv[] = { "probe", "nnp", NULL };
 	assert_int_equal(spawn_wait(probe, argv, -1, NULL, &f, &st), 0);
-	assert_int_equal(lf_launch_exit_code(st), 0);
+	assert_int_equal(lf_exit_status_wait(st), 0);
 }
 
 /* A failure before exec is reported with its step through the pipe, and
@@ -504,12 +545,12 @@ static int spawn_policy(const char *policy, const char *proj, const char *script
 	if (r < 0)
 		fail_msg("policy: %s", d.message);
 	const struct lf_policy *layers[] = { p };
-	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 	struct lf_context ctx = { .project_root = proj };
 	assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
-	struct lf_spawn_opts o = { .project_root = proj, .cwd = proj, .abi_max = -1 };
+	struct lf_child_opts o = { .size = sizeof(o), .project_root = proj, .cwd = proj };
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
-	r = lf_spawn(e, plan, &o, argv, &c, &d);
+	r = lf_child_spawn(e, plan, &o, argv, &c, &d);
 	if (r < 0)
 		fail_msg("lf_spawn: %d %s", r, d.message);
 	assert_true(lf_child_pid(c) > 0);
@@ -520,7 +561,7 @@ static int spawn_policy(const char *policy, const char *proj, const char *script
 	lf_plan_free(plan);
 	lf_effective_free(e);
 	lf_policy_free(p);
-	return lf_launch_exit_code(st);
+	return lf_exit_status_wait(st);
 }
 
 static void test_spawn_sandbox(void **state)

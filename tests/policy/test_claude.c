@@ -451,17 +451,17 @@ static void assert_same_decisions(const struct lf_policy *a, const struct lf_pol
 	const struct lf_policy *la[] = { a }, *lb[] = { b };
 	struct lf_effective *ea = NULL, *eb = NULL;
 
-	assert_int_equal(lf_resolve(la, 1, &ea), 0);
-	assert_int_equal(lf_resolve(lb, 1, &eb), 0);
+	assert_int_equal(lf_effective_resolve(la, 1, &ea), 0);
+	assert_int_equal(lf_effective_resolve(lb, 1, &eb), 0);
 	for (size_t i = 0; i < sizeof(rt_paths) / sizeof(rt_paths[0]); i++)
 		for (int cap = LF_CAP_READ; cap <= LF_CAP_DELETE; cap++) {
 			struct lf_verdict va, vb;
-			assert_int_equal(
-				lf_decide_file(ea, ROOT, (enum lf_capability)cap, rt_paths[i], &va),
-				0);
-			assert_int_equal(
-				lf_decide_file(eb, ROOT, (enum lf_capability)cap, rt_paths[i], &vb),
-				0);
+			assert_int_equal(lf_effective_decide_file(ea, ROOT, (enum lf_capability)cap,
+								  rt_paths[i], &va),
+					 0);
+			assert_int_equal(lf_effective_decide_file(eb, ROOT, (enum lf_capability)cap,
+								  rt_paths[i], &vb),
+					 0);
 			if (va.effect != vb.effect)
 				fail_msg("%s: %s %s: %s before, %s after the round trip", what,
 					 lf_capability_name((enum lf_capability)cap), rt_paths[i],
@@ -469,8 +469,8 @@ static void assert_same_decisions(const struct lf_policy *a, const struct lf_pol
 		}
 	for (size_t i = 0; i < sizeof(rt_lines) / sizeof(rt_lines[0]); i++) {
 		struct lf_verdict va, vb;
-		assert_int_equal(lf_decide_bash(ea, ROOT, rt_lines[i], &va), 0);
-		assert_int_equal(lf_decide_bash(eb, ROOT, rt_lines[i], &vb), 0);
+		assert_int_equal(lf_effective_decide_bash(ea, ROOT, rt_lines[i], &va), 0);
+		assert_int_equal(lf_effective_decide_bash(eb, ROOT, rt_lines[i], &vb), 0);
 		if (va.effect != vb.effect)
 			fail_msg("%s: bash %s: %s before, %s after the round trip", what,
 				 rt_lines[i], lf_effect_name(va.effect), lf_effect_name(vb.effect));
@@ -496,7 +496,7 @@ static void test_roundtrip(void **state)
 		else
 			assert_int_equal(lf_policy_default(&p), 0);
 		const struct lf_policy *layers[] = { p };
-		assert_int_equal(lf_resolve(layers, 1, &e), 0);
+		assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 		assert_int_equal(lf_claude_export(e, &settings, &notes), 0);
 		for (size_t k = 0; k < notes.n; k++)
 			print_message("policy %zu export note: %s\n", i, notes.v[k]);
@@ -521,15 +521,18 @@ static void test_roundtrip(void **state)
 			const struct lf_policy *ql[] = { q };
 			struct lf_effective *qe = NULL;
 			struct lf_verdict v;
-			assert_int_equal(lf_resolve(ql, 1, &qe), 0);
+			assert_int_equal(lf_effective_resolve(ql, 1, &qe), 0);
 			for (size_t k = 0; k < sizeof(spot) / sizeof(spot[0]); k++) {
-				assert_int_equal(lf_decide_bash(qe, ROOT, spot[k].line, &v), 0);
+				assert_int_equal(
+					lf_effective_decide_bash(qe, ROOT, spot[k].line, &v), 0);
 				assert_int_equal(v.effect, spot[k].want);
 			}
-			assert_int_equal(lf_decide_file(qe, ROOT, LF_CAP_READ, "a/b.pem", &v), 0);
+			assert_int_equal(
+				lf_effective_decide_file(qe, ROOT, LF_CAP_READ, "a/b.pem", &v), 0);
 			assert_int_equal(v.effect, LF_DENY);
-			assert_int_equal(lf_decide_file(qe, ROOT, LF_CAP_WRITE, "src/gen/x.c", &v),
-					 0);
+			assert_int_equal(
+				lf_effective_decide_file(qe, ROOT, LF_CAP_WRITE, "src/gen/x.c", &v),
+				0);
 			assert_int_equal(v.effect, LF_ASK);
 			lf_effective_free(qe);
 		}
@@ -558,7 +561,7 @@ static void test_export_spec_example(void **state)
 		lf_policy_load("tests/data/good/spec-example.json", LF_LAYER_PROJECT, &p, &diag),
 		0);
 	const struct lf_policy *layers[] = { p };
-	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 	assert_int_equal(lf_claude_export(e, &out, &notes), 0);
 	static const char *const want[] = {
 		"\"Read(/**)\"",
@@ -640,7 +643,7 @@ static void test_export_notes(void **state)
 		if (lf_policy_parse(text, strlen(text), "e.json", LF_LAYER_PROJECT, &p, &diag) < 0)
 			fail_msg("case %zu: %s", i, diag.message);
 		const struct lf_policy *layers[] = { p };
-		assert_int_equal(lf_resolve(layers, 1, &e), 0);
+		assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 		assert_int_equal(lf_claude_export(e, &out, &notes), 0);
 		if (c->note) {
 			if (notes.n != 1 || !strstr(notes.v[0], c->note))
@@ -733,7 +736,7 @@ static void test_export_plan(void **state)
 	assert_int_equal(
 		lf_policy_parse(policy, strlen(policy), "p.json", LF_LAYER_PROJECT, &p, &diag), 0);
 	const struct lf_policy *layers[] = { p };
-	assert_int_equal(lf_resolve(layers, 1, &e), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
 	struct lf_context ctx = { ROOT, ROOT };
 	assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
 	assert_int_equal(lf_plan_dropped_count(plan), 2);
@@ -783,7 +786,7 @@ static void test_export_plan(void **state)
 	 * kernel grants it (docs), never for what it drops (README, src). */
 	assert_int_equal(import_text(out, ROOT, &q, NULL, &diag), 0);
 	const struct lf_policy *ql[] = { q };
-	assert_int_equal(lf_resolve(ql, 1, &qe), 0);
+	assert_int_equal(lf_effective_resolve(ql, 1, &qe), 0);
 	static const struct {
 		enum lf_capability cap;
 		const char *path;
@@ -795,7 +798,8 @@ static void test_export_plan(void **state)
 	};
 	for (size_t k = 0; k < sizeof(spot) / sizeof(spot[0]); k++) {
 		struct lf_verdict vq;
-		assert_int_equal(lf_decide_file(qe, ROOT, spot[k].cap, spot[k].path, &vq), 0);
+		assert_int_equal(lf_effective_decide_file(qe, ROOT, spot[k].cap, spot[k].path, &vq),
+				 0);
 		if (vq.effect != spot[k].want)
 			fail_msg("%s %s: %s after the round trip, wanted %s",
 				 lf_capability_name(spot[k].cap), spot[k].path,

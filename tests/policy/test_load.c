@@ -132,6 +132,17 @@ static void assert_policy_equal(const struct lf_policy *a, const struct lf_polic
 	assert_strv_equal(&a->profiles, &b->profiles);
 	assert_strv_equal(&a->env_unset, &b->env_unset);
 	assert_strv_equal(&a->env_keep, &b->env_keep);
+	assert_int_equal(a->extends_default, b->extends_default);
+	assert_int_equal(a->has_discover, b->has_discover);
+	assert_int_equal(a->discover, b->discover);
+	assert_strv_equal(&a->toolchains_except, &b->toolchains_except);
+	assert_int_equal(a->has_network, b->has_network);
+	assert_int_equal(a->net_connect.n, b->net_connect.n);
+	for (size_t i = 0; i < a->net_connect.n; i++)
+		assert_int_equal(a->net_connect.v[i], b->net_connect.v[i]);
+	assert_int_equal(a->net_bind.n, b->net_bind.n);
+	for (size_t i = 0; i < a->net_bind.n; i++)
+		assert_int_equal(a->net_bind.v[i], b->net_bind.v[i]);
 }
 
 /* Requests whose decisions must survive a round trip. */
@@ -187,24 +198,26 @@ static void assert_decide_equal(const struct lf_policy *a, const struct lf_polic
 	const struct lf_policy *la[] = { a }, *lb[] = { b };
 	struct lf_effective *ea = NULL, *eb = NULL;
 
-	assert_int_equal(lf_resolve(la, 1, &ea), 0);
-	assert_int_equal(lf_resolve(lb, 1, &eb), 0);
+	assert_int_equal(lf_effective_resolve(la, 1, &ea), 0);
+	assert_int_equal(lf_effective_resolve(lb, 1, &eb), 0);
 	for (size_t i = 0; i < sizeof(probe_paths) / sizeof(probe_paths[0]); i++)
 		for (int cap = LF_CAP_READ; cap <= LF_CAP_DELETE; cap++) {
 			struct lf_verdict va, vb;
-			assert_int_equal(lf_decide_file(ea, "/work/proj", (enum lf_capability)cap,
-							probe_paths[i], &va),
+			assert_int_equal(lf_effective_decide_file(ea, "/work/proj",
+								  (enum lf_capability)cap,
+								  probe_paths[i], &va),
 					 0);
-			assert_int_equal(lf_decide_file(eb, "/work/proj", (enum lf_capability)cap,
-							probe_paths[i], &vb),
+			assert_int_equal(lf_effective_decide_file(eb, "/work/proj",
+								  (enum lf_capability)cap,
+								  probe_paths[i], &vb),
 					 0);
 			assert_int_equal(va.effect, vb.effect);
 			assert_int_equal(va.from_fallback, vb.from_fallback);
 		}
 	for (size_t i = 0; i < sizeof(probe_lines) / sizeof(probe_lines[0]); i++) {
 		struct lf_verdict va, vb;
-		int ra = lf_decide_bash(ea, "/work/proj", probe_lines[i], &va);
-		int rb = lf_decide_bash(eb, "/work/proj", probe_lines[i], &vb);
+		int ra = lf_effective_decide_bash(ea, "/work/proj", probe_lines[i], &va);
+		int rb = lf_effective_decide_bash(eb, "/work/proj", probe_lines[i], &vb);
 		assert_int_equal(ra, rb);
 		if (ra == 0)
 			assert_int_equal(va.effect, vb.effect);
@@ -330,10 +343,11 @@ static void test_default(void **state)
 	const struct lf_policy *layers[] = { p };
 	struct lf_effective *e = NULL;
 	struct lf_verdict v;
-	assert_int_equal(lf_resolve(layers, 1, &e), 0);
-	assert_int_equal(lf_decide_file(e, "/work/proj", LF_CAP_WRITE, "src/a.c", &v), 0);
+	assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
+	assert_int_equal(lf_effective_decide_file(e, "/work/proj", LF_CAP_WRITE, "src/a.c", &v), 0);
 	assert_int_equal(v.effect, LF_ALLOW);
-	assert_int_equal(lf_decide_file(e, "/work/proj", LF_CAP_READ, "/home/u/.ssh/id", &v), 0);
+	assert_int_equal(
+		lf_effective_decide_file(e, "/work/proj", LF_CAP_READ, "/home/u/.ssh/id", &v), 0);
 	assert_int_equal(v.effect, LF_DENY);
 	assert_true(v.from_fallback);
 	lf_effective_free(e);

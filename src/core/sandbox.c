@@ -1,0 +1,1322 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sandbox value (core/sandbox.h), stages 1 and 3: what every source
+ * asks for, then, given the file-system facts, the final rules. Every
+ * grant source is collected, canonicalised (by the facts step), then
+ * fenced as a whole, so no source can reopen a fence. Design choices are
+ * in doc/landlock.md. Pure.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/path.h"
+#include "core/sandbox.h"
+#include "core/tables.h"
+#include "landlock/compat.h"
+
+#define RO LF_ACCESS_RO
+#define RW LF_ACCESS_RW
+
+__attribute__((format(printf, 1, 2))) static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return r < 0 ? NULL : s;
+}
+
+/* ------------------------------------------------------------------------
+ * Stage 1: the sources
+ */
+
+static int cand_new(struct lf_sandbox_input *in, char *raw, unsigned access, enum lf_origin origin,
+		    unsigned flags, char *why, struct lf_source src, enum lf_layer layer)
+{
+	struct lf_cand *c;
+
+	if (!raw || !why ||
+	    lf_grow((void **)&in->cands, &in->cands_cap, in->ncands, sizeof(*in->cands)) < 0) {
+		free(raw);
+		free(why);
+		return -ENOMEM;
+	}
+	c = &in->cands[in->ncands++];
+	*c = (struct lf_cand){
+		.raw = raw,
+		.access = access,
+		.origin = origin,
+		.flags = flags,
+		.why = why,
+		.source = src,
+		.layer = layer,
+		.dir = -1,
+	};
+	return 0;
+}
+
+static int fence_new(struct lf_sandbox_input *in, const char *raw, unsigned access,
+		     enum lf_effect effect, enum lf_origin origin, struct lf_source src,
+		     enum lf_layer layer)
+{
+	if (lf_grow((void **)&in->fences, &in->fences_cap, in->nfences, sizeof(*in->fences)) < 0)
+		return -ENOMEM;
+	char *copy = strdup(raw);
+	if (!copy)
+		return -ENOMEM;
+	in->fences[in->nfences++] = (struct lf_fence_in){
+		.raw = copy,
+		.access = access,
+		.effect = effect,
+		.origin = origin,
+		.source = src,
+		.layer = layer,
+	};
+	return 0;
+}
+
+/* "~" and "~/x" from the home directory; other paths must be absolute.
+ * Returns 0, -ENOENT (no home), -EINVAL (relative), -ENOMEM. */
+static int home_expand(const struct lf_host *h, const char *in, char **out)
+{
+	if (in[0] == '~' && (in[1] == '\0' || in[1] == '/')) {
+		if (!h->home)
+			return -ENOENT;
+		*out = xasprintf("%s%s", h->home, in + 1);
+		return *out ? 0 : -ENOMEM;
+	}
+	if (in[0] != '/')
+		return -EINVAL;
+	*out = strdup(in);
+	return *out ? 0 : -ENOMEM;
+}
+
+static enum lf_layer layer_of(const struct lf_effective *e, const struct lf_source *src)
+{
+	enum lf_layer l = LF_LAYER_LOCAL;
+
+	if (e)
+		(void)lf_effective_layer_of(e, src, &l);
+	return l;
+}
+
+/* The first allow rule behind a plan grant: the rule whose static prefix,
+ * joined onto the project root, is the grant's root. */
+static const struct lf_rule *grant_rule(const struct lf_effective *e, const char *root,
+					const struct lf_grant *g)
+{
+	size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+
+	if (strncmp(g->abs_root, root, rl) != 0)
+		return NULL;
+	const char *rel = g->abs_root + rl;
+	rel += rel[0] == '/';
+	for (size_t i = 0; e && i < e->nrules; i++) {
+		const struct lf_rule *r = e->rules[i];
+		unsigned cls = r->cap == LF_CAP_READ ? RO : RW;
+
+		if (r->cap == LF_CAP_BASH || r->effect != LF_ALLOW || !(g->access & cls))
+			continue;
+		for (size_t k = 0; k < r->nglobs; k++)
+			if (strlen(rel) == r->globs[k].prefix_len &&
+			    !strncmp(r->globs[k].pattern, rel, r->globs[k].prefix_len))
+				return r;
+	}
+	return NULL;
+}
+
+static int sources_plan(struct lf_sandbox_input *in, const struct lf_effective *e,
+			const struct lf_plan *plan)
+{
+	int r;
+
+	for (size_t i = 0; i < lf_plan_fence_count(plan); i++) {
+		const struct lf_fence *f = lf_plan_fence(plan, i);
+
+		if (!f || !f->abs_root)
+			continue;
+		r = fence_new(in, f->abs_root, f->access, f->effect, LF_ORIGIN_POLICY, f->source,
+			      layer_of(e, &f->source));
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < lf_plan_grant_count(plan); i++) {
+		const struct lf_grant *g = lf_plan_grant(plan, i);
+		const struct lf_rule *rule;
+		struct lf_source src = { 0 };
+		enum lf_layer layer = LF_LAYER_LOCAL;
+		char *why;
+
+		if (!g || !g->abs_root || !(g->access & (RO | RW)))
+			continue;
+		rule = grant_rule(e, in->host.project_root, g);
+		if (rule) {
+			src = rule->source;
+			layer = rule->layer;
+			why = xasprintf("policy allow at %s %s:%u:%u", lf_layer_name(layer),
+					src.file ? src.file : "<memory>", src.line, src.column);
+		} else {
+			why = strdup("policy allow");
+		}
+		r = cand_new(in, strdup(g->abs_root), g->access & (RO | RW), LF_ORIGIN_POLICY, 0,
+			     why, src, layer);
+		if (r < 0)
+			return r;
+	}
+	if (in->posture == LF_ALLOW)
+		return cand_new(in, strdup(in->host.project_root), RO | RW, LF_ORIGIN_FALLBACK, 0,
+				strdup("fallback allow (an implicit allow ** for each class)"),
+				(struct lf_source){ 0 }, LF_LAYER_LOCAL);
+	return 0;
+}
+
+static int sources_host_table(struct lf_sandbox_input *in)
+{
+	const struct lf_source none = { 0 };
+	int r = 0;
+
+	for (size_t i = 0; i < lf_host_table_len && r == 0; i++) {
+		const struct lf_host_row *row = &lf_host_table[i];
+		unsigned flags = LF_CAND_QUIET_MISSING;
+		enum lf_origin origin = LF_ORIGIN_HOST;
+		char *path = NULL;
+
+		switch (row->kind) {
+		case LF_HOST_ETC:
+			flags |= LF_CAND_LIST;
+			break;
+		case LF_HOST_TERMINAL:
+			flags |= LF_CAND_TERMINAL;
+			/* fall through */
+		case LF_HOST_DEVICE:
+			flags |= LF_CAND_DEVICE;
+			origin = LF_ORIGIN_DEVICE;
+			break;
+		default:
+			break;
+		}
+		r = home_expand(&in->host, row->path, &path);
+		if (r == -ENOENT) {
+			r = 0; /* no home: nothing there to grant */
+			continue;
+		}
+		if (r == 0)
+			r = cand_new(in, path, lf_host_access(row->kind), origin, flags,
+				     strdup(row->why), none, LF_LAYER_LOCAL);
+		/* landfence's own configuration (user policy, trust store):
+		 * readable so that `landfence hook claude` and `check` work
+		 * inside the sandbox; never writable (the built-in fence). */
+		if (r == 0 && row->kind == LF_HOST_ETC && in->host.config_dir)
+			r = cand_new(in, strdup(in->host.config_dir), RO, LF_ORIGIN_HOST,
+				     LF_CAND_QUIET_MISSING,
+				     strdup("host: landfence configuration (read-only)"), none,
+				     LF_LAYER_LOCAL);
+	}
+	if (r == 0 && in->host.run_dir)
+		r = cand_new(in, strdup(in->host.run_dir), RO | RW, LF_ORIGIN_RUN_DIR, 0,
+			     strdup("run directory (TMPDIR)"), none, LF_LAYER_LOCAL);
+	for (size_t i = 0; r == 0 && i < in->host.ndiscovered; i++) {
+		const struct lf_discovered *d = &in->host.discovered[i];
+		static const enum lf_origin origins[] = {
+			[LF_DISCOVERED_TOOLCHAIN] = LF_ORIGIN_TOOLCHAIN,
+			[LF_DISCOVERED_COMMAND] = LF_ORIGIN_COMMAND,
+			[LF_DISCOVERED_SELF] = LF_ORIGIN_SELF,
+			[LF_DISCOVERED_GIT] = LF_ORIGIN_GIT,
+		};
+
+		if (!d->path || d->path[0] != '/' || (unsigned)d->kind > LF_DISCOVERED_GIT)
+			continue;
+		/* A discovered place under a host grant of the same classes
+		 * adds nothing (a PATH entry below /usr): it is left out. */
+		r = cand_new(in, strdup(d->path), d->access & (RO | RW), origins[d->kind],
+			     (d->flags & LF_CAND_MAKE_DIR) | LF_CAND_UNCOVERED,
+			     strdup(d->why ? d->why : "discovered"), none, LF_LAYER_LOCAL);
+	}
+	return r;
+}
+
+static int sources_host_policy(struct lf_sandbox_input *in, const struct lf_effective *e,
+			       struct lf_diag *diag)
+{
+	for (size_t l = 0; e && l < e->nlayers; l++) {
+		const struct lf_policy *pol = e->layers[l];
+		const struct lf_source src = { .file = pol->file };
+
+		for (int w = 0; w < 2; w++) {
+			const struct lf_strv *sv = w ? &pol->host_write : &pol->host_read;
+			/* Writing a place one cannot read is no use: host.write
+			 * grants both. */
+			unsigned access = w ? RO | RW : RO;
+
+			for (size_t i = 0; i < sv->n; i++) {
+				char *path = NULL;
+				int r = home_expand(&in->host, sv->v[i], &path);
+
+				if (r == -EINVAL || r == -ENOENT) {
+					lf_diag_set(diag, "", 0, 0, "%s: host.%s \"%s\": %s",
+						    pol->file ? pol->file : "",
+						    w ? "write" : "read", sv->v[i],
+						    r == -EINVAL
+							    ? "must be absolute or start with ~/"
+							    : "no home directory to expand ~");
+					return -EINVAL;
+				}
+				if (r < 0)
+					return r;
+				r = cand_new(in, path, access, LF_ORIGIN_HOST_POLICY, 0,
+					     xasprintf("host.%s %s (%s %s)", w ? "write" : "read",
+						       sv->v[i], lf_layer_name(pol->layer),
+						       pol->file ? pol->file : "policy"),
+					     src, pol->layer);
+				if (r < 0)
+					return r;
+			}
+		}
+	}
+	return 0;
+}
+
+static int sources_profile(struct lf_sandbox_input *in, const char *name, struct lf_source src,
+			   enum lf_layer layer, struct lf_diag *diag)
+{
+	const struct lf_profile *p = lf_profile_find(name);
+	char names[128];
+
+	if (!p) {
+		lf_profile_list(names, sizeof(names), false);
+		lf_diag_set(diag, "", 0, 0, "unknown profile \"%s\", expected one of %s", name,
+			    names);
+		return -EINVAL;
+	}
+	for (const struct lf_profile_path *pp = p->paths; pp->path; pp++) {
+		char *path = NULL;
+		int r = home_expand(&in->host, pp->path, &path);
+
+		if (r == -ENOENT) {
+			/* Reported as skipped: the profile asked for it. */
+			path = strdup(pp->path);
+			r = 0;
+		}
+		if (r < 0)
+			return r;
+		unsigned flags = pp->flags & LF_PROFILE_OPTIONAL ? LF_CAND_QUIET_MISSING
+				 : pp->flags & LF_PROFILE_FILE	 ? LF_CAND_MAKE_FILE
+								 : LF_CAND_MAKE_DIR;
+		r = cand_new(in, path, pp->access, LF_ORIGIN_PROFILE, flags,
+			     src.file ? xasprintf("profile %s (%s %s)", name, lf_layer_name(layer),
+						  src.file)
+				      : xasprintf("profile %s", name),
+			     src, layer);
+		if (r < 0)
+			return r;
+		in->cands[in->ncands - 1].make_content = pp->content;
+	}
+	return 0;
+}
+
+/* Profiles named by the caller, then by every layer of the policy, each
+ * once. */
+static int sources_profiles(struct lf_sandbox_input *in, const struct lf_effective *e,
+			    const char *const *profiles, size_t nprofiles, struct lf_diag *diag)
+{
+	size_t nlayers = e ? e->nlayers : 0;
+	const char **seen = NULL;
+	size_t nseen = 0, cap = 0;
+	int r = 0;
+
+	for (size_t pass = 0; pass <= nlayers && r == 0; pass++) {
+		const char *const *names = profiles;
+		size_t n = profiles ? nprofiles : 0;
+		struct lf_source src = { 0 };
+		enum lf_layer layer = LF_LAYER_LOCAL;
+
+		if (pass > 0) {
+			const struct lf_policy *pol = e->layers[pass - 1];
+			names = (const char *const *)pol->profiles.v;
+			n = pol->profiles.n;
+			src.file = pol->file;
+			layer = pol->layer;
+		}
+		for (size_t i = 0; i < n && r == 0; i++) {
+			bool dup = false;
+
+			if (!names[i]) {
+				lf_diag_set(diag, "", 0, 0, "profile name is NULL");
+				r = -EINVAL;
+				break;
+			}
+			for (size_t j = 0; j < nseen && !dup; j++)
+				dup = strcmp(seen[j], names[i]) == 0;
+			if (dup)
+				continue;
+			if (lf_grow((void **)&seen, &cap, nseen, sizeof(*seen)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			seen[nseen++] = names[i];
+			r = sources_profile(in, names[i], src, layer, diag);
+		}
+	}
+	free(seen);
+	return r;
+}
+
+static int env_add(struct lf_sandbox_input *in, const char *name, char *why)
+{
+	for (size_t i = 0; i < in->nenv; i++)
+		if (!strcmp(in->env[i].name, name)) {
+			free(why);
+			return 0;
+		}
+	if (!why || lf_grow((void **)&in->env, &in->env_cap, in->nenv, sizeof(*in->env)) < 0) {
+		free(why);
+		return -ENOMEM;
+	}
+	char *copy = strdup(name);
+	if (!copy) {
+		free(why);
+		return -ENOMEM;
+	}
+	in->env[in->nenv++] = (struct lf_env_in){ copy, why };
+	return 0;
+}
+
+static bool env_kept(const struct lf_effective *e, const char *name)
+{
+	for (size_t l = 0; e && l < e->nlayers; l++)
+		for (size_t i = 0; i < e->layers[l]->env_keep.n; i++)
+			if (!strcmp(e->layers[l]->env_keep.v[i], name))
+				return true;
+	return false;
+}
+
+/* The scrub: the default list less what a layer keeps, what a layer
+ * unsets, and landfence's own controls, which nothing keeps. */
+static int sources_env(struct lf_sandbox_input *in, const struct lf_effective *e)
+{
+	int r = 0;
+
+	for (size_t i = 0; lf_env_default_scrub[i] && r == 0; i++)
+		if (!env_kept(e, lf_env_default_scrub[i]))
+			r = env_add(in, lf_env_default_scrub[i], strdup("default scrub list"));
+	for (size_t l = 0; e && l < e->nlayers && r == 0; l++) {
+		const struct lf_policy *p = e->layers[l];
+		for (size_t i = 0; i < p->env_unset.n && r == 0; i++)
+			r = env_add(in, p->env_unset.v[i], xasprintf("env.unset (%s)", p->file));
+	}
+	if (r == 0)
+		r = env_add(in, "LANDFENCE_*", strdup("landfence's own controls"));
+	return r;
+}
+
+/* The layers that restrict the network pool by intersection: a port is
+ * allowed only when every one of them allows it, as a deny of any layer
+ * is never lifted. */
+static int sources_net_class(struct lf_sandbox_input *in, const struct lf_effective *e, bool bind)
+{
+	const struct lf_ports *first = NULL;
+	struct lf_ports *out = bind ? &in->net_bind : &in->net_connect;
+
+	for (size_t l = 0; l < e->nlayers && !first; l++)
+		if (e->layers[l]->has_network)
+			first = bind ? &e->layers[l]->net_bind : &e->layers[l]->net_connect;
+	for (size_t i = 0; first && i < first->n; i++) {
+		bool all = true;
+
+		for (size_t l = 0; l < e->nlayers && all; l++) {
+			const struct lf_policy *p = e->layers[l];
+
+			all = !p->has_network ||
+			      lf_ports_has(bind ? &p->net_bind : &p->net_connect, first->v[i]);
+		}
+		if (all && lf_ports_add(out, first->v[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int sources_net(struct lf_sandbox_input *in, const struct lf_effective *e)
+{
+	for (size_t l = 0; e && l < e->nlayers; l++)
+		in->net_restricted = in->net_restricted || e->layers[l]->has_network;
+	if (!in->net_restricted)
+		return 0;
+	int r = sources_net_class(in, e, false);
+	return r ? r : sources_net_class(in, e, true);
+}
+
+int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
+		       const struct lf_host *host, const char *const *profiles, size_t nprofiles,
+		       struct lf_sandbox_input **out, struct lf_diag *diag)
+{
+	struct lf_sandbox_input *in;
+	int r;
+
+	if (!plan || !host || !out || !host->project_root || host->project_root[0] != '/') {
+		lf_diag_set(diag, "", 0, 0,
+			    "sandbox: a plan and an absolute project root are required");
+		return -EINVAL;
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	in->host = *host;
+	in->posture = lf_plan_default_posture(plan);
+	in->list_split = lf_etc_split;
+	in->list_depth = LF_ETC_SPLIT_DEPTH;
+	r = sources_plan(in, e, plan);
+	if (r == 0 && host->config_dir) {
+		/* landfence's configuration directory holds the user policy
+		 * and the trust store: a program that could write it would
+		 * approve any policy for the next run. A write fence like a
+		 * policy's, so every grant covering it loses write. */
+		struct lf_source src = { .file = "landfence's own configuration (built in)" };
+		r = fence_new(in, host->config_dir, RW, LF_DENY, LF_ORIGIN_BUILTIN, src,
+			      LF_LAYER_MANAGED);
+	}
+	if (r == 0)
+		r = sources_host_table(in);
+	if (r == 0)
+		r = sources_host_policy(in, e, diag);
+	if (r == 0)
+		r = sources_profiles(in, e, profiles, nprofiles, diag);
+	if (r == 0)
+		r = sources_env(in, e);
+	if (r == 0)
+		r = sources_net(in, e);
+	if (r < 0) {
+		if (r == -ENOMEM && diag && !diag->message[0])
+			lf_diag_set(diag, "", 0, 0, "out of memory");
+		lf_sandbox_input_free(in);
+		return r;
+	}
+	*out = in;
+	return 0;
+}
+
+void lf_sandbox_input_free(struct lf_sandbox_input *in)
+{
+	if (!in)
+		return;
+	for (size_t i = 0; i < in->ncands; i++) {
+		struct lf_cand *c = &in->cands[i];
+		free(c->raw);
+		free(c->why);
+		free(c->canon);
+		for (size_t k = 0; k < c->nlist; k++) {
+			free(c->list[k].path);
+			free(c->list[k].canon);
+		}
+		free(c->list);
+	}
+	free(in->cands);
+	for (size_t i = 0; i < in->nfences; i++) {
+		free(in->fences[i].raw);
+		free(in->fences[i].canon);
+	}
+	free(in->fences);
+	for (size_t i = 0; i < in->nenv; i++) {
+		free(in->env[i].name);
+		free(in->env[i].why);
+	}
+	free(in->env);
+	lf_ports_fini(&in->net_connect);
+	lf_ports_fini(&in->net_bind);
+	free(in->command_canon);
+	free(in->interp_canon);
+	free(in);
+}
+
+/* ------------------------------------------------------------------------
+ * Stage 3: fencing and merging
+ */
+
+/* A grant with its canonical path, as stage 3 sees it. */
+struct grant {
+	const char *path;
+	unsigned access;
+	enum lf_origin origin;
+	const char *why;
+	struct lf_source source;
+	enum lf_layer layer;
+	signed char dir;
+	bool device;
+	bool ioctl_dev;
+};
+
+static int fence_push(struct lf_sandbox *sb, const char *raw, const struct lf_fence_in *f)
+{
+	char *path = NULL;
+
+	if (lf_path_clean_dup(raw, &path) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < sb->nfences; i++)
+		if (sb->fences[i].access == f->access && strcmp(sb->fences[i].path, path) == 0) {
+			free(path);
+			return 0;
+		}
+	if (lf_grow((void **)&sb->fences, &sb->fences_cap, sb->nfences, sizeof(*sb->fences)) < 0) {
+		free(path);
+		return -ENOMEM;
+	}
+	sb->fences[sb->nfences++] = (struct lf_sandbox_fence){
+		.path = path,
+		.access = f->access,
+		.effect = f->effect,
+		.origin = f->origin,
+		.source = f->source,
+		.layer = f->layer,
+	};
+	return 0;
+}
+
+static int dropped_add(struct lf_sandbox *sb, const struct grant *g, unsigned access,
+		       const struct lf_sandbox_fence *f, const char *reason)
+{
+	struct lf_sandbox_dropped *d;
+	char *path, *why, *fence = NULL;
+
+	if (lf_grow((void **)&sb->dropped, &sb->dropped_cap, sb->ndropped, sizeof(*sb->dropped)) <
+	    0)
+		return -ENOMEM;
+	path = strdup(g->path);
+	why = reason ? xasprintf("%s: %s", g->why, reason) : strdup(g->why);
+	if (f)
+		fence = strdup(f->path);
+	if (!path || !why || (f && !fence)) {
+		free(path);
+		free(why);
+		free(fence);
+		return -ENOMEM;
+	}
+	d = &sb->dropped[sb->ndropped++];
+	*d = (struct lf_sandbox_dropped){
+		.path = path,
+		.access = access,
+		.origin = g->origin,
+		.why = why,
+		.fence = fence,
+	};
+	if (f) {
+		d->fence_source = f->source;
+		d->fence_layer = f->layer;
+	}
+	return 0;
+}
+
+static struct lf_rule_key rule_key_of(const char *path)
+{
+	/* FNV-1a: only a cheap filter before the full comparison. */
+	struct lf_rule_key k = { 0, 2166136261u };
+
+	for (; path[k.len]; k.len++)
+		k.hash = (k.hash ^ (unsigned char)path[k.len]) * 16777619u;
+	return k;
+}
+
+/* Whether rule a's path is a strict ancestor of rule f's. */
+static bool rule_above(const struct lf_sandbox *sb, size_t a, size_t f)
+{
+	size_t al = sb->rule_key[a].len, fl = sb->rule_key[f].len;
+
+	return al < fl && lf_path_covers_n(sb->rules[a].path, al, sb->rules[f].path, fl);
+}
+
+static int rule_merge(struct lf_sandbox_rule *fr, bool *device, const struct grant *g,
+		      unsigned access)
+{
+	/* Same place from several sources: union, remember each. */
+	fr->access |= access;
+	fr->ioctl_dev = fr->ioctl_dev || g->ioctl_dev;
+	*device = *device && g->device;
+	if (!strstr(fr->why, g->why)) {
+		char *why = xasprintf("%s; %s", fr->why, g->why);
+
+		if (!why)
+			return -ENOMEM;
+		free((char *)fr->why);
+		fr->why = why;
+	}
+	return 0;
+}
+
+static int rules_grow(struct lf_sandbox *sb)
+{
+	size_t old_cap = sb->rules_cap;
+
+	if (lf_grow((void **)&sb->rules, &sb->rules_cap, sb->nrules, sizeof(*sb->rules)) < 0)
+		return -ENOMEM;
+	if (sb->rules_cap == old_cap)
+		return 0;
+	bool *d = reallocarray(sb->rule_dir, sb->rules_cap, sizeof(bool));
+	if (!d)
+		return -ENOMEM;
+	sb->rule_dir = d;
+	d = reallocarray(sb->rule_device, sb->rules_cap, sizeof(bool));
+	if (!d)
+		return -ENOMEM;
+	sb->rule_device = d;
+	struct lf_rule_key *k = reallocarray(sb->rule_key, sb->rules_cap, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	sb->rule_key = k;
+	return 0;
+}
+
+static int rule_push(struct lf_sandbox *sb, const struct grant *g, unsigned access)
+{
+	struct lf_rule_key key = rule_key_of(g->path);
+	struct lf_sandbox_rule *fr;
+
+	for (size_t i = 0; i < sb->nrules; i++)
+		if (sb->rule_key[i].hash == key.hash && sb->rule_key[i].len == key.len &&
+		    memcmp(sb->rules[i].path, g->path, key.len) == 0)
+			return rule_merge(&sb->rules[i], &sb->rule_device[i], g, access);
+	if (rules_grow(sb) < 0)
+		return -ENOMEM;
+	fr = &sb->rules[sb->nrules];
+	*fr = (struct lf_sandbox_rule){
+		.path = strdup(g->path),
+		.why = strdup(g->why),
+		.access = access,
+		.ioctl_dev = g->ioctl_dev,
+		.origin = g->origin,
+		.source = g->source,
+		.layer = g->layer,
+	};
+	if (!fr->path || !fr->why) {
+		free((char *)fr->path);
+		free((char *)fr->why);
+		return -ENOMEM;
+	}
+	/* A type that changes before the ruleset is made is caught there:
+	 * the adapter judges the path as it is then. */
+	sb->rule_dir[sb->nrules] = g->dir > 0;
+	sb->rule_device[sb->nrules] = g->device;
+	sb->rule_key[sb->nrules] = key;
+	sb->nrules++;
+	return 0;
+}
+
+/* Removes from g every class a fence of that class overlaps, reporting
+ * each; pushes what remains. */
+static int grant_fence(struct lf_sandbox *sb, const struct grant *g)
+{
+	unsigned keep = g->access;
+	size_t glen = strlen(g->path);
+	int r;
+
+	for (unsigned cls = RO; cls <= RW; cls <<= 1) {
+		if (!(g->access & cls))
+			continue;
+		for (size_t i = 0; i < sb->nfences; i++) {
+			const struct lf_sandbox_fence *f = &sb->fences[i];
+
+			if (f->access != cls ||
+			    !lf_path_overlap_n(g->path, glen, f->path, strlen(f->path)))
+				continue;
+			keep &= ~cls;
+			r = dropped_add(sb, g, cls, f, NULL);
+			if (r == 0 && f->origin == LF_ORIGIN_BUILTIN)
+				r = lf_strv_pushf(
+					&sb->notices,
+					"write access to %s (%s) dropped: it covers "
+					"landfence's configuration %s, which stays read-only",
+					g->path, g->why, f->path);
+			if (r < 0)
+				return r;
+			break;
+		}
+	}
+	if (!keep)
+		return 0;
+	return rule_push(sb, g, keep);
+}
+
+/* /etc entry by entry: the hidden ones left out, the directories that hold
+ * one split (their entries are in the listing too), a link judged by
+ * where it leads as well as by its name. Entries created after the
+ * listing are not granted. */
+static int grant_listing(struct lf_sandbox *sb, const struct lf_cand *c)
+{
+	for (size_t i = 0; i < c->nlist; i++) {
+		const struct lf_listing_entry *le = &c->list[i];
+		int r;
+
+		/* A dangling link grants nothing. */
+		if (!le->canon || lf_etc_is_hidden(le->path) || lf_etc_is_hidden(le->canon))
+			continue;
+		/* Only a real directory at its own name is split (its
+		 * entries follow); a link to one holding secrets is left
+		 * out. */
+		if (lf_etc_holds_hidden(le->path) || lf_etc_holds_hidden(le->canon))
+			continue;
+		struct grant g = {
+			.path = le->canon,
+			.access = c->access,
+			.origin = c->origin,
+			.why = c->why,
+			.source = c->source,
+			.layer = c->layer,
+			.dir = le->type == DT_DIR	? 1
+			       : le->type == DT_UNKNOWN ? -1
+							: 0,
+		};
+		r = grant_fence(sb, &g);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int grant_cand(struct lf_sandbox *sb, const struct lf_cand *c)
+{
+	struct grant g = {
+		.path = c->canon ? c->canon : c->raw,
+		.access = c->access,
+		.origin = c->origin,
+		.why = c->why,
+		.source = c->source,
+		.layer = c->layer,
+		.dir = c->dir,
+		.device = c->flags & LF_CAND_DEVICE,
+	};
+
+	if (c->flags & LF_CAND_LIST)
+		return c->canon ? grant_listing(sb, c) : 0;
+	if (c->raw[0] != '/')
+		return dropped_add(sb, &g, c->access, NULL, "no home directory");
+	if (!c->canon) {
+		/* A source that does not resolve is skipped and reported,
+		 * never replaced by its parent; a host-table row that this
+		 * machine lacks (/libx32) is not news. */
+		if ((c->flags & LF_CAND_QUIET_MISSING) && c->err == ENOENT)
+			return 0;
+		/* A place `run` makes: `plan` says so. */
+		if (c->make_err) {
+			char reason[160];
+
+			snprintf(reason, sizeof(reason), "does not exist, and cannot be made: %s",
+				 strerror(c->make_err));
+			return dropped_add(sb, &g, c->access, NULL, reason);
+		}
+		if ((c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE)) && c->err == ENOENT)
+			return dropped_add(sb, &g, c->access, NULL,
+					   "does not exist yet: `landfence run` makes it");
+		return dropped_add(sb, &g, c->access, NULL, strerror(c->err ? c->err : ENOENT));
+	}
+	g.ioctl_dev = (c->flags & LF_CAND_TERMINAL) && lf_host_terminal(c->canon);
+	if (c->made) {
+		int r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started",
+				      c->raw, c->why);
+		if (r < 0)
+			return r;
+	}
+	return grant_fence(sb, &g);
+}
+
+/* Default host grants that resolve below another one carrying the same
+ * classes ("/bin" is "/usr/bin" on merged-/usr systems) add nothing: fold
+ * them so the listing shows what the kernel gets. Only host-table grants
+ * are folded, so every other source stays visible. */
+static int rules_fold_host(struct lf_sandbox *sb)
+{
+	bool *fold = calloc(sb->nrules ? sb->nrules : 1, sizeof(bool));
+	size_t out = 0;
+
+	if (!fold)
+		return -ENOMEM;
+	/* Decide on the whole list first, then compact. */
+	for (size_t i = 0; i < sb->nrules; i++) {
+		const struct lf_sandbox_rule *fr = &sb->rules[i];
+
+		for (size_t j = 0; j < sb->nrules && fr->origin == LF_ORIGIN_HOST && !fold[i];
+		     j++) {
+			const struct lf_sandbox_rule *a = &sb->rules[j];
+
+			fold[i] = j != i && a->origin == LF_ORIGIN_HOST && sb->rule_dir[j] &&
+				  (a->access & fr->access) == fr->access && rule_above(sb, j, i);
+		}
+	}
+	for (size_t i = 0; i < sb->nrules; i++) {
+		if (fold[i]) {
+			free((char *)sb->rules[i].path);
+			free((char *)sb->rules[i].why);
+			continue;
+		}
+		sb->rules[out] = sb->rules[i];
+		sb->rule_dir[out] = sb->rule_dir[i];
+		sb->rule_device[out] = sb->rule_device[i];
+		sb->rule_key[out] = sb->rule_key[i];
+		out++;
+	}
+	sb->nrules = out;
+	free(fold);
+	return 0;
+}
+
+static bool rules_cover(const struct lf_sandbox *sb, const char *path, unsigned access)
+{
+	for (size_t i = 0; i < sb->nrules; i++)
+		if ((sb->rules[i].access & access) == access &&
+		    lf_path_covers(sb->rules[i].path, path))
+			return true;
+	return false;
+}
+
+/* The command, then its interpreter, granted read+execute when no
+ * surviving rule lets them be read. Fenced like every grant. */
+static int grant_command(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	const char *what[2] = { "the command", "interpreter of the command" };
+	const char *paths[2] = { in->command_canon, in->interp_canon };
+	int r = 0;
+
+	if (!in->command_canon)
+		return 0;
+	for (int i = 0; i < 2 && r == 0; i++) {
+		if (!paths[i] || rules_cover(sb, paths[i], RO))
+			continue;
+		struct grant g = {
+			.path = paths[i],
+			.access = RO,
+			.origin = LF_ORIGIN_COMMAND,
+			.why = what[i],
+			.dir = 0,
+		};
+		r = grant_fence(sb, &g);
+		if (r == 0 && rules_cover(sb, paths[i], RO))
+			r = lf_strv_pushf(
+				&sb->notices,
+				"granted read+execute on %s (%s), outside the host grants",
+				paths[i], what[i]);
+	}
+	return r;
+}
+
+static void status_set(struct lf_sandbox *sb, enum lf_status_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void status_set(struct lf_sandbox *sb, enum lf_status_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	sb->status.kind = kind;
+	sb->status.reason[0] = '\0';
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sb->status.reason, sizeof(sb->status.reason), fmt, ap);
+	va_end(ap);
+}
+
+static const char *landlock_hint(int err)
+{
+	if (err == ENOSYS)
+		return "Hint: this kernel has no Landlock; build it with "
+		       "CONFIG_SECURITY_LANDLOCK=y "
+		       "(Linux 5.13 or later) and list landlock in CONFIG_LSM";
+	if (err == EOPNOTSUPP)
+		return "Hint: Landlock is built in but not enabled; add landlock to the lsm= boot "
+		       "parameter (e.g. lsm=landlock,lockdown,yama,integrity,apparmor) and reboot";
+	return NULL;
+}
+
+const char *lf_landlock_hint(int err)
+{
+	return landlock_hint(err);
+}
+
+static int status_compute(struct lf_sandbox *sb)
+{
+	bool all_writable = false;
+	int r = 0;
+
+	for (size_t i = 0; i < sb->nrules; i++)
+		if (strcmp(sb->rules[i].path, "/") == 0 && (sb->rules[i].access & RW))
+			all_writable = true;
+
+	if (sb->abi == 0) {
+		if (sb->probe.kernel > 0)
+			status_set(sb, LF_STATUS_UNSUPPORTED,
+				   "Landlock turned off by the ABI cap (LANDFENCE_ABI_MAX=0)");
+		else if (sb->probe.err == EOPNOTSUPP)
+			status_set(sb, LF_STATUS_UNSUPPORTED,
+				   "Landlock is built into this kernel but not enabled");
+		else
+			status_set(sb, LF_STATUS_UNSUPPORTED, "this kernel has no Landlock");
+		if (landlock_hint(sb->probe.err))
+			r = lf_strv_pushf(&sb->notices, "%s", landlock_hint(sb->probe.err));
+		return r;
+	}
+	if (sb->abi < 3 && !all_writable)
+		status_set(sb, LF_STATUS_DEGRADED,
+			   "truncate is not enforced below Landlock ABI 3 (ABI %d): truncate(2) "
+			   "and O_TRUNC work on any file the program can reach",
+			   sb->abi);
+	else if (sb->net_restricted && sb->abi < 4)
+		status_set(sb, LF_STATUS_DEGRADED,
+			   "the policy restricts TCP, which needs Landlock ABI 4 (ABI %d): the "
+			   "program may connect and listen on any port",
+			   sb->abi);
+	else
+		status_set(sb, LF_STATUS_ENFORCED, NULL);
+
+	if (sb->probe.kernel > LF_LANDLOCK_ABI_KNOWN && sb->abi == sb->probe.kernel)
+		r = r
+			    ?: lf_strv_pushf(
+				       &sb->notices,
+				       "kernel Landlock ABI %d is newer than %d: used as ABI %d",
+				       sb->abi, LF_LANDLOCK_ABI_KNOWN, LF_LANDLOCK_ABI_KNOWN);
+	if (sb->abi < 2)
+		r = r
+			    ?: lf_strv_pushf(
+				       &sb->notices,
+				       "Landlock ABI 1: renaming or linking a file into another "
+				       "directory is always refused (no REFER right)");
+	if (sb->abi < 5)
+		r = r
+			    ?: lf_strv_pushf(
+				       &sb->notices,
+				       "Landlock ABI %d: ioctls on devices are not restricted "
+				       "(IOCTL_DEV needs ABI 5)",
+				       sb->abi);
+	if (sb->abi < 6)
+		r = r
+			    ?: lf_strv_pushf(
+				       &sb->notices,
+				       "Landlock ABI %d: abstract UNIX sockets and signals are not "
+				       "scoped to the sandbox (needs ABI 6)",
+				       sb->abi);
+	return r;
+}
+
+static int compile_fences(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	for (size_t i = 0; i < in->nfences; i++) {
+		const struct lf_fence_in *f = &in->fences[i];
+		/* Both forms: the written place and where it really is. */
+		int r = fence_push(sb, f->raw, f);
+
+		if (r == 0 && f->canon)
+			r = fence_push(sb, f->canon, f);
+		if (r == 0 && f->origin == LF_ORIGIN_POLICY && f->nlink > 1)
+			r = lf_strv_pushf(
+				&sb->notices,
+				"fenced file %s has %lu hard links: Landlock fences the "
+				"file's names below granted directories, not its other links",
+				f->canon, f->nlink);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int compile_env(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	sb->env = calloc(in->nenv ? in->nenv : 1, sizeof(*sb->env));
+	if (!sb->env)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->nenv; i++) {
+		char *name = strdup(in->env[i].name), *why = strdup(in->env[i].why);
+
+		if (!name || !why) {
+			free(name);
+			free(why);
+			return -ENOMEM;
+		}
+		sb->env[sb->nenv++] = (struct lf_sandbox_env){ name, why };
+	}
+	return 0;
+}
+
+/* A discovered grant (LF_CAND_UNCOVERED) that a surviving rule already
+ * covers with its classes adds nothing; the others are granted, and the
+ * command's package tree with a note, as the command is. */
+static int grant_uncovered(struct lf_sandbox *sb, const struct lf_cand *c)
+{
+	const char *path = c->canon ? c->canon : c->raw;
+	size_t before = sb->nrules;
+	int r;
+
+	if (c->canon && rules_cover(sb, path, c->access))
+		return 0;
+	r = grant_cand(sb, c);
+	if (r == 0 && c->origin == LF_ORIGIN_COMMAND && sb->nrules > before)
+		r = lf_strv_pushf(&sb->notices, "granted read+execute on %s (%s)", path, c->why);
+	return r;
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+	return (int)((const struct lf_sandbox_port *)a)->port -
+	       (int)((const struct lf_sandbox_port *)b)->port;
+}
+
+/* The allowed ports, one entry per port with both classes. */
+static int compile_net(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	size_t cap = in->net_connect.n + in->net_bind.n;
+
+	sb->net_restricted = in->net_restricted;
+	if (!sb->net_restricted)
+		return 0;
+	if (sb->abi >= 4)
+		sb->handled_net = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	sb->ports = calloc(cap ? cap : 1, sizeof(*sb->ports));
+	if (!sb->ports)
+		return -ENOMEM;
+	for (int bind = 0; bind < 2; bind++) {
+		const struct lf_ports *ps = bind ? &in->net_bind : &in->net_connect;
+
+		for (size_t i = 0; i < ps->n; i++) {
+			size_t k = 0;
+
+			while (k < sb->nports && sb->ports[k].port != ps->v[i])
+				k++;
+			if (k == sb->nports)
+				sb->ports[sb->nports++].port = ps->v[i];
+			if (bind)
+				sb->ports[k].bind = true;
+			else
+				sb->ports[k].connect = true;
+		}
+	}
+	qsort(sb->ports, sb->nports, sizeof(*sb->ports), cmp_port);
+	return 0;
+}
+
+static int compile_rules(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < in->host.nnotes && r == 0; i++)
+		r = lf_strv_pushf(&sb->notices, "%s", in->host.notes[i]);
+	for (size_t i = 0; i < in->ncands && r == 0; i++)
+		if (!(in->cands[i].flags & LF_CAND_UNCOVERED))
+			r = grant_cand(sb, &in->cands[i]);
+	if (r == 0)
+		r = rules_fold_host(sb);
+	for (size_t i = 0; i < in->ncands && r == 0; i++)
+		if (in->cands[i].flags & LF_CAND_UNCOVERED)
+			r = grant_uncovered(sb, &in->cands[i]);
+	if (r == 0)
+		r = grant_command(sb, in);
+	for (size_t i = 0; i < sb->nrules && r == 0; i++) {
+		struct lf_sandbox_rule *fr = &sb->rules[i];
+
+		fr->landlock =
+			lf_landlock_rights(fr->access, sb->rule_dir[i], fr->ioctl_dev, sb->abi);
+		if (sb->rule_device[i])
+			fr->landlock &= lf_landlock_device_rights();
+	}
+	return r;
+}
+
+int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **out,
+		       struct lf_diag *diag)
+{
+	struct lf_sandbox *sb;
+	int r;
+
+	if (!in || !out)
+		return -EINVAL;
+	sb = calloc(1, sizeof(*sb));
+	if (!sb)
+		return -ENOMEM;
+	sb->probe = in->host.probe;
+	sb->abi = sb->probe.abi;
+	sb->handled = lf_landlock_handled_fs(sb->abi);
+	sb->scoped = lf_landlock_scoped(sb->abi);
+	sb->posture = in->posture;
+	sb->project_root = strdup(in->host.project_root);
+	sb->home = in->host.home ? strdup(in->host.home) : NULL;
+	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;
+	r = !sb->project_root || (in->host.home && !sb->home) || (in->host.run_dir && !sb->run_dir)
+		    ? -ENOMEM
+		    : 0;
+	if (r == 0)
+		r = compile_fences(sb, in);
+	if (r == 0)
+		r = compile_rules(sb, in);
+	if (r == 0)
+		r = compile_env(sb, in);
+	if (r == 0)
+		r = compile_net(sb, in);
+	if (r == 0)
+		r = status_compute(sb);
+	if (r == 0 && sb->posture == LF_DENY && sb->status.kind != LF_STATUS_ENFORCED) {
+		lf_diag_set(diag, "", 0, 0,
+			    "KernelTooOld: fallback deny cannot be fully enforced: %s",
+			    sb->status.reason);
+		r = -EOPNOTSUPP;
+	}
+	if (r < 0) {
+		if (r == -ENOMEM)
+			lf_diag_set(diag, "", 0, 0, "out of memory");
+		lf_sandbox_free(sb);
+		return r;
+	}
+	*out = sb;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The value's accessors
+ */
+
+void lf_sandbox_free(struct lf_sandbox *sb)
+{
+	if (!sb)
+		return;
+	for (size_t i = 0; i < sb->nrules; i++) {
+		free((char *)sb->rules[i].path);
+		free((char *)sb->rules[i].why);
+	}
+	free(sb->rules);
+	free(sb->rule_dir);
+	free(sb->rule_device);
+	free(sb->rule_key);
+	for (size_t i = 0; i < sb->ndropped; i++) {
+		free((char *)sb->dropped[i].path);
+		free((char *)sb->dropped[i].why);
+		free((char *)sb->dropped[i].fence);
+	}
+	free(sb->dropped);
+	for (size_t i = 0; i < sb->nfences; i++)
+		free((char *)sb->fences[i].path);
+	free(sb->fences);
+	free(sb->masks);
+	free(sb->ports);
+	for (size_t i = 0; i < sb->nenv; i++) {
+		free((char *)sb->env[i].name);
+		free((char *)sb->env[i].why);
+	}
+	free(sb->env);
+	lf_strv_fini(&sb->notices);
+	free(sb->project_root);
+	free(sb->home);
+	free(sb->run_dir);
+	free(sb);
+}
+
+const char *lf_sandbox_project_root(const struct lf_sandbox *sb)
+{
+	return sb->project_root;
+}
+
+lf_posture lf_sandbox_fallback(const struct lf_sandbox *sb)
+{
+	return sb->posture;
+}
+
+int lf_sandbox_abi(const struct lf_sandbox *sb)
+{
+	return sb->abi;
+}
+
+const struct lf_status *lf_sandbox_status(const struct lf_sandbox *sb)
+{
+	return &sb->status;
+}
+
+uint64_t lf_sandbox_handled(const struct lf_sandbox *sb)
+{
+	return sb->handled;
+}
+
+bool lf_sandbox_network_restricted(const struct lf_sandbox *sb)
+{
+	return sb->net_restricted;
+}
+
+uint64_t lf_sandbox_handled_net(const struct lf_sandbox *sb)
+{
+	return sb->handled_net;
+}
+
+size_t lf_sandbox_port_count(const struct lf_sandbox *sb)
+{
+	return sb->nports;
+}
+
+const struct lf_sandbox_port *lf_sandbox_port(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->nports ? &sb->ports[i] : NULL;
+}
+
+uint64_t lf_sandbox_scoped(const struct lf_sandbox *sb)
+{
+	return sb->scoped;
+}
+
+const char *lf_sandbox_run_dir(const struct lf_sandbox *sb)
+{
+	return sb->run_dir;
+}
+
+size_t lf_sandbox_rule_count(const struct lf_sandbox *sb)
+{
+	return sb->nrules;
+}
+
+const struct lf_sandbox_rule *lf_sandbox_rule(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->nrules ? &sb->rules[i] : NULL;
+}
+
+size_t lf_sandbox_dropped_count(const struct lf_sandbox *sb)
+{
+	return sb->ndropped;
+}
+
+const struct lf_sandbox_dropped *lf_sandbox_dropped(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->ndropped ? &sb->dropped[i] : NULL;
+}
+
+size_t lf_sandbox_fence_count(const struct lf_sandbox *sb)
+{
+	return sb->nfences;
+}
+
+const struct lf_sandbox_fence *lf_sandbox_fence(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->nfences ? &sb->fences[i] : NULL;
+}
+
+size_t lf_sandbox_mask_count(const struct lf_sandbox *sb)
+{
+	return sb->nmasks;
+}
+
+const struct lf_sandbox_mask *lf_sandbox_mask(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->nmasks ? &sb->masks[i] : NULL;
+}
+
+size_t lf_sandbox_env_count(const struct lf_sandbox *sb)
+{
+	return sb->nenv;
+}
+
+const struct lf_sandbox_env *lf_sandbox_env(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->nenv ? &sb->env[i] : NULL;
+}
+
+size_t lf_sandbox_notice_count(const struct lf_sandbox *sb)
+{
+	return sb->notices.n;
+}
+
+const char *lf_sandbox_notice(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->notices.n ? sb->notices.v[i] : NULL;
+}

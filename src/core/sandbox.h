@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sandbox value (landfence.h, struct lf_sandbox) and the two pure
+ * stages that compile it. Internal: not installed.
+ *
+ *   lf_sandbox_sources()   pure: what every source asks for — the plan's
+ *                          grants, the allow fallback, the host-grant table,
+ *                          the policies' "host" sections, the agent
+ *                          profiles, the run directory — as raw paths, and
+ *                          the fences; the environment scrub
+ *   lf_facts_gather()      I/O (src/fs/facts.c): canonical paths, types,
+ *                          the /etc listing, the command and its "#!"
+ *   lf_sandbox_compile()   pure: fences every grant on canonical paths,
+ *                          merges, adds the command, maps to Landlock
+ *                          rights, predicts the status
+ *
+ * Nothing below this (the Landlock adapter, the launcher) reads a policy
+ * layer: they apply the value.
+ */
+#ifndef LF_CORE_SANDBOX_H
+#define LF_CORE_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+#include "landfence.h"
+
+/* What a discovered grant is. */
+enum lf_discovered_kind {
+	LF_DISCOVERED_TOOLCHAIN = 0, /* a toolchain's place (LF_ORIGIN_TOOLCHAIN) */
+	LF_DISCOVERED_COMMAND = 1,   /* the command's package tree (LF_ORIGIN_COMMAND) */
+	LF_DISCOVERED_SELF = 2,	     /* landfence's own executable or library (LF_ORIGIN_SELF) */
+	LF_DISCOVERED_GIT = 3,	     /* a git directory outside the project (LF_ORIGIN_GIT) */
+};
+
+/* A grant found on the host rather than written anywhere (src/fs/
+ * discover.c): a toolchain's installation root or cache, the package tree
+ * of the command, landfence itself, the git directory of a linked
+ * worktree. why names what led to it (a PATH entry, a variable). */
+struct lf_discovered {
+	const char *path; /* absolute */
+	unsigned access;  /* LF_ACCESS_* */
+	const char *why;
+	enum lf_discovered_kind kind;
+	unsigned flags; /* LF_CAND_MAKE_DIR: a cache made by a launch when missing */
+};
+
+/* What is known of the host before compiling (gathered by the I/O step:
+ * environment, the ABI probe). Borrowed strings. */
+struct lf_host {
+	const char *project_root; /* canonical absolute */
+	const char *home;	  /* absolute, or NULL */
+	const char *config_dir;	  /* landfence's configuration directory, or NULL */
+	const char *run_dir;	  /* canonical, or NULL */
+	const char *command;	  /* the program's absolute path, or NULL */
+	/* Make the missing places that say so (LF_CAND_MAKE_*: profile
+	 * directories, toolchain caches) before looking at them: what
+	 * `landfence run` does, never `plan`. */
+	bool prepare;
+	struct lf_abi_probe probe;
+	/* Grants discovered on the host (src/fs/discover.c), fenced like
+	 * every other, and what discovering them has to say. */
+	const struct lf_discovered *discovered;
+	size_t ndiscovered;
+	const char *const *notes;
+	size_t nnotes;
+};
+
+/* Flags of a candidate grant. */
+#define LF_CAND_DEVICE 0x1u	   /* a device node: read and write, no make/remove/execute */
+#define LF_CAND_TERMINAL 0x2u	   /* terminal ioctls where the canonical path is a terminal */
+#define LF_CAND_QUIET_MISSING 0x4u /* left out without a word when it does not exist */
+#define LF_CAND_LIST 0x8u	   /* granted entry by entry (/etc) */
+#define LF_CAND_MAKE_DIR 0x10u	   /* missing: made (0700) when the host says prepare */
+#define LF_CAND_MAKE_FILE 0x20u	   /* missing: made (0600, holding make_content) likewise */
+#define LF_CAND_UNCOVERED 0x40u	   /* granted after the host grants, only where none covers it */
+
+/* One entry of a listed directory (LF_CAND_LIST), a fact. */
+struct lf_listing_entry {
+	char *path;	    /* dir "/" name */
+	char *canon;	    /* realpath, NULL for a dangling link */
+	unsigned char type; /* DT_* */
+	bool descended;	    /* a directory whose entries follow */
+};
+
+/* A grant before fencing. */
+struct lf_cand {
+	char *raw; /* the path as its source names it (absolute) */
+	unsigned access;
+	enum lf_origin origin;
+	unsigned flags;
+	char *why;
+	struct lf_source source; /* a policy's place, file NULL if none */
+	enum lf_layer layer;
+	const char *make_content; /* LF_CAND_MAKE_FILE: what the file holds (static) */
+	/* facts */
+	bool made;	 /* missing, and made by the facts step */
+	int make_err;	 /* missing, and making it failed: the errno */
+	char *canon;	 /* realpath(raw), NULL when err */
+	int err;	 /* the errno of realpath, 0 */
+	signed char dir; /* 1 directory, 0 not, -1 unknown */
+	bool exists;	 /* lstat(raw) succeeded */
+	struct lf_listing_entry *list;
+	size_t nlist;
+};
+
+/* A fence before canonicalisation. */
+struct lf_fence_in {
+	char *raw; /* the plan's abs_root, or the configuration directory */
+	unsigned access;
+	enum lf_effect effect;
+	enum lf_origin origin; /* LF_ORIGIN_POLICY or LF_ORIGIN_BUILTIN */
+	struct lf_source source;
+	enum lf_layer layer;
+	/* facts */
+	char *canon;	     /* lf_path_canon_lenient(raw) */
+	unsigned long nlink; /* a regular file's link count at canon, 0 otherwise */
+};
+
+/* A variable the scrub removes. */
+struct lf_env_in {
+	char *name;
+	char *why;
+};
+
+/* Everything the compile needs: stage 1's output plus the facts. */
+struct lf_sandbox_input {
+	struct lf_host host;
+	lf_posture posture;
+	struct lf_cand *cands;
+	size_t ncands, cands_cap;
+	struct lf_fence_in *fences;
+	size_t nfences, fences_cap;
+	struct lf_env_in *env;
+	size_t nenv, env_cap;
+	/* Directories below a listed one that are listed as well. */
+	const char *const *list_split;
+	size_t list_depth;
+	/* The network: restricted when a layer has a "network" section; the
+	 * ports every such layer allows. */
+	bool net_restricted;
+	struct lf_ports net_connect;
+	struct lf_ports net_bind;
+	/* The command: facts. */
+	char *command_canon; /* realpath(host.command), NULL none */
+	char *interp_canon;  /* its "#!" interpreter, resolved, NULL none */
+};
+
+/* Stage 1 (pure). profiles: the caller's, pooled with every layer's
+ * "profiles" (each name once). e may be NULL (no layers: only the plan
+ * and the host grants). Returns 0 and *out (free with
+ * lf_sandbox_input_free), -EINVAL (unknown profile, bad host path; diag),
+ * -ENOMEM. */
+int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
+		       const struct lf_host *host, const char *const *profiles, size_t nprofiles,
+		       struct lf_sandbox_input **out, struct lf_diag *diag);
+void lf_sandbox_input_free(struct lf_sandbox_input *in);
+
+/* Stage 3 (pure). Returns 0 and *out, -EOPNOTSUPP (KernelTooOld; diag),
+ * -ENOMEM. */
+int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **out,
+		       struct lf_diag *diag);
+
+/* A rule's path in short: every rule is compared with every other. */
+struct lf_rule_key {
+	size_t len;
+	uint32_t hash;
+};
+
+struct lf_sandbox {
+	struct lf_abi_probe probe;
+	int abi;
+	struct lf_status status;
+	uint64_t handled;
+	uint64_t scoped;
+	uint64_t handled_net;
+	bool net_restricted;
+	struct lf_sandbox_port *ports;
+	size_t nports;
+	lf_posture posture;
+	char *project_root;
+	char *home;
+	char *run_dir;
+	struct lf_sandbox_rule *rules;
+	bool *rule_dir;	   /* the path was a directory when compiled */
+	bool *rule_device; /* a device node: device rights only */
+	struct lf_rule_key *rule_key;
+	size_t nrules, rules_cap;
+	struct lf_sandbox_dropped *dropped;
+	size_t ndropped, dropped_cap;
+	struct lf_sandbox_fence *fences;
+	size_t nfences, fences_cap;
+	struct lf_sandbox_mask *masks; /* none yet */
+	size_t nmasks;
+	struct lf_sandbox_env *env;
+	size_t nenv;
+	struct lf_strv notices;
+};
+
+/* Landlock rights (pure tables, src/core/rights.c): every filesystem
+ * right the ABI knows (MAKE_CHAR and MAKE_BLOCK among them: handled, never
+ * granted; ABIs above the newest known count as the newest), the scope
+ * bits (ABI >= 6), the rights of LF_ACCESS_* classes (RO -> READ_FILE,
+ * READ_DIR, EXECUTE; RW -> WRITE_FILE, REMOVE_*, MAKE_DIR, MAKE_REG,
+ * MAKE_SOCK, MAKE_FIFO, MAKE_SYM, REFER, TRUNCATE; ioctl_dev adds
+ * IOCTL_DEV; masked by the ABI and, for a file, by what a file can
+ * carry). */
+uint64_t lf_landlock_handled_fs(int abi);
+uint64_t lf_landlock_scoped(int abi);
+uint64_t lf_landlock_rights(unsigned access, bool dir, bool ioctl_dev, int abi);
+/* The rights a device node keeps: reading, writing, truncating, ioctls. */
+uint64_t lf_landlock_device_rights(void);
+
+#endif /* LF_CORE_SANDBOX_H */

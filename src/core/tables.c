@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tables of tables.h. Pure: data, and lookups over it.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/path.h"
+#include "core/tables.h"
+
+#define RO LF_ACCESS_RO
+#define RW LF_ACCESS_RW
+
+const struct lf_host_row lf_host_table[] = {
+	{ "/usr", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/bin", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/sbin", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/lib", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/lib32", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/lib64", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/libx32", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/opt", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/proc", LF_HOST_SYSTEM, "host: system directory" },
+	/* Resource limits and CPU topology: runtimes (Node, the JVM, Go)
+	 * size their heaps and thread pools from them. */
+	{ "/sys/fs/cgroup", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/sys/devices/system/cpu", LF_HOST_SYSTEM, "host: system directory" },
+	{ "/etc", LF_HOST_ETC, "host: system configuration" },
+	/* git's identity and settings: without them every git command warns
+	 * and commits fail. */
+	{ "~/.gitconfig", LF_HOST_HOME, "host: git configuration" },
+	{ "~/.config/git", LF_HOST_HOME, "host: git configuration" },
+	{ "/dev/null", LF_HOST_DEVICE, "host: device" },
+	{ "/dev/zero", LF_HOST_DEVICE, "host: device" },
+	{ "/dev/full", LF_HOST_DEVICE, "host: device" },
+	{ "/dev/random", LF_HOST_DEVICE, "host: device" },
+	{ "/dev/urandom", LF_HOST_DEVICE, "host: device" },
+	{ "/dev/tty", LF_HOST_TERMINAL, "host: terminal" },
+	{ "/dev/ptmx", LF_HOST_TERMINAL, "host: terminal" },
+	{ "/dev/pts", LF_HOST_TERMINAL, "host: terminal" },
+};
+const size_t lf_host_table_len = sizeof(lf_host_table) / sizeof(lf_host_table[0]);
+
+unsigned lf_host_access(enum lf_host_kind kind)
+{
+	return kind == LF_HOST_DEVICE || kind == LF_HOST_TERMINAL ? RO | RW : RO;
+}
+
+/* Each entry starts "/etc/s" or "/etc/g": lf_etc_is_hidden relies on it. */
+const char *const lf_etc_hidden[] = {
+	"/etc/shadow",
+	"/etc/shadow-",
+	"/etc/gshadow",
+	"/etc/gshadow-",
+	"/etc/sudoers",
+	"/etc/sudoers.d",
+	"/etc/ssl/private",
+	"/etc/security/opasswd",
+	"/etc/ssh/ssh_host_*_key",
+	NULL,
+};
+
+const char *const lf_etc_split[] = {
+	"/etc", "/etc/ssl", "/etc/ssh", "/etc/security", NULL,
+};
+
+bool lf_etc_is_hidden(const char *path)
+{
+	/* Every entry is "/etc/" then 's' or 'g' (literal up to its '*'), and
+	 * a path matches or sits below one only if it starts with the same
+	 * bytes: most of /etc needs no fnmatch. */
+	if (strncmp(path, "/etc/", 5) != 0 || (path[5] != 's' && path[5] != 'g'))
+		return false;
+	for (size_t i = 0; lf_etc_hidden[i]; i++) {
+		const char *h = lf_etc_hidden[i];
+		size_t lit = strcspn(h, "*?[\\");
+
+		/* Both tests need path to start with h's literal part; without
+		 * a wildcard, fnmatch is strcmp, which lf_path_covers holds. */
+		if (strncmp(h, path, lit) != 0)
+			continue;
+		if (lf_path_covers(h, path) || (h[lit] && fnmatch(h, path, FNM_PATHNAME) == 0))
+			return true;
+	}
+	return false;
+}
+
+bool lf_etc_holds_hidden(const char *path)
+{
+	for (size_t i = 0; lf_etc_split[i]; i++)
+		if (lf_path_covers(path, lf_etc_split[i]))
+			return true;
+	return false;
+}
+
+bool lf_host_terminal(const char *canon)
+{
+	/* Terminal ioctls only where the terminal really is, whatever a
+	 * symlink in /dev says. */
+	return strcmp(canon, "/dev/tty") == 0 || strcmp(canon, "/dev/ptmx") == 0 ||
+	       lf_path_covers("/dev/pts", canon);
+}
+
+#define PDIR LF_PROFILE_DIR
+#define PFILE LF_PROFILE_FILE
+#define POPT LF_PROFILE_OPTIONAL
+
+/* Config and cache places each agent writes (their documentation and
+ * observed behaviour: doc/landlock.md, "Agent profiles"). Programs' own
+ * binaries stay read-only. The read-write places are made before a first
+ * run; the read-only ones the user writes (configuration) and the files
+ * an agent only makes beside another are optional. */
+const struct lf_profile lf_profile_table[] = {
+	{ "claude",
+	  "claude",
+	  { { "~/.claude", RO | RW, PDIR, NULL },
+	    /* Saved in place: see doc/landlock.md, "The claude profile". An
+	     * empty file is "corrupted" to Claude Code: it must hold JSON. */
+	    { "~/.claude.json", RO | RW, PFILE, "{}\n" },
+	    { "~/.claude.json.backup", RO | RW, PFILE | POPT, NULL },
+	    { "~/.cache/claude", RO | RW, PDIR, NULL },
+	    { "~/.cache/claude-cli-nodejs", RO | RW, PDIR, NULL },
+	    { "~/.local/state/claude", RO | RW, PDIR, NULL },
+	    { "~/.local/share/claude", RO, PDIR | POPT, NULL },
+	    { NULL, 0, 0, NULL } } },
+	{ "codex",
+	  "codex",
+	  { { "~/.codex", RO | RW, PDIR, NULL },
+	    { "~/.cache/codex", RO | RW, PDIR, NULL },
+	    { NULL, 0, 0, NULL } } },
+	{ "gemini",
+	  "gemini",
+	  { { "~/.gemini", RO | RW, PDIR, NULL },
+	    { "~/.cache/gemini", RO | RW, PDIR, NULL },
+	    { NULL, 0, 0, NULL } } },
+	{ "aider",
+	  "aider",
+	  { { "~/.aider", RO | RW, PDIR, NULL },
+	    { "~/.aider.conf.yml", RO, PFILE | POPT, NULL },
+	    { "~/.aider.model.settings.yml", RO, PFILE | POPT, NULL },
+	    { "~/.aider.model.metadata.json", RO, PFILE | POPT, NULL },
+	    { NULL, 0, 0, NULL } } },
+	/* opencode (XDG base directories at their defaults): its data (logs,
+	 * sessions, its login), state and cache (the tools it downloads)
+	 * read-write; its configuration (opencode.json names the MCP servers
+	 * and plugins it starts) read-only, made so that its start-up mkdir
+	 * finds it. */
+	{ "opencode",
+	  "opencode",
+	  { { "~/.local/share/opencode", RO | RW, PDIR, NULL },
+	    { "~/.local/state/opencode", RO | RW, PDIR, NULL },
+	    { "~/.cache/opencode", RO | RW, PDIR, NULL },
+	    { "~/.config/opencode", RO, PDIR, NULL },
+	    { NULL, 0, 0, NULL } } },
+};
+const size_t lf_profile_table_len = sizeof(lf_profile_table) / sizeof(lf_profile_table[0]);
+
+const struct lf_profile *lf_profile_find(const char *name)
+{
+	for (size_t i = 0; name && i < lf_profile_table_len; i++)
+		if (strcmp(lf_profile_table[i].name, name) == 0)
+			return &lf_profile_table[i];
+	return NULL;
+}
+
+const struct lf_profile *lf_profile_for_command(const char *cmd)
+{
+	const char *base = cmd ? strrchr(cmd, '/') : NULL;
+
+	base = base ? base + 1 : cmd;
+	for (size_t i = 0; base && i < lf_profile_table_len; i++)
+		if (strcmp(lf_profile_table[i].command, base) == 0)
+			return &lf_profile_table[i];
+	return NULL;
+}
+
+bool lf_profile_known(const char *name)
+{
+	return lf_profile_find(name) != NULL;
+}
+
+void lf_profile_list(char *buf, size_t size, bool quoted)
+{
+	size_t n = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < lf_profile_table_len && n < size; i++) {
+		const char *sep = i == 0			  ? ""
+				  : !quoted			  ? ", "
+				  : i + 1 == lf_profile_table_len ? " or "
+								  : ", ";
+		int w = snprintf(buf + n, size - n, quoted ? "%s\"%s\"" : "%s%s", sep,
+				 lf_profile_table[i].name);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+}
+
+const char *const lf_env_default_scrub[] = {
+	"SSH_AUTH_SOCK", /* ssh-agent: sign as the user anywhere */
+	"SSH_AGENT_PID",
+	"GPG_AGENT_INFO",	    /* gpg-agent: sign, decrypt */
+	"DBUS_SESSION_BUS_ADDRESS", /* session bus: keyrings, portals, systemd --user */
+	"DBUS_SYSTEM_BUS_ADDRESS",
+	"KRB5CCNAME",	   /* Kerberos ticket cache */
+	"XDG_RUNTIME_DIR", /* the directory of the user's sockets */
+	"DISPLAY",	   /* X11: keystroke injection into other windows */
+	"XAUTHORITY",
+	"WAYLAND_DISPLAY",
+	"TMUX", /* terminal multiplexers accept commands */
+	"TMUX_PANE",
+	"STY",
+	"KITTY_LISTEN_ON",
+	"SWAYSOCK",
+	"I3SOCK",
+	/* landfence's own controls: a nested run must not inherit a weaker
+	 * ABI cap. Every other LANDFENCE_* name goes too, and no policy can
+	 * keep them (core/sandbox.c, sources_env). */
+	"LANDFENCE_ABI_MAX",
+	NULL,
+};
+
+const struct lf_persist_row lf_persist_project[] = {
+	{ ".landfence", "the project policy (used again only after `landfence trust`)" },
+	{ ".git/hooks", "git runs hooks outside the sandbox on commit, checkout, push" },
+	{ ".git/config", "git config can name hooks, filters, fsmonitor and aliases that run" },
+	{ ".git/info/attributes", "with .git/config, names filter drivers that run" },
+	{ ".husky", "husky git hooks run on commit" },
+	{ ".pre-commit-config.yaml", "pre-commit runs the hooks it names" },
+	{ ".claude/settings.json", "Claude Code hooks and permissions" },
+	{ ".claude/settings.local.json", "Claude Code hooks and permissions" },
+	{ ".mcp.json", "MCP servers an agent starts" },
+	{ ".vscode", "editor tasks, settings and launch configurations" },
+	{ ".idea", "IDE run configurations" },
+	{ ".envrc", "direnv runs it in the user's shell" },
+	{ ".env", "read by tools and shells outside the sandbox" },
+	{ ".npmrc", "npm configuration (script shell, registries)" },
+	{ ".gemini/settings.json", "Gemini CLI settings" },
+	{ ".codex", "Codex CLI configuration" },
+	{ ".aider.conf.yml", "aider configuration" },
+	{ ".devcontainer", "container definitions an editor builds and runs" },
+};
+const size_t lf_persist_project_len = sizeof(lf_persist_project) / sizeof(lf_persist_project[0]);
+
+const struct lf_persist_row lf_persist_home[] = {
+	{ ".config/landfence", "landfence's trusted policies and user policy" },
+	{ ".bashrc", "run by every interactive shell" },
+	{ ".bash_profile", "run by login shells" },
+	{ ".profile", "run by login shells" },
+	{ ".zshrc", "run by every interactive zsh" },
+	{ ".zshenv", "run by every zsh" },
+	{ ".config/fish", "run by fish" },
+	{ ".gitconfig", "git configuration for every repository" },
+	{ ".config/git", "git configuration for every repository" },
+	{ ".ssh", "SSH keys, authorized_keys and client configuration" },
+	{ ".claude/settings.json", "Claude Code hooks for every project" },
+	{ ".claude/settings.local.json", "Claude Code hooks for every project" },
+	/* The claude, codex and gemini profiles grant these read-write. */
+	{ ".claude.json", "Claude Code's MCP servers (commands it starts) for every project" },
+	{ ".codex", "Codex CLI configuration and the MCP servers it starts" },
+	{ ".gemini/settings.json", "Gemini CLI settings and the MCP servers it starts" },
+	{ ".config/autostart", "programs the desktop starts" },
+	{ ".config/systemd", "user services systemd starts" },
+	{ ".local/bin", "programs found first on PATH" },
+};
+const size_t lf_persist_home_len = sizeof(lf_persist_home) / sizeof(lf_persist_home[0]);
+
+const struct lf_persist_row lf_persist_gitdir[] = {
+	{ "hooks", "git runs hooks outside the sandbox on commit, checkout, push" },
+	{ "config", "git config can name hooks, filters, fsmonitor and aliases that run" },
+	/* A linked worktree's own configuration (git reads it once
+	 * extensions.worktreeConfig is set, as `git sparse-checkout` sets it). */
+	{ "config.worktree",
+	  "a worktree's git config can name hooks, filters and aliases that run" },
+};
+const size_t lf_persist_gitdir_len = sizeof(lf_persist_gitdir) / sizeof(lf_persist_gitdir[0]);
+
+bool lf_persist_hook_dir(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, "hooks") || !strcmp(base, ".husky") || !strcmp(base, ".githooks");
+}
+
+size_t lf_profile_count(void)
+{
+	return lf_profile_table_len;
+}
+
+const char *lf_profile_name(size_t i)
+{
+	return i < lf_profile_table_len ? lf_profile_table[i].name : NULL;
+}

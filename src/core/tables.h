@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What landfence knows about the host, as tables: one row per host grant,
+ * /etc secret, agent profile, scrubbed variable or persistence path. Every
+ * consumer (the sandbox value, `plan`, `check`, `hook`, the Claude Code
+ * export, the policy loader, the pre-launch checks) reads these rows;
+ * adding a case adds a row. Pure data and lookups. Internal: not installed.
+ */
+#ifndef LF_CORE_TABLES_H
+#define LF_CORE_TABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "landfence.h"
+
+/* Host grants: what a program needs outside the project to run at all
+ * (SPEC §3). Every row is fenced like any other grant. */
+enum lf_host_kind {
+	LF_HOST_SYSTEM = 0,   /* a system directory, read-only */
+	LF_HOST_ETC = 1,      /* /etc, granted entry by entry without its secrets */
+	LF_HOST_HOME = 2,     /* "~/..." below the home directory, read-only */
+	LF_HOST_DEVICE = 3,   /* a device node: read and write, nothing else */
+	LF_HOST_TERMINAL = 4, /* a terminal device, with terminal ioctls */
+};
+
+struct lf_host_row {
+	const char *path; /* absolute, or "~/" for the home directory */
+	enum lf_host_kind kind;
+	const char *why; /* shown by `plan` */
+};
+
+/* Every row, in the order `plan` lists them. A row whose path does not
+ * exist on this machine is left out quietly (it is not news that /libx32
+ * is missing). */
+extern const struct lf_host_row lf_host_table[];
+extern const size_t lf_host_table_len;
+
+/* The classes (LF_ACCESS_*) a host row grants. */
+unsigned lf_host_access(enum lf_host_kind kind);
+
+/* /etc without its secrets: what the /etc grant leaves out, even for a
+ * program running as root (password hashes, sudo rules, TLS and SSH host
+ * private keys, old passwords), and the directories that hold such an
+ * entry and are therefore granted entry by entry. NULL-terminated. */
+extern const char *const lf_etc_hidden[];
+extern const char *const lf_etc_split[];
+/* How deep below /etc a directory is split. */
+#define LF_ETC_SPLIT_DEPTH 2
+
+/* Whether path is, or lies below, a hidden /etc entry (fnmatch for the
+ * patterns). */
+bool lf_etc_is_hidden(const char *path);
+
+/* Whether path is, or holds, a directory that is split. */
+bool lf_etc_holds_hidden(const char *path);
+
+/* The terminal paths that carry terminal ioctls (IOCTL_DEV), judged on
+ * canonical paths: /dev/tty, /dev/ptmx and /dev/pts. */
+bool lf_host_terminal(const char *canon);
+
+/* Agent profiles: the config and cache places each agent writes. A place
+ * that does not exist is made by `landfence run` before the program starts
+ * (a directory 0700, a file 0600 holding content), so that a first run
+ * keeps its state; an optional one is never made, and left out quietly
+ * when missing. */
+#define LF_PROFILE_DIR 0x1u	 /* a directory */
+#define LF_PROFILE_FILE 0x2u	 /* a file */
+#define LF_PROFILE_OPTIONAL 0x4u /* never made; left out without a word when missing */
+
+struct lf_profile_path {
+	const char *path;    /* "~/..." */
+	unsigned access;     /* LF_ACCESS_* */
+	unsigned flags;	     /* LF_PROFILE_* */
+	const char *content; /* what a file made before launch holds ("" if NULL) */
+};
+
+struct lf_profile {
+	const char *name;    /* "claude" */
+	const char *command; /* the agent's command name: `run -- claude` adds the profile */
+	struct lf_profile_path paths[10];
+};
+
+extern const struct lf_profile lf_profile_table[];
+extern const size_t lf_profile_table_len;
+
+/* The profile called name, or NULL. */
+const struct lf_profile *lf_profile_find(const char *name);
+
+/* The profile whose agent command is the basename of cmd, or NULL. */
+const struct lf_profile *lf_profile_for_command(const char *cmd);
+
+/* Whether name is a known agent profile. The policy loader rejects
+ * unknown names with it. */
+bool lf_profile_known(const char *name);
+
+/* The profile names for messages: "claude, codex, gemini, aider,
+ * opencode", or with quoted set, "\"claude\", ..., \"aider\" or
+ * \"opencode\"". Always
+ * NUL terminated when size > 0. */
+void lf_profile_list(char *buf, size_t size, bool quoted);
+
+/* Variables scrubbed from the program's environment by default (they point
+ * a program at an IPC endpoint outside the sandbox), NULL-terminated. */
+extern const char *const lf_env_default_scrub[];
+
+/* Persistence paths: where code planted by the sandbox runs later outside
+ * it (doc/escape.md). Relative to the project root, to the home directory,
+ * and to a git directory that .git names. */
+struct lf_persist_row {
+	const char *rel;
+	const char *why;
+};
+
+extern const struct lf_persist_row lf_persist_project[];
+extern const size_t lf_persist_project_len;
+extern const struct lf_persist_row lf_persist_home[];
+extern const size_t lf_persist_home_len;
+extern const struct lf_persist_row lf_persist_gitdir[];
+extern const size_t lf_persist_gitdir_len;
+
+/* Directories whose files run as git hooks: the post-run report looks at
+ * their files one by one. */
+bool lf_persist_hook_dir(const char *path);
+
+#endif /* LF_CORE_TABLES_H */

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The I/O step of the sandbox value (core/sandbox.h): every fact about
+ * the host and the file system the pure stages need, gathered in one
+ * place, then lf_sandbox_new runs the three stages in order.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/path.h"
+#include "core/sandbox.h"
+#include "fs/fs.h"
+#include "landlock/sandbox.h"
+#include "policy/policy.h"
+
+/* Makes the missing place path, which lies below home: each missing
+ * directory on the way 0700, then the place itself, a directory (0700) or
+ * a file (0600) holding content. Only in a directory this user owns (root
+ * running with another user's HOME makes nothing there), never through a
+ * symbolic link at the place itself (O_EXCL, O_NOFOLLOW: a link planted
+ * there is not followed to make its target). Returns 0 or a negative
+ * errno. */
+static int make_place(const char *path, const char *home, bool dir, const char *content)
+{
+	size_t hl = strlen(home);
+	char *p = strdup(path);
+	int r = 0;
+
+	while (hl > 1 && home[hl - 1] == '/')
+		hl--;
+	if (!p)
+		return -ENOMEM;
+	if (strncmp(path, home, hl) != 0 || path[hl] != '/' || !path[hl + 1]) {
+		free(p);
+		return -EPERM;
+	}
+	for (char *s = p + hl + 1; r == 0; s++) {
+		struct stat st;
+		bool last = !(s = strchr(s, '/'));
+
+		if (!last)
+			*s = '\0';
+		/* The directory that will hold it must be this user's. */
+		char *slash = strrchr(p, '/');
+		*slash = '\0';
+		r = stat(slash == p ? "/" : p, &st) < 0 ? -errno
+		    : st.st_uid != geteuid() ? -EPERM
+					     : 0;
+		*slash = '/';
+		if (r < 0)
+			break;
+		if (!last) {
+			if (mkdir(p, 0700) < 0 && errno != EEXIST)
+				r = -errno;
+			*s = '/';
+			continue;
+		}
+		if (dir) {
+			r = mkdir(p, 0700) < 0 ? -errno : 0;
+			break;
+		}
+		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		size_t len = content ? strlen(content) : 0, done = 0;
+
+		if (fd < 0) {
+			r = -errno;
+			break;
+		}
+		while (r == 0 && done < len) {
+			ssize_t w = write(fd, content + done, len - done);
+			if (w < 0 && errno != EINTR)
+				r = -errno;
+			else if (w > 0)
+				done += (size_t)w;
+		}
+		if (close(fd) < 0 && r == 0)
+			r = -errno;
+		if (r < 0)
+			unlink(p);
+		break;
+	}
+	free(p);
+	return r;
+}
+
+/* The canonical path, type and existence of one candidate; a missing
+ * place that says so is made first when the host prepares a launch. */
+static int fact_path(const struct lf_host *host, struct lf_cand *c)
+{
+	struct stat st;
+
+	if (c->raw[0] != '/')
+		return 0; /* "~/..." without a home: stage 3 reports it */
+	c->canon = realpath(c->raw, NULL);
+	if (!c->canon && errno == ENOENT && host->prepare && host->home &&
+	    (c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE)) && lstat(c->raw, &st) < 0) {
+		int r = make_place(c->raw, host->home, c->flags & LF_CAND_MAKE_DIR,
+				   c->make_content);
+
+		if (r == -ENOMEM)
+			return r;
+		c->make_err = -r;
+		c->made = r == 0;
+		c->canon = r == 0 ? realpath(c->raw, NULL) : NULL;
+		if (r < 0)
+			errno = ENOENT;
+	}
+	if (!c->canon) {
+		if (errno == ENOMEM)
+			return -ENOMEM;
+		c->err = errno;
+		return 0;
+	}
+	if (stat(c->canon, &st) == 0)
+		c->dir = S_ISDIR(st.st_mode);
+	return 0;
+}
+
+struct listing {
+	struct lf_cand *c;
+	const struct lf_sandbox_input *in;
+	size_t cap;
+};
+
+/* Whether the directory at path is split: it is, or holds, one of the
+ * split directories, and is met at its own name. */
+static bool split_here(const struct lf_sandbox_input *in, const char *path)
+{
+	for (size_t i = 0; in->list_split[i]; i++)
+		if (lf_path_covers(path, in->list_split[i]))
+			return true;
+	return false;
+}
+
+static int list_visit(void *ctx, const struct lf_walk_entry *e)
+{
+	struct listing *l = ctx;
+	struct lf_cand *c = l->c;
+	struct lf_listing_entry *le;
+	unsigned char type = e->type;
+	char *path, *canon;
+
+	path = strdup(e->path);
+	if (!path)
+		return -ENOMEM;
+	/* Entries of a canonical directory that are not links need no
+	 * realpath (a launch lists ~200 of them). */
+	if (type == DT_REG || type == DT_DIR) {
+		canon = strdup(e->path);
+		if (!canon) {
+			free(path);
+			return -ENOMEM;
+		}
+	} else {
+		struct stat st;
+
+		canon = realpath(e->path, NULL);
+		if (!canon && errno == ENOMEM) {
+			free(path);
+			return -ENOMEM;
+		}
+		/* Where a link leads decides its rights (a file or a
+		 * directory). */
+		type = canon && stat(canon, &st) == 0 ? IFTODT(st.st_mode) : DT_UNKNOWN;
+	}
+	if (lf_grow((void **)&c->list, &l->cap, c->nlist, sizeof(*c->list)) < 0) {
+		free(path);
+		free(canon);
+		return -ENOMEM;
+	}
+	le = &c->list[c->nlist++];
+	*le = (struct lf_listing_entry){ .path = path, .canon = canon, .type = type };
+	le->descended =
+		e->type == DT_DIR && e->depth < l->in->list_depth + 1 && split_here(l->in, e->path);
+	return le->descended ? LF_WALK_NEXT : LF_WALK_SKIP;
+}
+
+/* The listing of a directory granted entry by entry (/etc). Only a
+ * canonical directory is listed; an incomplete listing only grants less. */
+static int fact_listing(const struct lf_sandbox_input *in, struct lf_cand *c)
+{
+	struct listing l = { .c = c, .in = in };
+	struct lf_walk w = { .visit = list_visit, .ctx = &l };
+	int r;
+
+	if (!c->canon || strcmp(c->canon, c->raw) != 0)
+		return 0;
+	lf_walk_begin(&w);
+	r = lf_walk_run(&w, c->canon);
+	lf_walk_end(&w);
+	return r;
+}
+
+/* The interpreter of a "#!" script at path, or NULL. */
+static char *script_interpreter(const char *path)
+{
+	char buf[256];
+	ssize_t n;
+	char *s, *e;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 3 || buf[0] != '#' || buf[1] != '!')
+		return NULL;
+	buf[n] = '\0';
+	s = buf + 2;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s;
+	while (*e && *e != ' ' && *e != '\t' && *e != '\n')
+		e++;
+	*e = '\0';
+	if (s[0] != '/')
+		return NULL;
+	return strdup(s);
+}
+
+static int fact_command(struct lf_sandbox_input *in)
+{
+	char *interp;
+
+	if (!in->host.command)
+		return 0;
+	in->command_canon = realpath(in->host.command, NULL);
+	if (!in->command_canon)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	interp = script_interpreter(in->command_canon);
+	if (!interp)
+		return 0;
+	/* "#!/bin/sh" is /usr/bin/dash where /bin is folded into /usr. */
+	in->interp_canon = realpath(interp, NULL);
+	if (!in->interp_canon && errno == ENOMEM) {
+		free(interp);
+		return -ENOMEM;
+	}
+	if (!in->interp_canon)
+		in->interp_canon = interp;
+	else
+		free(interp);
+	return 0;
+}
+
+int lf_facts_gather(struct lf_sandbox_input *in)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < in->nfences && r == 0; i++) {
+		struct lf_fence_in *f = &in->fences[i];
+		struct stat st;
+
+		r = lf_path_canon_lenient(f->raw, &f->canon);
+		if (r == 0 && lstat(f->canon, &st) == 0 && S_ISREG(st.st_mode))
+			f->nlink = (unsigned long)st.st_nlink;
+	}
+	for (size_t i = 0; i < in->ncands && r == 0; i++) {
+		r = fact_path(&in->host, &in->cands[i]);
+		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST))
+			r = fact_listing(in, &in->cands[i]);
+	}
+	if (r == 0)
+		r = fact_command(in);
+	return r;
+}
+
+/* landfence's configuration directory: $XDG_CONFIG_HOME/landfence, else
+ * ~/.config/landfence (the user policy and the trust store live there). */
+static char *config_dir(const char *home)
+{
+	const char *xdg = secure_getenv("XDG_CONFIG_HOME");
+	char *s = NULL;
+
+	if (xdg && xdg[0] == '/')
+		return asprintf(&s, "%s/landfence", xdg) < 0 ? NULL : s;
+	if (home)
+		return asprintf(&s, "%s/.config/landfence", home) < 0 ? NULL : s;
+	return NULL;
+}
+
+/* The environment as discovery sees it: secure_getenv, and npm's prefix
+ * from ~/.npmrc when no variable names it (`npm config set prefix` writes
+ * it there). Only that line is taken: the file may hold tokens, and the
+ * sandbox never gets to read it. */
+struct env_view {
+	const char *home;
+	bool npmrc_read;
+	char *npm_prefix;
+};
+
+static char *npmrc_prefix(const char *home)
+{
+	char *path = NULL, *text = NULL, *found = NULL;
+	size_t len;
+
+	if (!home || asprintf(&path, "%s/.npmrc", home) < 0)
+		return NULL;
+	if (lf_file_read(path, 1 << 16, &text, &len) < 0) {
+		free(path);
+		return NULL;
+	}
+	for (char *line = strtok(text, "\n"); line && !found; line = strtok(NULL, "\n")) {
+		char *v;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, "prefix", 6) != 0)
+			continue;
+		v = line + 6;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v++ != '=')
+			continue;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		v[strcspn(v, " \t\r")] = '\0';
+		/* npm expands ~/ and ${HOME} in paths. */
+		const char *rest = v[0] == '/'			? v
+				   : v[0] == '~' && v[1] == '/' ? v + 1
+				   : !strncmp(v, "${HOME}/", 8) ? v + 7
+								: NULL;
+		if (rest && asprintf(&found, "%s%s", rest == v ? "" : home, rest) < 0)
+			found = NULL;
+	}
+	free(text);
+	free(path);
+	return found;
+}
+
+static const char *env_lookup(void *ctx, const char *name)
+{
+	struct env_view *v = ctx;
+	const char *s = secure_getenv(name);
+
+	if ((!s || !s[0]) && !strcmp(name, "npm_config_prefix") &&
+	    !secure_getenv("NPM_CONFIG_PREFIX")) {
+		if (!v->npmrc_read)
+			v->npm_prefix = npmrc_prefix(v->home);
+		v->npmrc_read = true;
+		return v->npm_prefix;
+	}
+	return s;
+}
+
+int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
+		   const struct lf_sandbox_opts *opts, struct lf_sandbox **out,
+		   struct lf_diag *diag)
+{
+	struct lf_sandbox_opts o;
+	struct lf_sandbox_input *in = NULL;
+	struct lf_host host = { 0 };
+	char *config = NULL;
+	int r;
+
+	if (diag)
+		memset(diag, 0, sizeof(*diag));
+	if (!opts || lf_opts_copy(&o, sizeof(o), opts, opts->size) < 0 || !plan || !out ||
+	    !o.project_root || o.project_root[0] != '/') {
+		if (diag)
+			snprintf(diag->message, sizeof(diag->message),
+				 "sandbox: a plan and an absolute project root are required");
+		return -EINVAL;
+	}
+	host.project_root = o.project_root;
+	host.home = o.home ? o.home : secure_getenv("HOME");
+	if (host.home && host.home[0] != '/')
+		host.home = NULL;
+	host.run_dir = o.run_dir;
+	host.command = o.command;
+	host.prepare = o.flags & LF_SANDBOX_PREPARE;
+	/* The options' zero is "the environment decides" (landfence.h). */
+	r = lf_landlock_probe(o.abi_max > 0 ? o.abi_max : o.abi_max == 0 ? -1 : 0, &host.probe);
+	if (r < 0) {
+		if (diag)
+			snprintf(diag->message, sizeof(diag->message), "%s",
+				 r == -EINVAL ? "LANDFENCE_ABI_MAX must be a number >= 0"
+					      : "Landlock ABI probe failed");
+		return r;
+	}
+	config = config_dir(host.home);
+	host.config_dir = config;
+	struct env_view view = { .home = host.home };
+	struct lf_discovery found = { 0 };
+	r = lf_discover(e, &host, env_lookup, &view, &found);
+	free(view.npm_prefix);
+	if (r < 0) {
+		free(config);
+		return r;
+	}
+	host.discovered = found.v;
+	host.ndiscovered = found.n;
+	host.notes = (const char *const *)found.notes.v;
+	host.nnotes = found.notes.n;
+	r = lf_sandbox_sources(e, plan, &host, o.profiles, o.nprofiles, &in, diag);
+	if (r == 0)
+		r = lf_facts_gather(in);
+	if (r == 0)
+		r = lf_sandbox_compile(in, out, diag);
+	if (r == -ENOMEM && diag && !diag->message[0])
+		snprintf(diag->message, sizeof(diag->message), "out of memory");
+	lf_sandbox_input_free(in);
+	lf_discovery_fini(&found);
+	free(config);
+	return r;
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The file-system side of the library (src/fs): the canonical form of a
+ * path, the one directory walker, and the step that gathers, before a
+ * sandbox value is compiled, every fact about the file system the pure
+ * core needs (src/core/sandbox.h). Everything that looks at the tree goes
+ * through here, so that the rules for what is followed, what is counted
+ * and when a look is incomplete exist once. Internal: not installed.
+ */
+#ifndef LF_FS_FS_H
+#define LF_FS_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/model.h"
+
+/* Where the kernel would really go for the absolute path in: realpath of
+ * its longest existing ancestor, the rest appended and cleaned
+ * (lf_path_clean). It starts from the path as written, not from its clean
+ * form: with src/h a link to ../.git/hooks, "src/h/../config" is
+ * .git/config, not src/config. A dangling symbolic link on the way is
+ * followed to its target (at most 40 links), which is what an open with
+ * O_CREAT creates. When the links loop or go deeper, the clean form of in
+ * is the answer. *out is malloc'ed (caller frees).
+ * Returns 0, -EINVAL (in not absolute), -ENOMEM. */
+int lf_path_canon_lenient(const char *in, char **out);
+
+/*
+ * The directory walker. Every scan of a tree (hard links, device nodes,
+ * the persistence snapshot, the /etc listing, removing the run directory)
+ * walks with it:
+ *
+ * - directory descriptors only: each directory is opened with openat(2)
+ *   relative to its parent, O_DIRECTORY | O_NOFOLLOW, so a symbolic link
+ *   is never followed and a name is never resolved twice;
+ * - no depth cut-off and no PATH_MAX cut-off: paths are built on the heap,
+ *   and at most LF_WALK_OPEN_MAX directories are held open; a deeper
+ *   ancestor is closed and opened again through ".." from its child when
+ *   the walk comes back to it, checked against its device and inode;
+ * - a budget (struct lf_walk_budget): entries visited and wall time;
+ * - whatever it could not look at (the budget ran out, a directory it
+ *   could not open or read, the tree changed under it) makes the walk
+ *   incomplete, with the reason and the place, and never silently smaller.
+ *   A name that vanished while the walk ran is not a failure: it is gone.
+ *
+ * Memory: the names of the directories on the current path, each read
+ * whole before its first entry is visited.
+ */
+#define LF_WALK_OPEN_MAX 32
+
+/* How far a walk may go. Zero fields take the defaults. */
+struct lf_walk_budget {
+	size_t max_entries;  /* entries visited, all roots of one scan together */
+	unsigned max_millis; /* wall time since lf_walk_begin */
+};
+
+#define LF_WALK_MAX_ENTRIES 200000u
+#define LF_WALK_MAX_MILLIS 3000u
+/* For walks that must finish whatever the size (removing the run
+ * directory): no budget at all. */
+#define LF_WALK_UNLIMITED ((size_t)-1)
+
+/* One directory entry. */
+struct lf_walk_entry {
+	int dirfd;	    /* the directory holding it, for the *at() calls */
+	const char *name;   /* its name in dirfd */
+	const char *path;   /* root "/" ... "/" name: valid during the call */
+	size_t path_len;    /* strlen(path), which may exceed PATH_MAX */
+	unsigned char type; /* DT_* from the directory (DT_UNKNOWN resolved by lstat) */
+	ino_t ino;	    /* the inode number the directory gives */
+	size_t depth;	    /* 1 for the root's own entries */
+};
+
+/* What a visitor answers: go on (and into a directory), do not descend
+ * into this directory, or end the walk (complete: the visitor has what it
+ * needs). A negative errno ends the walk and is returned by lf_walk. */
+enum {
+	LF_WALK_NEXT = 0,
+	LF_WALK_SKIP = 1,
+	LF_WALK_STOP = 2,
+};
+typedef int (*lf_walk_fn)(void *ctx, const struct lf_walk_entry *e);
+
+struct lf_walk {
+	lf_walk_fn visit; /* each entry, a directory before what it holds */
+	lf_walk_fn leave; /* each directory after what it holds (may be NULL) */
+	void *ctx;
+	struct lf_walk_budget budget;
+	/* Set by lf_walk_begin, carried across the roots of one scan. */
+	size_t entries;
+	long long start_ns;
+	bool stopped;	 /* a visitor said LF_WALK_STOP */
+	bool exhausted;	 /* the budget is spent */
+	bool incomplete; /* something was not looked at */
+	char *reason;	 /* why, naming the place (malloc'ed), NULL when complete */
+};
+
+/* Starts a scan: the budget's clock runs from here. */
+void lf_walk_begin(struct lf_walk *w);
+
+/* Walks below root (absolute). A root that is not a directory is visited
+ * itself (depth 0, dirfd AT_FDCWD, name == path); a root that is a
+ * symbolic link or does not exist is nothing to walk. Returns 0 (see
+ * w->incomplete), or the negative errno a visitor returned, or -ENOMEM.
+ * Once the budget is spent or a visitor stopped, further calls return 0
+ * at once. */
+int lf_walk_run(struct lf_walk *w, const char *root);
+
+/* Frees the reason. */
+void lf_walk_end(struct lf_walk *w);
+
+/* Grants found on the host rather than written anywhere (discover.c;
+ * doc/toolchains.md): the places of the toolchains in use (the table of
+ * core/toolchains.h, unless the policy's "toolchains" switches them off),
+ * the package tree the command resolves into (an npm node_modules, a
+ * Python virtual environment and its base installation, a cargo install
+ * root), landfence's own executable and library. Each entry says what led
+ * to it; none is "/", holds the home directory or covers a credential
+ * file, and none that is writable covers a persistence path of the home
+ * (each refusal is a note). A missing cache of a toolchain in use, whose
+ * parent exists, is an entry with LF_CAND_MAKE_DIR. get looks variables
+ * up (PATH, the toolchains'). Returns 0 and *out (free with
+ * lf_discovery_fini), -EINVAL, -ENOMEM. */
+struct lf_host;
+struct lf_effective;
+struct lf_discovered;
+struct lf_discovery {
+	struct lf_discovered *v;
+	size_t n, cap;
+	struct lf_strv strings; /* what the entries point at */
+	struct lf_strv notes;
+};
+typedef const char *(*lf_discover_getenv)(void *ctx, const char *name);
+int lf_discover(const struct lf_effective *e, const struct lf_host *host, lf_discover_getenv get,
+		void *ctx, struct lf_discovery *out);
+void lf_discovery_fini(struct lf_discovery *d);
+
+/* The I/O step of the sandbox value (core/sandbox.h): fills the facts of
+ * in: each fence's canonical form (lf_path_canon_lenient) and link count,
+ * each candidate's realpath, type and errno, the listing of a directory
+ * granted entry by entry (/etc: its entries and those of the split
+ * directories, each link resolved), the command's realpath and its "#!"
+ * interpreter. Returns 0 or -ENOMEM; a path that cannot be resolved is a
+ * fact (its errno), not an error. */
+struct lf_sandbox_input;
+int lf_facts_gather(struct lf_sandbox_input *in);
+
+#endif /* LF_FS_FS_H */

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pre-launch checks as findings, and their fail-closed verdict
+ * (landfence.h, lf_findings_scan). The scans themselves are in scan.c;
+ * this decides how loud each finding is and whether the program may run.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/path.h"
+#include "core/sandbox.h"
+#include "core/toolchains.h"
+#include "gate/gate.h"
+#include "gate/scan.h"
+
+void lf_findings_free(struct lf_findings *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->n; i++) {
+		free((char *)f->v[i].path);
+		free((char *)f->v[i].text);
+	}
+	free(f->v);
+	free(f);
+}
+
+size_t lf_findings_count(const struct lf_findings *f)
+{
+	return f ? f->n : 0;
+}
+
+const struct lf_finding *lf_findings_get(const struct lf_findings *f, size_t i)
+{
+	return f && i < f->n ? &f->v[i] : NULL;
+}
+
+int lf_findings_add(struct lf_findings *f, unsigned scan, bool incomplete,
+		    enum lf_severity severity, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	char *text = NULL, *p = NULL;
+	int r;
+
+	if (lf_grow((void **)&f->v, &f->cap, f->n, sizeof(*f->v)) < 0)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	r = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	if (path && !(p = strdup(path))) {
+		free(text);
+		return -ENOMEM;
+	}
+	f->v[f->n++] = (struct lf_finding){
+		.scan = scan,
+		.incomplete = incomplete,
+		.severity = severity,
+		.path = p,
+		.text = text,
+	};
+	return 0;
+}
+
+int lf_sandbox_paths(const struct lf_sandbox *sb, bool rules, struct lf_path_access **out,
+		     size_t *n)
+{
+	size_t k = rules ? sb->nrules : sb->nfences;
+	struct lf_path_access *v = calloc(k ? k : 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		v[i].path = rules ? sb->rules[i].path : sb->fences[i].path;
+		v[i].access = rules ? sb->rules[i].access : sb->fences[i].access;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static int scan_hardlinks(const struct lf_sandbox *sb, const struct lf_path_access *rules,
+			  size_t nrules, struct lf_findings *f)
+{
+	struct lf_path_access *fences = NULL;
+	struct lf_hardlink_report rep = { 0 };
+	bool deny = sb->posture == LF_DENY;
+	size_t nfences = 0;
+	char line[8192];
+	int r;
+
+	if ((r = lf_sandbox_paths(sb, false, &fences, &nfences)) < 0)
+		return r;
+	r = nfences && nrules ? lf_hardlink_scan(fences, nfences, rules, nrules, NULL, &rep) : 0;
+	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
+		lf_hardlink_hit_format(&rep.hits[i], line, sizeof(line));
+		r = lf_findings_add(f, LF_SCAN_HARDLINKS, false,
+				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING,
+				    rep.hits[i].granted_path, "%s", line);
+	}
+	/* Fail closed: under fallback deny a scan that could not finish may
+	 * have missed a link (doc/escape.md, kind 2). */
+	if (r == 0 && rep.incomplete)
+		r = lf_findings_add(f, LF_SCAN_HARDLINKS, true,
+				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING, NULL,
+				    "the hard-link scan is incomplete: %s", rep.reason);
+	lf_hardlink_report_fini(&rep);
+	free(fences);
+	return r;
+}
+
+/* The grants someone else could have filled before launch: the project,
+ * profiles, the policies' host sections. Not the system directories or
+ * /dev (their nodes are the system's), not the fresh run directory. */
+static bool filled_by_others(enum lf_origin o)
+{
+	return o == LF_ORIGIN_POLICY || o == LF_ORIGIN_FALLBACK || o == LF_ORIGIN_HOST_POLICY ||
+	       o == LF_ORIGIN_PROFILE;
+}
+
+static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
+{
+	struct lf_path_access *roots = calloc(sb->nrules ? sb->nrules : 1, sizeof(*roots));
+	struct lf_devnode_report rep = { 0 };
+	bool deny = sb->posture == LF_DENY;
+	char line[8192];
+	size_t k = 0;
+	int r;
+
+	if (!roots)
+		return -ENOMEM;
+	for (size_t i = 0; i < sb->nrules; i++)
+		if (filled_by_others(sb->rules[i].origin)) {
+			roots[k].path = sb->rules[i].path;
+			roots[k++].access = sb->rules[i].access;
+		}
+	r = k ? lf_devnode_scan(roots, k, NULL, &rep) : 0;
+	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
+		lf_devnode_hit_format(&rep.hits[i], line, sizeof(line));
+		r = lf_findings_add(f, LF_SCAN_DEVICES, false,
+				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING,
+				    rep.hits[i].path, "%s", line);
+	}
+	/* A warning, never hidden; not a refusal: the sandbox cannot make a
+	 * device node itself (doc/escape.md). */
+	if (r == 0 && rep.incomplete)
+		r = lf_findings_add(f, LF_SCAN_DEVICES, true, LF_SEVERITY_WARNING, NULL,
+				    "the device-node scan is incomplete: %s", rep.reason);
+	lf_devnode_report_fini(&rep);
+	free(roots);
+	return r;
+}
+
+static int scan_persistence(const struct lf_sandbox *sb, const struct lf_project *p,
+			    const struct lf_path_access *rules, size_t nrules,
+			    struct lf_findings *f)
+{
+	struct lf_persist_report rep = { 0 };
+	const char **files = NULL;
+	size_t nfiles = p ? lf_project_layer_count(p) : 0;
+	char line[8192];
+	int r;
+
+	r = lf_persistence_check(sb->project_root, sb->home, rules, nrules, &rep);
+	if (r == 0 && nfiles) {
+		files = calloc(nfiles, sizeof(*files));
+		if (!files)
+			r = -ENOMEM;
+		for (size_t i = 0; r == 0 && i < nfiles; i++)
+			files[i] = lf_project_layer(p, i)->file;
+		if (r == 0)
+			r = lf_persistence_add_files(&rep, sb->project_root, files, nfiles, rules,
+						     nrules);
+	}
+	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
+		lf_persist_hit_format(&rep.hits[i], line, sizeof(line));
+		r = lf_findings_add(f, LF_SCAN_PERSISTENCE, false, LF_SEVERITY_NOTE,
+				    rep.hits[i].path, "%s", line);
+	}
+	lf_persist_report_fini(&rep);
+	free(files);
+	return r;
+}
+
+static const char *scan_getenv(void *ctx, const char *name)
+{
+	(void)ctx;
+	return secure_getenv(name);
+}
+
+/* Credential files a final rule lets the program read: no discovered
+ * grant covers one, so a policy granted it (a host section, a profile, a
+ * project that holds it). Said, so that granting one is a choice. */
+static int scan_credentials(const struct lf_sandbox *sb, struct lf_findings *f)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < lf_credential_table_len; i++) {
+		char *raw = NULL, *canon = NULL;
+		struct stat st;
+
+		if (lf_tool_expand(lf_credential_table[i].path, sb->home, scan_getenv, NULL, &raw) <
+		    0)
+			continue;
+		canon = realpath(raw, NULL);
+		free(raw);
+		if (!canon || stat(canon, &st) < 0) {
+			free(canon);
+			continue;
+		}
+		for (size_t k = 0; k < sb->nrules; k++) {
+			const struct lf_sandbox_rule *rule = &sb->rules[k];
+
+			if (!(rule->access & LF_ACCESS_RO) || !lf_path_covers(rule->path, canon))
+				continue;
+			r = lf_findings_add(f, LF_SCAN_CREDENTIALS, false, LF_SEVERITY_NOTE, canon,
+					    "%s is readable (rule %s: %s): it may hold %s", canon,
+					    rule->path, rule->why, lf_credential_table[i].what);
+			break;
+		}
+		free(canon);
+	}
+	return r;
+}
+
+int lf_findings_scan(const struct lf_sandbox *sb, const struct lf_project *p, unsigned what,
+		     struct lf_findings **out)
+{
+	struct lf_findings *f;
+	struct lf_path_access *rules = NULL;
+	size_t nrules = 0;
+	int r = 0;
+
+	if (!sb || !out || (what & ~LF_SCAN_PRELAUNCH))
+		return -EINVAL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	/* Nothing is enforced: there is nothing a check could keep. */
+	if (sb->status.kind == LF_STATUS_UNSUPPORTED) {
+		*out = f;
+		return 0;
+	}
+	r = lf_sandbox_paths(sb, true, &rules, &nrules);
+	if (r == 0 && (what & LF_SCAN_HARDLINKS))
+		r = scan_hardlinks(sb, rules, nrules, f);
+	if (r == 0 && (what & LF_SCAN_DEVICES))
+		r = scan_devices(sb, f);
+	if (r == 0 && (what & LF_SCAN_PERSISTENCE))
+		r = scan_persistence(sb, p, rules, nrules, f);
+	if (r == 0 && (what & LF_SCAN_CREDENTIALS))
+		r = scan_credentials(sb, f);
+	free(rules);
+	if (r < 0) {
+		lf_findings_free(f);
+		return r;
+	}
+	*out = f;
+	return 0;
+}
+
+int lf_findings_verdict(const struct lf_findings *f, struct lf_diag *diag)
+{
+	static const struct {
+		unsigned scan;
+		bool incomplete;
+		const char *why;
+	} refusals[] = {
+		{ LF_SCAN_HARDLINKS, true,
+		  "fenced files may be reachable through a grant under another name and the "
+		  "scan could not rule it out; nothing was run (narrow the fences or the "
+		  "grants)" },
+		{ LF_SCAN_HARDLINKS, false,
+		  "a fenced file is reachable through a grant under another name; nothing was "
+		  "run (remove the link, or fence its directory)" },
+		{ LF_SCAN_DEVICES, false,
+		  "a device node lies below a grant and would open like a file there; nothing "
+		  "was run (remove it)" },
+	};
+
+	if (!f)
+		return -EINVAL;
+	for (size_t k = 0; k < sizeof(refusals) / sizeof(refusals[0]); k++)
+		for (size_t i = 0; i < f->n; i++) {
+			const struct lf_finding *x = &f->v[i];
+
+			if (x->severity != LF_SEVERITY_ERROR || x->scan != refusals[k].scan ||
+			    x->incomplete != refusals[k].incomplete)
+				continue;
+			if (diag) {
+				memset(diag, 0, sizeof(*diag));
+				snprintf(diag->message, sizeof(diag->message), "%s",
+					 refusals[k].why);
+			}
+			return -ECANCELED;
+		}
+	/* An error no row names still refuses: fail closed. */
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].severity == LF_SEVERITY_ERROR) {
+			if (diag) {
+				memset(diag, 0, sizeof(*diag));
+				snprintf(diag->message, sizeof(diag->message),
+					 "%s; nothing was run", f->v[i].text);
+			}
+			return -ECANCELED;
+		}
+	return 0;
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The file-system module: the one walker (no depth or PATH_MAX cut-off,
+ * descriptors reopened through "..", the budget, incompleteness reported,
+ * links never followed, post-order leave), the run directory's removal on
+ * it, and the canonical form of a path that may not exist. Real trees in
+ * a temporary directory.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fs/fs.h"
+#include "launch/launch.h"
+
+static char base[64];
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("command failed: %s", cmd);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(base, sizeof(base), "/tmp/lf-walk-test.XXXXXX");
+	if (!mkdtemp(base))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return lf_rundir_remove(base) == 0 ? 0 : -1;
+}
+
+/* A chain of n directories named name below dir (created with mkdirat
+ * from descriptors, so the whole path may exceed PATH_MAX), with a file
+ * "leaf" at the bottom. */
+static void chain(const char *dir, const char *name, int n)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(mkdirat(fd, name, 0755), 0);
+		int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		assert_true(sub >= 0);
+		close(fd);
+		fd = sub;
+	}
+	int f = openat(fd, "leaf", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(f >= 0);
+	close(f);
+	close(fd);
+}
+
+struct tally {
+	size_t dirs, files, links, leaves;
+	size_t longest;
+	size_t max_depth;
+	char last_leave[64];
+	int stop_at_file; /* stop at the first file when set */
+	const char *skip; /* a directory name not to descend into */
+	const char *move_from, *move_to;
+	size_t move_depth;
+};
+
+static int tally_visit(void *ctx, const struct lf_walk_entry *e)
+{
+	struct tally *t = ctx;
+
+	assert_int_equal(strlen(e->path), e->path_len);
+	if (e->path_len > t->longest)
+		t->longest = e->path_len;
+	if (e->depth > t->max_depth)
+		t->max_depth = e->depth;
+	if (e->type == DT_DIR)
+		t->dirs++;
+	else if (e->type == DT_LNK)
+		t->links++;
+	else
+		t->files++;
+	if (t->move_from && e->depth == t->move_depth) {
+		assert_int_equal(rename(t->move_from, t->move_to), 0);
+		t->move_from = NULL;
+	}
+	if (t->stop_at_file && e->type == DT_REG)
+		return LF_WALK_STOP;
+	if (t->skip && e->type == DT_DIR && !strcmp(e->name, t->skip))
+		return LF_WALK_SKIP;
+	return LF_WALK_NEXT;
+}
+
+static int tally_leave(void *ctx, const struct lf_walk_entry *e)
+{
+	struct tally *t = ctx;
+
+	t->leaves++;
+	snprintf(t->last_leave, sizeof(t->last_leave), "%s", e->name);
+	return LF_WALK_NEXT;
+}
+
+static void walk(const char *root, struct tally *t, struct lf_walk *w, size_t max_entries)
+{
+	memset(w, 0, sizeof(*w));
+	w->visit = tally_visit;
+	w->leave = tally_leave;
+	w->ctx = t;
+	w->budget.max_entries = max_entries;
+	lf_walk_begin(w);
+	assert_int_equal(lf_walk_run(w, root), 0);
+}
+
+/* 600 levels, 6,600 bytes of path: every level is visited, the deepest
+ * path is longer than PATH_MAX, descriptors are given up and reopened
+ * through ".." on the way back, and each directory is left after its
+ * entries. */
+static void test_walk_deep_and_long(void **state)
+{
+	char root[PATH_MAX];
+	struct tally t = { 0 };
+	struct lf_walk w;
+	(void)state;
+
+	snprintf(root, sizeof(root), "%s/deep", base);
+	assert_int_equal(mkdir(root, 0755), 0);
+	chain(root, "dddddddddd", 600);
+	walk(root, &t, &w, 0);
+	assert_false(w.incomplete);
+	assert_null(w.reason);
+	assert_int_equal(t.dirs, 600);
+	assert_int_equal(t.files, 1);
+	assert_int_equal(t.leaves, 600);
+	assert_int_equal(t.max_depth, 601);
+	assert_true(t.longest > PATH_MAX);
+	/* Post-order: the outermost directory is left last. */
+	assert_string_equal(t.last_leave, "dddddddddd");
+	lf_walk_end(&w);
+	/* The run directory's removal walks it the same way. */
+	assert_int_equal(lf_rundir_remove(root), 0);
+	assert_int_equal(access(root, F_OK), -1);
+}
+
+/* The budget: past max_entries the walk stops and says why. */
+static void test_walk_budget(void **state)
+{
+	char root[PATH_MAX];
+	struct tally t = { 0 };
+	struct lf_walk w;
+	(void)state;
+
+	snprintf(root, sizeof(root), "%s/wide", base);
+	sh("mkdir -p %s && cd %s && for i in $(seq 40); do : > f$i; done", root, root);
+	walk(root, &t, &w, 10);
+	assert_true(w.incomplete);
+	assert_true(w.exhausted);
+	assert_non_null(strstr(w.reason, "limit"));
+	assert_int_equal(t.files, 10);
+	/* A second root of the same scan gets nothing more. */
+	assert_int_equal(lf_walk_run(&w, root), 0);
+	assert_int_equal(t.files, 10);
+	lf_walk_end(&w);
+	walk(root, &t, &w, 0);
+	assert_false(w.incomplete);
+	lf_walk_end(&w);
+}
+
+/* Links are entries, never followed; a root that is a link is nothing; a
+ * root that is a file is visited itself; SKIP and STOP. */
+static void test_walk_links_skip_stop(void **state)
+{
+	char root[256], link[PATH_MAX], file[PATH_MAX];
+	struct tally t = { 0 };
+	struct lf_walk w;
+	(void)state;
+
+	snprintf(root, sizeof(root), "%s/links", base);
+	sh("mkdir -p %s/a/b %s/skip/x %s/outside && : > %s/a/b/f && : > %s/outside/o && "
+	   "ln -s %s/outside %s/a/to-outside",
+	   root, root, base, root, base, base, root);
+	walk(root, &t, &w, 0);
+	assert_false(w.incomplete);
+	assert_int_equal(t.links, 1);
+	assert_int_equal(t.files, 1); /* outside/o is never reached */
+	lf_walk_end(&w);
+
+	memset(&t, 0, sizeof(t));
+	t.skip = "skip";
+	walk(root, &t, &w, 0);
+	assert_int_equal(t.dirs, 3); /* a, a/b, skip: not skip/x */
+	lf_walk_end(&w);
+
+	memset(&t, 0, sizeof(t));
+	t.stop_at_file = 1;
+	walk(root, &t, &w, 0);
+	assert_true(w.stopped);
+	assert_false(w.incomplete); /* stopping on purpose is complete */
+	assert_int_equal(t.files, 1);
+	lf_walk_end(&w);
+
+	snprintf(link, sizeof(link), "%s/a/to-outside", root);
+	memset(&t, 0, sizeof(t));
+	walk(link, &t, &w, 0);
+	assert_int_equal(t.dirs + t.files + t.links, 0);
+	lf_walk_end(&w);
+
+	snprintf(file, sizeof(file), "%s/a/b/f", root);
+	memset(&t, 0, sizeof(t));
+	walk(file, &t, &w, 0);
+	assert_int_equal(t.files, 1);
+	assert_int_equal(t.max_depth, 0);
+	lf_walk_end(&w);
+}
+
+/* Drops the capabilities that let root ignore file modes, in this
+ * process (a forked child). */
+static void drop_dac(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	assert_int_equal(syscall(SYS_capget, &hdr, data), 0);
+	data[0].effective &= ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH));
+	assert_int_equal(syscall(SYS_capset, &hdr, data), 0);
+}
+
+/* A directory the walk cannot open makes it incomplete and names it;
+ * the rest is still walked. */
+static void test_walk_unreadable(void **state)
+{
+	char root[PATH_MAX];
+	(void)state;
+
+	snprintf(root, sizeof(root), "%s/closed", base);
+	sh("mkdir -p %s/shut/in %s/open && : > %s/open/f && chmod 000 %s/shut", root, root, root,
+	   root);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct tally t = { 0 };
+		struct lf_walk w;
+
+		drop_dac();
+		walk(root, &t, &w, 0);
+		if (!w.incomplete || !w.reason || !strstr(w.reason, "cannot open") ||
+		    !strstr(w.reason, "/shut") || t.files != 1)
+			_exit(1);
+		lf_walk_end(&w);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	sh("chmod 755 %s/shut", root);
+}
+
+/* A directory moved away while the walk is below it, from where the walk
+ * must reopen a closed ancestor through "..": the walk notices instead of
+ * going on in the wrong place. */
+static void test_walk_tree_changed(void **state)
+{
+	char root[PATH_MAX], from[8192], to[PATH_MAX];
+	struct tally t = { 0 };
+	struct lf_walk w;
+	int depth = LF_WALK_OPEN_MAX + 20;
+	(void)state;
+
+	snprintf(root, sizeof(root), "%s/moving", base);
+	snprintf(to, sizeof(to), "%s/elsewhere", base);
+	assert_int_equal(mkdir(root, 0755), 0);
+	assert_int_equal(mkdir(to, 0755), 0);
+	chain(root, "d", depth);
+	/* The first directory still open when the leaf is visited. */
+	int keep = depth + 1 - LF_WALK_OPEN_MAX;
+	snprintf(from, sizeof(from), "%s", root);
+	for (int i = 0; i < keep; i++)
+		strcat(from, "/d");
+	strcat(to, "/moved");
+	t.move_from = from;
+	t.move_to = to;
+	t.move_depth = (size_t)depth + 1;
+	walk(root, &t, &w, 0);
+	assert_true(w.incomplete);
+	assert_non_null(strstr(w.reason, "changed"));
+	lf_walk_end(&w);
+}
+
+/* Where the kernel would go: a link on the way, ".." after a link, a
+ * dangling link followed to its target, links in a loop. */
+static void test_canon_lenient(void **state)
+{
+	char p[PATH_MAX], want[PATH_MAX + 64], canon_base[PATH_MAX];
+	char *c = NULL;
+	(void)state;
+
+	assert_non_null(realpath(base, canon_base));
+	sh("mkdir -p %s/c/real/sub %s/c/other && ln -s real %s/c/link && "
+	   "ln -s %s/c/nowhere/file %s/c/dangling && ln -s loop2 %s/c/loop1 && "
+	   "ln -s loop1 %s/c/loop2",
+	   base, base, base, base, base, base, base);
+	snprintf(p, sizeof(p), "%s/c/link/sub/new", base);
+	assert_int_equal(lf_path_canon_lenient(p, &c), 0);
+	snprintf(want, sizeof(want), "%s/c/real/sub/new", canon_base);
+	assert_string_equal(c, want);
+	free(c);
+	/* ".." leaves the link's target, not the link. */
+	snprintf(p, sizeof(p), "%s/c/link/sub/../../other/x", base);
+	assert_int_equal(lf_path_canon_lenient(p, &c), 0);
+	snprintf(want, sizeof(want), "%s/c/other/x", canon_base);
+	assert_string_equal(c, want);
+	free(c);
+	snprintf(p, sizeof(p), "%s/c/dangling", base);
+	assert_int_equal(lf_path_canon_lenient(p, &c), 0);
+	snprintf(want, sizeof(want), "%s/c/nowhere/file", canon_base);
+	assert_string_equal(c, want);
+	free(c);
+	snprintf(p, sizeof(p), "%s/c/loop1/x", base);
+	assert_int_equal(lf_path_canon_lenient(p, &c), 0);
+	snprintf(want, sizeof(want), "%s/c/loop1/x", canon_base);
+	assert_string_equal(c, want);
+	free(c);
+	assert_int_equal(lf_path_canon_lenient("relative", &c), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walk_deep_and_long),   cmocka_unit_test(test_walk_budget),
+		cmocka_unit_test(test_walk_links_skip_stop), cmocka_unit_test(test_walk_unreadable),
+		cmocka_unit_test(test_walk_tree_changed),    cmocka_unit_test(test_canon_lenient),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -292,6 +292,24 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 
 	if (a->over || b->over)
 		return true;
+	/* Elements that take exactly one character at either end of both
+	 * sides must take the same one: compared directly, they leave the
+	 * table (most rules differ from the command in their first bytes). */
+	const uint16_t *va = a->v, *vb = b->v;
+	while (na && nb && va[0] < SP_STAR && vb[0] < SP_STAR) {
+		if (va[0] != vb[0] && va[0] != SP_ONE && vb[0] != SP_ONE)
+			return false;
+		va++;
+		vb++;
+		na--;
+		nb--;
+	}
+	while (na && nb && va[na - 1] < SP_STAR && vb[nb - 1] < SP_STAR) {
+		if (va[na - 1] != vb[nb - 1] && va[na - 1] != SP_ONE && vb[nb - 1] != SP_ONE)
+			return false;
+		na--;
+		nb--;
+	}
 	/* bounded work per line (a hostile line of many patterns): past the
 	 * budget every pair is assumed to intersect, which only asks */
 	size_t cost = (na + 1) * (nb + 1);
@@ -305,7 +323,7 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 		for (size_t j = 0; j <= nb; j++) {
 			if (!cur[j])
 				continue;
-			unsigned ea = i < na ? a->v[i] : 0, eb = j < nb ? b->v[j] : 0;
+			unsigned ea = i < na ? va[i] : 0, eb = j < nb ? vb[j] : 0;
 			bool sa = i < na && ea >= SP_STAR, sb = j < nb && eb >= SP_STAR;
 			if (i == na && j == nb)
 				return true;

@@ -1169,8 +1169,8 @@ static void judge_write(struct line_result *lr, const char *path, bool del)
 		return;
 	for (int p = 0; p < NPOL; p++) {
 		struct lf_verdict v;
-		if (lf_effective_decide_file(effs[p], proj, del ? LF_CAP_DELETE : LF_CAP_WRITE, path, &v) !=
-			    0 ||
+		if (lf_effective_decide_file(effs[p], proj, del ? LF_CAP_DELETE : LF_CAP_WRITE,
+					     path, &v) != 0 ||
 		    v.effect != LF_ALLOW) {
 			lr->unsafe[p] = true;
 			why_set(lr, p, "%s %s", del ? "deleted" : "wrote", path);

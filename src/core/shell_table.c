@@ -3409,7 +3409,7 @@ static int h_go(struct tc *t)
 		const char *s = w->text;
 		if (s[0] == '-' && s[1] == '-')
 			s++;
-		if (strncmp(s, "-ldflags", 8) || (s[8] && s[8] != '='))
+		if (strncmp(s, "-ldflags", 8) != 0 || (s[8] && s[8] != '='))
 			continue;
 		const struct lf_shell_word *v = s[8] ? w : i + 1 < t->argc ? &t->argv[i + 1] : NULL;
 		if (v && (!literal(v) || strstr(v->text, "extld")))

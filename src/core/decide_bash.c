@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decide_index.h"
 #include "core/shell.h"
 
 /* ------------------------------------------------------------------------
@@ -351,6 +352,96 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 }
 
 /* ------------------------------------------------------------------------
+ * The command rules of a resolved policy, by the first byte they can
+ * match: a command is compared only with the rules that start with its
+ * own first byte, and with the globs that start with a wildcard.
+ */
+struct bash_entry {
+	const struct lf_cmd_rule *c;
+	const struct lf_rule *owner;
+	size_t seq; /* policy order: the earliest wins a tie */
+};
+
+struct lf_bash_index {
+	const struct lf_rule **bash; /* the bash rules, in order */
+	size_t nbash;
+	bool has_globs;	      /* some command rule is a glob */
+	struct bash_entry *v; /* by first byte: v[start[b]..start[b + 1]) */
+	size_t start[257];
+	struct bash_entry *wild; /* globs that start with a wildcard */
+	size_t nwild;
+};
+
+/* The byte every command c matches starts with, or -1 when it may start
+ * with any (a glob's wildcard or escape). */
+static int entry_key(const struct lf_cmd_rule *c)
+{
+	if (c->matcher != LF_MATCH_GLOB)
+		return c->ntokens ? (unsigned char)c->tokens[0][0] : -1;
+	char g = c->text[0];
+	return g == '*' || g == '?' || g == '[' || g == '\\' || g == '\0' ? -1 : (unsigned char)g;
+}
+
+void lf_bash_index_free(struct lf_bash_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->bash);
+	free(ix->v);
+	free(ix->wild);
+	free(ix);
+}
+
+int lf_bash_index_build(const struct lf_effective *e, struct lf_bash_index **out)
+{
+	struct lf_bash_index *ix = calloc(1, sizeof(*ix));
+	size_t ncmds = 0, seq = 0;
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < e->nrules; i++)
+		if (e->rules[i]->cap == LF_CAP_BASH)
+			ncmds += e->rules[i]->ncmds;
+	ix->bash = malloc((e->nrules ? e->nrules : 1) * sizeof(*ix->bash));
+	ix->v = malloc((ncmds ? ncmds : 1) * sizeof(*ix->v));
+	ix->wild = malloc((ncmds ? ncmds : 1) * sizeof(*ix->wild));
+	if (!ix->bash || !ix->v || !ix->wild) {
+		lf_bash_index_free(ix);
+		return -ENOMEM;
+	}
+	/* counting sort by key, stable: policy order within a byte */
+	for (size_t i = 0; i < e->nrules; i++) {
+		const struct lf_rule *r = e->rules[i];
+		if (r->cap != LF_CAP_BASH)
+			continue;
+		ix->bash[ix->nbash++] = r;
+		for (size_t k = 0; k < r->ncmds; k++) {
+			int key = entry_key(&r->cmds[k]);
+			if (key >= 0)
+				ix->start[key + 1]++;
+			ix->has_globs = ix->has_globs || r->cmds[k].matcher == LF_MATCH_GLOB;
+		}
+	}
+	for (size_t b = 1; b <= 256; b++)
+		ix->start[b] += ix->start[b - 1];
+	size_t fill[256];
+	memcpy(fill, ix->start, sizeof(fill));
+	for (size_t i = 0; i < ix->nbash; i++) {
+		const struct lf_rule *r = ix->bash[i];
+		for (size_t k = 0; k < r->ncmds; k++, seq++) {
+			struct bash_entry en = { &r->cmds[k], r, seq };
+			int key = entry_key(&r->cmds[k]);
+			if (key >= 0)
+				ix->v[fill[key]++] = en;
+			else
+				ix->wild[ix->nwild++] = en;
+		}
+	}
+	*out = ix;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
  * Deciding a line.
  */
 #define MAX_CWDS 8
@@ -366,8 +457,10 @@ struct bash_ctx {
 	bool cwd_unknown;
 	bool has_globs; /* some command rule is a glob: build the joined text */
 	/* the bash rules, in order: parts are matched against these only */
-	const struct lf_rule **bash;
+	const struct lf_rule *const *bash;
 	size_t nbash;
+	const struct lf_bash_index *ix;
+	struct lf_bash_index *own_ix; /* the policy came without one */
 	char *join;
 	size_t joincap;
 	bool have;
@@ -400,7 +493,6 @@ struct bash_ctx {
 	} scopes[MAX_SCOPES];
 	char links[MAX_LINKS][CWD_MAX];
 	char written[MAX_WRITTEN][CWD_MAX];
-	const struct lf_rule *bash_inline[256];
 	char path[CWD_MAX * 2 + 2];
 	/* star patterns for words the shell still expands (could-match) */
 	uint16_t sp_t[SP_MAX], sp_r[SP_MAX];
@@ -435,11 +527,41 @@ static void verdict_unmatched(const struct lf_effective *e, const struct lf_rule
 	}
 }
 
+/* Whether command rule c could match the view whose program starts with
+ * p0 p1 and whose joined text with t0 t1: most rules name another program
+ * and are rejected on the first bytes before any real matching. */
+static bool entry_may_match(const struct lf_cmd_rule *c, char p0, char p1, char t0, char t1)
+{
+	if (c->matcher != LF_MATCH_GLOB)
+		return c->ntokens && c->tokens[0][0] == p0 && (!p0 || c->tokens[0][1] == p1);
+	if (!t0)
+		return true;
+	char g = c->text[0], h;
+	if (g == '*' || g == '?' || g == '[' || g == '\\')
+		return true;
+	if (g != t0)
+		return false;
+	h = c->text[1];
+	return !t1 || !h || h == t1 || h == '*' || h == '?' || h == '[' || h == '\\' || h == ' ' ||
+	       h == '\t';
+}
+
+static void entry_try(const struct bash_entry *en, const struct lf_cmd_view *view, char p0, char p1,
+		      char t0, char t1, const struct lf_cmd_rule **best,
+		      const struct lf_rule **owner)
+{
+	if (*best && en->c->effect <= (*best)->effect)
+		return;
+	if (entry_may_match(en->c, p0, p1, t0, t1) && lf_cmd_rule_match(en->c, view)) {
+		*best = en->c;
+		*owner = en->owner;
+	}
+}
+
 /* The strictest matching command rule for one view (the earliest on a
  * tie), raising *best. */
-static void match_view(const struct lf_rule *const *bash, size_t nbash,
-		       const struct lf_cmd_view *view, const struct lf_cmd_rule **best,
-		       const struct lf_rule **owner)
+static void match_view(const struct lf_bash_index *ix, const struct lf_cmd_view *view,
+		       const struct lf_cmd_rule **best, const struct lf_rule **owner)
 {
 	char p0 = view->prog[0], p1 = '\0', t0 = '\0', t1 = '\0';
 
@@ -449,35 +571,24 @@ static void match_view(const struct lf_rule *const *bash, size_t nbash,
 		t0 = view->text[0];
 	if (view->len > 1)
 		t1 = view->text[1];
-
-	for (size_t i = 0; i < nbash; i++) {
-		const struct lf_rule *r = bash[i];
-		for (size_t k = 0; k < r->ncmds; k++) {
-			const struct lf_cmd_rule *c = &r->cmds[k];
-			if (*best && c->effect <= (*best)->effect)
-				continue;
-			/* most rules name another program: reject on the first
-			 * character before any real matching */
-			if (c->matcher != LF_MATCH_GLOB) {
-				if (c->tokens[0][0] != p0 || (p0 && c->tokens[0][1] != p1))
-					continue;
-			} else if (t0) {
-				char g = c->text[0], h;
-				if (g == '*' || g == '?' || g == '[' || g == '\\')
-					goto full;
-				if (g != t0)
-					continue;
-				h = c->text[1];
-				if (t1 && h && h != t1 && h != '*' && h != '?' && h != '[' &&
-				    h != '\\' && h != ' ' && h != '\t')
-					continue;
+	if (ix->has_globs && (t0 != p0 || !t0)) {
+		/* no text, or one that does not start with the program: every
+		 * rule in order */
+		for (size_t i = 0; i < ix->nbash; i++)
+			for (size_t k = 0; k < ix->bash[i]->ncmds; k++) {
+				struct bash_entry en = { &ix->bash[i]->cmds[k], ix->bash[i], 0 };
+				entry_try(&en, view, p0, p1, t0, t1, best, owner);
 			}
-		full:
-			if (lf_cmd_rule_match(c, view)) {
-				*best = c;
-				*owner = r;
-			}
-		}
+		return;
+	}
+	/* the rules of the program's first byte and the wildcard globs,
+	 * merged in policy order */
+	const struct bash_entry *a = ix->v + ix->start[(unsigned char)p0],
+				*ae = ix->v + ix->start[(unsigned char)p0 + 1], *w = ix->wild,
+				*we = ix->wild + ix->nwild;
+	while (a < ae || w < we) {
+		const struct bash_entry *en = w == we || (a < ae && a->seq < w->seq) ? a++ : w++;
+		entry_try(en, view, p0, p1, t0, t1, best, owner);
 	}
 }
 
@@ -684,7 +795,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 		return r;
 	size_t full_len = view.len;
 	view.text = bc->join ? bc->join : "";
-	match_view(bc->bash, bc->nbash, &view, &best, &owner);
+	match_view(bc->ix, &view, &best, &owner);
 
 	/* /bin/rm is judged like rm too */
 	const char *slash = strrchr(prog, '/');
@@ -695,7 +806,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 			view.text += skip;
 			view.len -= skip;
 		}
-		match_view(bc->bash, bc->nbash, &view, &best, &owner);
+		match_view(bc->ix, &view, &best, &owner);
 	}
 	if (!best) {
 		if (!bc->have_unmatched) {
@@ -1520,29 +1631,23 @@ static struct bash_ctx *ctx_new(const struct lf_effective *e, const char *projec
 		bc->ncwd = 1;
 	}
 	bc->sp_budget = (size_t)32 << 20;
-	bc->bash = e->nrules <= sizeof(bc->bash_inline) / sizeof(bc->bash_inline[0])
-			   ? bc->bash_inline
-			   : malloc(e->nrules * sizeof(*bc->bash));
-	if (!bc->bash) {
-		free(bc);
-		return NULL;
+	bc->ix = e->bash_index;
+	if (!bc->ix) {
+		if (lf_bash_index_build(e, &bc->own_ix) < 0) {
+			free(bc);
+			return NULL;
+		}
+		bc->ix = bc->own_ix;
 	}
-	for (size_t i = 0; i < e->nrules; i++) {
-		const struct lf_rule *rule = e->rules[i];
-		if (rule->cap != LF_CAP_BASH)
-			continue;
-		bc->bash[bc->nbash++] = rule;
-		for (size_t k = 0; k < rule->ncmds && !bc->has_globs; k++)
-			if (rule->cmds[k].matcher == LF_MATCH_GLOB)
-				bc->has_globs = true;
-	}
+	bc->bash = bc->ix->bash;
+	bc->nbash = bc->ix->nbash;
+	bc->has_globs = bc->ix->has_globs;
 	return bc;
 }
 
 static void ctx_free(struct bash_ctx *bc)
 {
-	if (bc->bash != bc->bash_inline)
-		free(bc->bash);
+	lf_bash_index_free(bc->own_ix);
 	free(bc->join);
 	free(bc);
 }

@@ -410,12 +410,15 @@ LF_EXPORT int lf_trust_store_path(char *out, size_t size);
  * source of every entry: the final path-beneath rules (the plan's grants,
  * the materialised allow fallback, the host-grant table, the policies'
  * "host" sections, agent profiles, the run directory, the command), every
- * grant dropped and why, the fences, the masks (none yet: reserved for a
- * private mount namespace), the environment scrub, the ABI, the handled
- * rights and scopes and the predicted status. It is built in three steps:
- * the pure core lists what each source asks for, one I/O step gathers the
- * file-system facts (canonical paths, types, the /etc listing), and the
- * pure core fences, merges and maps the result to Landlock rights.
+ * grant dropped and why, the fences and how each is enforced, the masks
+ * and protections of the private mount namespace, the environment scrub,
+ * the ABI, the handled rights and scopes and the predicted status. It is
+ * built in three steps: the pure core lists what each source asks for,
+ * one I/O step gathers the facts (canonical paths, types, the /etc
+ * listing, whether a mount namespace can be made, which fenced paths
+ * exist, glob matches, git directories, mount aliases), and the pure core
+ * fences, masks, merges and maps the result to Landlock rights; a last
+ * look for hard links into the grants masks them at their own name.
  */
 
 /* Where an entry of the sandbox value comes from. */
@@ -432,11 +435,12 @@ enum lf_origin {
 	LF_ORIGIN_BUILTIN = 9,	   /* landfence's own fence on its configuration */
 	LF_ORIGIN_SELF = 10,	   /* landfence's own executable and library */
 	LF_ORIGIN_GIT = 11,	   /* the git directory of a linked worktree outside the project */
+	LF_ORIGIN_PROTECT = 12,	   /* a protection: a persistence path kept read-only */
 };
 
 /* "policy", "fallback", "host", "host-policy", "profile", "run-dir",
- * "command", "device", "toolchain", "builtin", "self", "git". Static
- * string. */
+ * "command", "device", "toolchain", "builtin", "self", "git", "protect".
+ * Static string. */
 LF_EXPORT const char *lf_origin_name(enum lf_origin origin);
 
 /* One final path-beneath rule. Strings are owned by the value. */
@@ -463,9 +467,24 @@ struct lf_sandbox_dropped {
 	enum lf_layer fence_layer; /* when fence_source.file is set */
 };
 
+/* How a fence or a protection is enforced (doc/landlock.md, "Masks"). */
+enum lf_mechanism {
+	LF_MECH_DROP = 0,      /* every grant of its class that overlaps it loses the
+				  class (the seed's rule) */
+	LF_MECH_MASK = 1,      /* masked in a private mount namespace: the grants
+				  around it keep their class */
+	LF_MECH_WATCHED = 2,   /* a protection that cannot be masked: compared
+				  before and after the program (post-run report) */
+	LF_MECH_UNREACHED = 3, /* no grant of its class reaches it: nothing to do */
+};
+
+/* "drop", "mask", "watched", "unreached". Static string. */
+LF_EXPORT const char *lf_mechanism_name(enum lf_mechanism m);
+
 /* A fence, in the form it is compared: the plan's fence as written and
- * canonical (both are fences), and landfence's configuration directory
- * (origin LF_ORIGIN_BUILTIN, write class). */
+ * canonical (both are fences), another mount path that shows the same
+ * place (an alias), and landfence's configuration directory (origin
+ * LF_ORIGIN_BUILTIN, write class). */
 struct lf_sandbox_fence {
 	const char *path;
 	unsigned access; /* LF_ACCESS_RO or LF_ACCESS_RW */
@@ -473,16 +492,62 @@ struct lf_sandbox_fence {
 	enum lf_origin origin; /* LF_ORIGIN_POLICY or LF_ORIGIN_BUILTIN */
 	struct lf_source source;
 	enum lf_layer layer;
+	/* Since 0.1: how it is enforced, and why that way ("does not exist
+	 * at launch", "2 paths at launch; a match made later is not
+	 * hidden", ...; NULL when there is nothing to say). */
+	enum lf_mechanism mechanism;
+	const char *mechanism_why;
 };
 
-/* A mask: a path hidden (read class) or made read-only (write class) in a
- * private mount namespace before Landlock applies. Reserved: no value has
- * masks yet (doc/landlock.md, "Masks"). */
+/* What a mask puts over its path. */
+enum lf_mask_kind {
+	LF_MASK_HIDE_DIR = 0,  /* an empty directory, mode 000, on a read-only tmpfs */
+	LF_MASK_HIDE_FILE = 1, /* an empty file, mode 000, on a read-only tmpfs */
+	LF_MASK_READ_ONLY = 2, /* the path itself, bound read-only (recursively) */
+};
+
+/* A mask: a path hidden (read class: reading and writing below it are
+ * refused) or made read-only (write class) in a private mount namespace
+ * before Landlock applies (doc/landlock.md, "Masks"). */
 struct lf_sandbox_mask {
-	const char *path;
-	unsigned access;
+	const char *path; /* canonical absolute */
+	unsigned access;  /* LF_ACCESS_RO: hidden; LF_ACCESS_RW: read-only */
 	struct lf_source source;
 	enum lf_layer layer;
+	/* Since 0.1. */
+	enum lf_mask_kind kind;
+	enum lf_origin origin; /* LF_ORIGIN_POLICY (a deny or ask rule), _BUILTIN,
+				  _PROTECT, _HOST (/etc) */
+	const char *why;       /* for people: the rule, the protection, the link */
+};
+
+/* A protection: a persistence path (git hooks and config, agent and
+ * editor settings that run commands, ...) that a grant leaves writable.
+ * Not a fence: it never drops a grant. Masked read-only where a mount
+ * namespace is available and the path exists; otherwise watched (the
+ * post-run report). The list comes from the built-in table and the
+ * policies' "protect" sections (doc/policy.md). */
+struct lf_sandbox_protect {
+	const char *path;	     /* canonical absolute */
+	const char *entry;	     /* the table row or policy entry: ".git/hooks",
+			      "~/.codex/config.toml" */
+	const char *why;	     /* what runs it */
+	enum lf_mechanism mechanism; /* LF_MECH_MASK or LF_MECH_WATCHED */
+	const char *mechanism_why;   /* why not masked, NULL when masked */
+	bool lifted;		     /* a policy lifted the entry ("protect.lift") */
+};
+
+/* The private mount namespace of a launch: whether one is used, and what
+ * it costs. */
+struct lf_namespace {
+	bool available;	    /* the probe succeeded (and LANDFENCE_NO_NAMESPACES is unset) */
+	bool user;	    /* with a user namespace (an unprivileged launch) */
+	const char *failed; /* when not available: which step failed and why */
+	size_t nmasks;	    /* masks */
+	size_t npins;	    /* directories bound onto themselves so that no
+			       parent of a mask can be renamed */
+	size_t nnodev;	    /* grant roots bound nodev,nosuid */
+	size_t nmounts;	    /* mount operations per launch, all of the above */
 };
 
 /* A TCP port the program may use when the policy restricts the network
@@ -523,8 +588,16 @@ struct lf_sandbox_opts {
 	const char *home;    /* for "~/"; NULL: $HOME (secure_getenv) */
 	int abi_max;	     /* 0: LANDFENCE_ABI_MAX decides; N > 0: at most
 				ABI N; LF_ABI_NONE: as if there were no Landlock */
+	int namespaces;	     /* since 0.1. LF_NS_PROBE (0): a forked child tries
+				(LANDFENCE_NO_NAMESPACES=1 says no); LF_NS_NEVER:
+				no mount namespace; LF_NS_ASSUME: as if one
+				were available, without trying (a value to
+				read, never to launch) */
 	unsigned flags;	     /* LF_SANDBOX_* */
 };
+#define LF_NS_PROBE 0
+#define LF_NS_NEVER (-1)
+#define LF_NS_ASSUME 1
 /* Prepare a launch: make the missing places the value would grant and
  * that say so (agent profile directories and files, caches of the
  * toolchains in use; doc/landlock.md), below the home directory, owned by
@@ -582,6 +655,26 @@ LF_EXPORT size_t lf_sandbox_fence_count(const struct lf_sandbox *sb);
 LF_EXPORT const struct lf_sandbox_fence *lf_sandbox_fence(const struct lf_sandbox *sb, size_t i);
 LF_EXPORT size_t lf_sandbox_mask_count(const struct lf_sandbox *sb);
 LF_EXPORT const struct lf_sandbox_mask *lf_sandbox_mask(const struct lf_sandbox *sb, size_t i);
+/* The protections a grant leaves writable, each with its mechanism. */
+LF_EXPORT size_t lf_sandbox_protect_count(const struct lf_sandbox *sb);
+LF_EXPORT const struct lf_sandbox_protect *lf_sandbox_protect(const struct lf_sandbox *sb,
+							      size_t i);
+/* The mount namespace: available or why not, and its cost. Owned by sb. */
+LF_EXPORT const struct lf_namespace *lf_sandbox_namespace(const struct lf_sandbox *sb);
+/* Whether a private mount namespace can be made here, as lf_sandbox_new
+ * finds out (a forked child tries every step a launch takes;
+ * LANDFENCE_NO_NAMESPACES=1 in the environment says no without trying):
+ * *available, *user (a user namespace is needed: not root with
+ * CAP_SYS_ADMIN), and when not available the failing step and why into
+ * why (NUL terminated when size > 0). The child's answer is remembered
+ * for the process. Returns 0, or the negative errno of starting the
+ * child (then *available is false and why says so). */
+LF_EXPORT int lf_namespace_probe(bool *available, bool *user, char *why, size_t size);
+
+/* Whether the value re-admitted d, an allow the plan dropped (d is one of
+ * lf_plan_dropped of the plan the value was built from): every fence that
+ * dropped it is masked, so its grant is a final rule. */
+LF_EXPORT bool lf_sandbox_readmitted(const struct lf_sandbox *sb, const struct lf_dropped *d);
 LF_EXPORT size_t lf_sandbox_env_count(const struct lf_sandbox *sb);
 LF_EXPORT const struct lf_sandbox_env *lf_sandbox_env(const struct lf_sandbox *sb, size_t i);
 /* Notices for the user: hardenings this kernel lacks, grants added for

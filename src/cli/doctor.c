@@ -61,6 +61,8 @@ struct report {
 	bool all; /* every feature landfence relies on is there */
 	const char *hint;
 	struct lf_apparmor_userns aa; /* Ubuntu's user-namespace restriction */
+	bool ns, ns_user;	      /* the mount-namespace probe */
+	char ns_failed[256];
 };
 
 static int print_json(const struct report *rp)
@@ -90,6 +92,9 @@ static int print_json(const struct report *rp)
 							: json_null());
 	json_object_set_new(root, "apparmor_label",
 			    rp->aa.label[0] ? json_string(rp->aa.label) : json_null());
+	json_object_set_new(root, "mount_namespace",
+			    json_pack("{s:b, s:b, s:s?}", "available", rp->ns, "user", rp->ns_user,
+				      "failed", rp->ns ? NULL : rp->ns_failed));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!text)
@@ -158,11 +163,15 @@ static int print_text(const struct report *rp)
 	print_limits();
 	char aa_text[512];
 	printf("%s\n", lf_apparmor_userns_text(&rp->aa, geteuid() == 0, aa_text, sizeof(aa_text)));
-	/* Not yet used: the masks of precise denies will need a user
-	 * namespace when landfence runs unprivileged. */
-	if (rp->aa.restrict_userns > 0)
-		printf("landfence does not create namespaces yet, so this does not change what "
-		       "it enforces today.\n");
+	if (rp->ns)
+		printf("mount namespace: yes (%s): a deny or ask rule inside a grant is masked "
+		       "(hidden or read-only), protected paths are kept read-only, grants are "
+		       "mounted nodev,nosuid.\n",
+		       rp->ns_user ? "in a user namespace" : "as root");
+	else
+		printf("mount namespace: NO (%s): a deny or ask rule inside a grant drops the "
+		       "grant, protected paths are only watched (the post-run report).\n",
+		       rp->ns_failed);
 	if (rp->all)
 		printf("Everything landfence uses is enforceable on this kernel.\n");
 	else
@@ -262,6 +271,7 @@ int lf_cmd_doctor(int argc, char **argv)
 			rp.all = false;
 	}
 	rp.hint = rp.p.kernel == 0 ? lf_landlock_hint(rp.p.err) : NULL;
+	(void)lf_namespace_probe(&rp.ns, &rp.ns_user, rp.ns_failed, sizeof(rp.ns_failed));
 	if (lf_apparmor_userns_read(LF_APPARMOR_USERNS_SYSCTL, LF_APPARMOR_LABEL, &rp.aa) < 0) {
 		fprintf(stderr, "landfence: %s does not hold a number\n",
 			LF_APPARMOR_USERNS_SYSCTL);

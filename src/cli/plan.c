@@ -337,6 +337,16 @@ static void print_rules(const struct plan_view *pv, bool tree)
 	       "<a private TMPDIR, created for each run and removed after it>");
 }
 
+/* How many of the plan's drops the value did not give back. */
+static size_t plan_drops_left(const struct plan_view *pv)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < lf_plan_dropped_count(pv->plan); i++)
+		n += !pv->sb || !lf_sandbox_readmitted(pv->sb, lf_plan_dropped(pv->plan, i));
+	return n;
+}
+
 static void print_dropped(const struct plan_view *pv)
 {
 	const struct lf_sandbox *sb = pv->sb;
@@ -344,9 +354,12 @@ static void print_dropped(const struct plan_view *pv)
 	size_t nad = sb ? lf_sandbox_dropped_count(sb) : 0;
 	char src[600], fsrc[600];
 
-	printf("\ndropped (%zu):\n", nd + nad);
+	printf("\ndropped (%zu):\n", plan_drops_left(pv) + nad);
 	for (size_t i = 0; i < nd; i++) {
 		const struct lf_dropped *d = lf_plan_dropped(pv->plan, i);
+		/* Back as a rule: every fence that dropped it is masked. */
+		if (sb && lf_sandbox_readmitted(sb, d))
+			continue;
 		source_text(src, sizeof(src), pv->p, &d->allow);
 		source_text(fsrc, sizeof(fsrc), pv->p, &d->fence);
 		printf("  %-10s %s  (allow at %s) fenced by %s %s at %s\n",
@@ -416,14 +429,90 @@ static void print_findings(const struct plan_view *pv, unsigned scan, const char
 		       absent);
 }
 
+static const char *mask_words(enum lf_mask_kind k)
+{
+	return k == LF_MASK_READ_ONLY ? "read-only" : "hidden";
+}
+
+/* The mount namespace: whether masks are in force, and their cost. */
+static void print_namespace(const struct plan_view *pv)
+{
+	const struct lf_namespace *ns = lf_sandbox_namespace(pv->sb);
+
+	if (!ns->available) {
+		printf("mount namespace: no (%s): a deny or ask rule inside a grant drops the "
+		       "grant, protected paths are only watched\n",
+		       ns->failed ? ns->failed : "unknown");
+		return;
+	}
+	printf("mount namespace: yes (%s): %zu mount%s per launch (%zu mask%s, %zu pin%s, "
+	       "%zu nodev,nosuid grant root%s)\n",
+	       ns->user ? "in a user namespace" : "as root", ns->nmounts,
+	       ns->nmounts == 1 ? "" : "s", ns->nmasks, ns->nmasks == 1 ? "" : "s", ns->npins,
+	       ns->npins == 1 ? "" : "s", ns->nnodev, ns->nnodev == 1 ? "" : "s");
+}
+
+/* Every fence with its mechanism, then the masks. */
+static void print_fences(const struct plan_view *pv)
+{
+	const struct lf_sandbox *sb = pv->sb;
+	size_t n = lf_sandbox_fence_count(sb), nm = lf_sandbox_mask_count(sb);
+	char src[600];
+
+	printf("\nfences (%zu):\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct lf_sandbox_fence *f = lf_sandbox_fence(sb, i);
+
+		source_text(src, sizeof(src), pv->p, &f->source);
+		printf("  %-6s %-9s %s  (%s %s)%s%s\n",
+		       f->access == LF_ACCESS_RO ? "read" : "write",
+		       lf_mechanism_name(f->mechanism), f->path,
+		       f->origin == LF_ORIGIN_BUILTIN ? "built in:" : lf_effect_name(f->effect),
+		       src, f->mechanism_why ? ": " : "", f->mechanism_why ? f->mechanism_why : "");
+	}
+	if (!nm)
+		return;
+	printf("\nmasks (%zu): in the private mount namespace, before Landlock\n", nm);
+	for (size_t i = 0; i < nm; i++) {
+		const struct lf_sandbox_mask *m = lf_sandbox_mask(sb, i);
+
+		printf("  %-10s %s  (%s)\n", mask_words(m->kind), m->path, m->why ? m->why : "");
+	}
+}
+
+/* The protections a grant leaves writable that a mask keeps read-only;
+ * the watched ones are the findings' persistence paths. */
+static void print_protections(const struct plan_view *pv)
+{
+	const struct lf_sandbox *sb = pv->sb;
+	size_t n = 0;
+
+	for (size_t i = 0; i < lf_sandbox_protect_count(sb); i++)
+		n += lf_sandbox_protect(sb, i)->mechanism == LF_MECH_MASK;
+	if (!n)
+		return;
+	printf("\nprotected persistence paths (%zu): read-only in the mount namespace\n", n);
+	for (size_t i = 0; i < lf_sandbox_protect_count(sb); i++) {
+		const struct lf_sandbox_protect *pr = lf_sandbox_protect(sb, i);
+
+		if (pr->mechanism == LF_MECH_MASK)
+			printf("  %s  (%s: %s)\n", pr->path, pr->entry, pr->why);
+	}
+}
+
 static void print_text(const struct plan_view *pv, bool tree)
 {
 	const struct lf_sandbox *sb = pv->sb;
 
 	print_header(pv);
+	if (sb)
+		print_namespace(pv);
 	print_rules(pv, tree);
+	if (sb)
+		print_fences(pv);
 	print_dropped(pv);
 	if (sb) {
+		print_protections(pv);
 		print_findings(pv, LF_SCAN_HARDLINKS, "hard links into grants");
 		print_findings(pv, LF_SCAN_DEVICES, "device nodes below grants");
 		print_findings(pv, LF_SCAN_PERSISTENCE, "writable persistence paths");
@@ -456,6 +545,52 @@ static json_t *rule_json(const struct plan_view *pv, const struct lf_sandbox_rul
 			 "landlock_mask", (json_int_t)fr->landlock, "ioctl_dev", fr->ioctl_dev,
 			 "origin", lf_origin_name(fr->origin), "why", fr->why, "source",
 			 source_json(pv->p, &fr->source));
+}
+
+/* The namespace, every fence with its mechanism, the masks and the
+ * protections. */
+static void json_masks(const struct plan_view *pv, json_t *root)
+{
+	const struct lf_sandbox *sb = pv->sb;
+	const struct lf_namespace *ns = lf_sandbox_namespace(sb);
+	json_t *fences = json_array(), *masks = json_array(), *prot = json_array();
+
+	json_object_set_new(root, "namespace",
+			    json_pack("{s:b, s:b, s:s?, s:I, s:I, s:I, s:I}", "available",
+				      ns->available, "user", ns->user, "failed", ns->failed,
+				      "masks", (json_int_t)ns->nmasks, "pins",
+				      (json_int_t)ns->npins, "nodev", (json_int_t)ns->nnodev,
+				      "mounts", (json_int_t)ns->nmounts));
+	for (size_t i = 0; fences && i < lf_sandbox_fence_count(sb); i++) {
+		const struct lf_sandbox_fence *f = lf_sandbox_fence(sb, i);
+		json_array_append_new(
+			fences,
+			json_pack("{s:s, s:o, s:s, s:s, s:s, s:s?, s:o}", "path", f->path, "access",
+				  access_json(f->access), "effect", lf_effect_name(f->effect),
+				  "origin", lf_origin_name(f->origin), "mechanism",
+				  lf_mechanism_name(f->mechanism), "why", f->mechanism_why,
+				  "source", source_json(pv->p, &f->source)));
+	}
+	for (size_t i = 0; masks && i < lf_sandbox_mask_count(sb); i++) {
+		const struct lf_sandbox_mask *m = lf_sandbox_mask(sb, i);
+		json_array_append_new(
+			masks, json_pack("{s:s, s:s, s:s, s:s?}", "path", m->path, "kind",
+					 m->kind == LF_MASK_HIDE_DIR	? "hidden-directory"
+					 : m->kind == LF_MASK_HIDE_FILE ? "hidden-file"
+									: "read-only",
+					 "origin", lf_origin_name(m->origin), "why", m->why));
+	}
+	for (size_t i = 0; prot && i < lf_sandbox_protect_count(sb); i++) {
+		const struct lf_sandbox_protect *pr = lf_sandbox_protect(sb, i);
+		json_array_append_new(prot,
+				      json_pack("{s:s, s:s, s:s, s:s, s:s?, s:b}", "path", pr->path,
+						"entry", pr->entry, "why", pr->why, "mechanism",
+						lf_mechanism_name(pr->mechanism), "mechanism_why",
+						pr->mechanism_why, "lifted", pr->lifted));
+	}
+	json_object_set_new(root, "fences", fences);
+	json_object_set_new(root, "masks", masks);
+	json_object_set_new(root, "protections", prot);
 }
 
 /* The value's part of the JSON view: status, rights, rules, the adapter's
@@ -511,6 +646,7 @@ static void json_sandbox(const struct plan_view *pv, json_t *root, json_t *rules
 	for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
 		json_array_append_new(notices, json_string(lf_sandbox_notice(sb, i)));
 	json_object_set_new(root, "status", status);
+	json_masks(pv, root);
 }
 
 /* The findings of one scan as an array of lines; absent (may be NULL)
@@ -571,6 +707,8 @@ static json_t *json_view(const struct plan_view *pv)
 	json_sandbox(pv, root, rules, dropped, notices);
 	for (size_t i = 0; i < lf_plan_dropped_count(pv->plan); i++) {
 		const struct lf_dropped *d = lf_plan_dropped(pv->plan, i);
+		if (pv->sb && lf_sandbox_readmitted(pv->sb, d))
+			continue;
 		json_array_append_new(
 			dropped,
 			json_pack("{s:s, s:s, s:o, s:o, s:s, s:s, s:o, s:s}", "stage", "plan",

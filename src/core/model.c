@@ -63,6 +63,8 @@ void lf_policy_free(struct lf_policy *p)
 	lf_strv_fini(&p->profiles);
 	lf_strv_fini(&p->env_unset);
 	lf_strv_fini(&p->env_keep);
+	lf_strv_fini(&p->protect_add);
+	lf_strv_fini(&p->protect_lift);
 	lf_strv_fini(&p->toolchains_except);
 	lf_ports_fini(&p->net_connect);
 	lf_ports_fini(&p->net_bind);

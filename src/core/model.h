@@ -73,12 +73,16 @@ struct lf_policy {
 	lf_posture fallback;
 	struct lf_rule *rules;
 	size_t nrules;
-	struct lf_strv host_read;  /* "host": {"read": [...]} as written */
-	struct lf_strv host_write; /* "host": {"write": [...]} as written */
-	struct lf_strv profiles;   /* "profiles": [...] */
-	struct lf_strv env_unset;  /* "env": {"unset": [...]} */
-	struct lf_strv env_keep;   /* "env": {"keep": [...]}: kept despite the
+	struct lf_strv host_read;    /* "host": {"read": [...]} as written */
+	struct lf_strv host_write;   /* "host": {"write": [...]} as written */
+	struct lf_strv profiles;     /* "profiles": [...] */
+	struct lf_strv env_unset;    /* "env": {"unset": [...]} */
+	struct lf_strv env_keep;     /* "env": {"keep": [...]}: kept despite the
 				      default scrub list */
+	struct lf_strv protect_add;  /* "protect": {"add": [...]}: more protections,
+					project-relative or "~/..." */
+	struct lf_strv protect_lift; /* "protect": {"lift": [...]}: built-in rows
+					only watched, not masked */
 	/* "toolchains": {"discover": false, "except": [...]} */
 	bool has_discover;
 	bool discover;

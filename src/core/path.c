@@ -159,3 +159,13 @@ bool lf_path_overlap(const char *a, const char *b)
 {
 	return lf_path_overlap_n(a, strlen(a), b, strlen(b));
 }
+
+int lf_path_order(const char *a, const char *b)
+{
+	const char *x = a, *y = b;
+
+	for (; *x && *x == *y; x++, y++)
+		;
+	unsigned cx = *x == '/' ? 1 : (unsigned char)*x, cy = *y == '/' ? 1 : (unsigned char)*y;
+	return (int)cx - (int)cy;
+}

@@ -56,6 +56,11 @@ static inline bool lf_path_covers_n(const char *root, size_t rlen, const char *p
 
 /* Whether a and b (absolute, clean) are equal or one covers the other. */
 bool lf_path_overlap(const char *a, const char *b);
+
+/* Orders absolute paths component by component ('/' before every other
+ * byte), so that a directory comes right before what lies below it, as
+ * strcmp does otherwise. */
+int lf_path_order(const char *a, const char *b);
 bool lf_path_overlap_n(const char *a, size_t alen, const char *b, size_t blen);
 
 #endif /* LF_CORE_PATH_H */

@@ -89,10 +89,25 @@ const char *lf_origin_name(enum lf_origin origin)
 		[LF_ORIGIN_PROFILE] = "profile",     [LF_ORIGIN_RUN_DIR] = "run-dir",
 		[LF_ORIGIN_COMMAND] = "command",     [LF_ORIGIN_DEVICE] = "device",
 		[LF_ORIGIN_TOOLCHAIN] = "toolchain", [LF_ORIGIN_BUILTIN] = "builtin",
+		[LF_ORIGIN_PROTECT] = "protect",
 		[LF_ORIGIN_SELF] = "self",	     [LF_ORIGIN_GIT] = "git",
 	};
 
 	if ((unsigned)origin < sizeof(names) / sizeof(names[0]) && names[origin])
 		return names[origin];
+	return "unknown";
+}
+
+const char *lf_mechanism_name(enum lf_mechanism m)
+{
+	static const char *const names[] = {
+		[LF_MECH_DROP] = "drop",
+		[LF_MECH_MASK] = "mask",
+		[LF_MECH_WATCHED] = "watched",
+		[LF_MECH_UNREACHED] = "unreached",
+	};
+
+	if ((unsigned)m < sizeof(names) / sizeof(names[0]) && names[m])
+		return names[m];
 	return "unknown";
 }

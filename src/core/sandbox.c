@@ -132,6 +132,60 @@ static const struct lf_rule *grant_rule(const struct lf_effective *e, const char
 	return NULL;
 }
 
+/* The glob behind the plan's fence number k: the plan makes one fence per
+ * glob of every deny and ask file rule, in pool order. NULL when the
+ * plan does not come from e (a caller's own plan). */
+static const struct lf_glob *fence_glob(const struct lf_effective *e, const struct lf_fence *f,
+					size_t k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; e && i < e->nrules; i++) {
+		const struct lf_rule *r = e->rules[i];
+
+		if (r->cap == LF_CAP_BASH || r->effect == LF_ALLOW)
+			continue;
+		if (k >= n + r->nglobs) {
+			n += r->nglobs;
+			continue;
+		}
+		const struct lf_glob *g = &r->globs[k - n];
+		bool same = r->source.line == f->source.line &&
+			    r->source.column == f->source.column &&
+			    strlen(f->rel_root) == g->prefix_len &&
+			    strncmp(f->rel_root, g->pattern, g->prefix_len) == 0;
+
+		/* The same rule and the same static prefix, or not ours. */
+		return same ? g : NULL;
+	}
+	return NULL;
+}
+
+/* An allow the plan dropped, offered again: with a mount namespace, stage
+ * 3 keeps it when every fence that overlaps it can be masked. */
+static int sources_readmit(struct lf_sandbox_input *in, const struct lf_effective *e,
+			   const struct lf_plan *plan)
+{
+	for (size_t i = 0; i < lf_plan_dropped_count(plan); i++) {
+		const struct lf_dropped *d = lf_plan_dropped(plan, i);
+		enum lf_layer layer = layer_of(e, &d->allow);
+		int r;
+
+		if (!d || !d->abs_root || !(d->access & (RO | RW)))
+			continue;
+		r = cand_new(in, strdup(d->abs_root), d->access & (RO | RW), LF_ORIGIN_POLICY,
+			     LF_CAND_READMIT,
+			     xasprintf("policy allow at %s %s:%u:%u (its fences are masked)",
+				       lf_layer_name(layer),
+				       d->allow.file ? d->allow.file : "<memory>", d->allow.line,
+				       d->allow.column),
+			     d->allow, layer);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int sources_plan(struct lf_sandbox_input *in, const struct lf_effective *e,
 			const struct lf_plan *plan)
 {
@@ -146,7 +200,10 @@ static int sources_plan(struct lf_sandbox_input *in, const struct lf_effective *
 			      layer_of(e, &f->source));
 		if (r < 0)
 			return r;
+		in->fences[in->nfences - 1].glob = fence_glob(e, f, i);
 	}
+	if (in->host.ns && (r = sources_readmit(in, e, plan)) < 0)
+		return r;
 	for (size_t i = 0; i < lf_plan_grant_count(plan); i++) {
 		const struct lf_grant *g = lf_plan_grant(plan, i);
 		const struct lf_rule *rule;
@@ -416,6 +473,75 @@ static int sources_env(struct lf_sandbox_input *in, const struct lf_effective *e
 	return r;
 }
 
+static int protect_new(struct lf_sandbox_input *in, enum lf_protect_base base, const char *rel,
+		       char *name, const char *why, bool watch_only, bool from_policy)
+{
+	if (!name || lf_grow((void **)&in->protects, &in->protects_cap, in->nprotects,
+			     sizeof(*in->protects)) < 0) {
+		free(name);
+		return -ENOMEM;
+	}
+	in->protects[in->nprotects++] = (struct lf_protect_in){
+		.base = base,
+		.rel = rel,
+		.name = name,
+		.why = why,
+		.watch_only = watch_only,
+		.from_policy = from_policy,
+	};
+	return 0;
+}
+
+static bool protect_lifted(const struct lf_effective *e, const char *name)
+{
+	for (size_t l = 0; e && l < e->nlayers; l++)
+		for (size_t i = 0; i < e->layers[l]->protect_lift.n; i++)
+			if (!strcmp(e->layers[l]->protect_lift.v[i], name))
+				return true;
+	return false;
+}
+
+/* The protections: every row of the persistence table (a row a layer
+ * lifts is only watched), then every layer's "protect.add". */
+static int sources_protect(struct lf_sandbox_input *in, const struct lf_effective *e)
+{
+	static const struct {
+		enum lf_protect_base base;
+		const struct lf_persist_row *rows;
+		const size_t *n;
+	} tables[] = {
+		{ LF_PROTECT_PROJECT, lf_persist_project, &lf_persist_project_len },
+		{ LF_PROTECT_GITDIR, lf_persist_gitdir, &lf_persist_gitdir_len },
+		{ LF_PROTECT_HOME, lf_persist_home, &lf_persist_home_len },
+	};
+	char name[512];
+	int r = 0;
+
+	for (size_t t = 0; t < 3 && r == 0; t++)
+		for (size_t i = 0; i < *tables[t].n && r == 0; i++) {
+			const struct lf_persist_row *row = &tables[t].rows[i];
+
+			lf_protect_row_name(tables[t].base, row, name, sizeof(name));
+			r = protect_new(in, tables[t].base, row->rel, strdup(name), row->why,
+					row->flags & LF_PERSIST_WATCH, false);
+			if (r == 0)
+				in->protects[in->nprotects - 1].lifted = protect_lifted(e, name);
+		}
+	for (size_t l = 0; e && l < e->nlayers && r == 0; l++) {
+		const struct lf_policy *p = e->layers[l];
+
+		for (size_t i = 0; i < p->protect_add.n && r == 0; i++) {
+			const char *v = p->protect_add.v[i];
+			bool home = strncmp(v, "~/", 2) == 0;
+
+			r = protect_new(in, home ? LF_PROTECT_HOME : LF_PROTECT_PROJECT,
+					home ? v + 2 : v, strdup(v),
+					"a protection the policy adds (protect.add)", false, true);
+		}
+	}
+	return r;
+}
+
 /* The layers that restrict the network pool by intersection: a port is
  * allowed only when every one of them allows it, as a deny of any layer
  * is never lifted. */
@@ -490,6 +616,8 @@ int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 	if (r == 0)
 		r = sources_env(in, e);
 	if (r == 0)
+		r = sources_protect(in, e);
+	if (r == 0)
 		r = sources_net(in, e);
 	if (r < 0) {
 		if (r == -ENOMEM && diag && !diag->message[0])
@@ -499,6 +627,13 @@ int lf_sandbox_sources(const struct lf_effective *e, const struct lf_plan *plan,
 	}
 	*out = in;
 	return 0;
+}
+
+static void typed_paths_free(struct lf_typed_path *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
 }
 
 void lf_sandbox_input_free(struct lf_sandbox_input *in)
@@ -518,10 +653,30 @@ void lf_sandbox_input_free(struct lf_sandbox_input *in)
 	}
 	free(in->cands);
 	for (size_t i = 0; i < in->nfences; i++) {
-		free(in->fences[i].raw);
-		free(in->fences[i].canon);
+		struct lf_fence_in *f = &in->fences[i];
+
+		free(f->raw);
+		free(f->canon);
+		free(f->expand_err);
+		typed_paths_free(f->matches, f->nmatches);
+		for (size_t k = 0; k < f->naliases; k++)
+			free(f->aliases[k]);
+		free(f->aliases);
 	}
 	free(in->fences);
+	for (size_t i = 0; i < in->nprotects; i++)
+		free(in->protects[i].name);
+	free(in->protects);
+	for (size_t i = 0; i < in->nprotect_paths; i++)
+		free(in->protect_paths[i].path);
+	free(in->protect_paths);
+	lf_strv_fini(&in->gitdirs);
+	free(in->etc_err);
+	typed_paths_free(in->etc_hidden, in->netc_hidden);
+	for (size_t i = 0; i < in->netc_aliases; i++)
+		free(in->etc_aliases[i]);
+	free(in->etc_aliases);
+	lf_strv_fini(&in->fact_notes);
 	for (size_t i = 0; i < in->nenv; i++) {
 		free(in->env[i].name);
 		free(in->env[i].why);
@@ -551,21 +706,59 @@ struct grant {
 	bool ioctl_dev;
 };
 
-static int fence_push(struct lf_sandbox *sb, const char *raw, const struct lf_fence_in *f)
+/* Which form of its input fence a fence of the value is. */
+enum {
+	LF_FORM_RAW = 0,   /* as written (the project root joined with the prefix) */
+	LF_FORM_CANON = 1, /* where it really is */
+	LF_FORM_ALIAS = 2, /* another mount path that shows the same place */
+};
+
+static int fences_grow(struct lf_sandbox *sb)
 {
+	size_t old_cap = sb->fences_cap;
+
+	if (lf_grow((void **)&sb->fences, &sb->fences_cap, sb->nfences, sizeof(*sb->fences)) < 0)
+		return -ENOMEM;
+	if (sb->fences_cap == old_cap)
+		return 0;
+	size_t *src = reallocarray(sb->fence_src, sb->fences_cap, sizeof(*src));
+	if (!src)
+		return -ENOMEM;
+	sb->fence_src = src;
+	unsigned char *form = reallocarray(sb->fence_form, sb->fences_cap, sizeof(*form));
+	if (!form)
+		return -ENOMEM;
+	sb->fence_form = form;
+	return 0;
+}
+
+static int fence_push(struct lf_sandbox *sb, const struct lf_sandbox_input *in, const char *raw,
+		      size_t src, unsigned form)
+{
+	const struct lf_fence_in *f = &in->fences[src];
 	char *path = NULL;
 
 	if (lf_path_clean_dup(raw, &path) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < sb->nfences; i++)
-		if (sb->fences[i].access == f->access && strcmp(sb->fences[i].path, path) == 0) {
+	/* Two fences on one place of one class are one, unless their globs
+	 * differ: whether a fence can be masked depends on its glob
+	 * ("**" cannot be at the grant, "*.pem" can be expanded). */
+	for (size_t i = 0; i < sb->nfences; i++) {
+		const struct lf_fence_in *o = &in->fences[sb->fence_src[i]];
+
+		if (sb->fences[i].access == f->access && strcmp(sb->fences[i].path, path) == 0 &&
+		    (o->glob == f->glob ||
+		     (o->glob && f->glob && !strcmp(o->glob->pattern, f->glob->pattern)))) {
 			free(path);
 			return 0;
 		}
-	if (lf_grow((void **)&sb->fences, &sb->fences_cap, sb->nfences, sizeof(*sb->fences)) < 0) {
+	}
+	if (fences_grow(sb) < 0) {
 		free(path);
 		return -ENOMEM;
 	}
+	sb->fence_src[sb->nfences] = src;
+	sb->fence_form[sb->nfences] = (unsigned char)form;
 	sb->fences[sb->nfences++] = (struct lf_sandbox_fence){
 		.path = path,
 		.access = f->access,
@@ -573,8 +766,248 @@ static int fence_push(struct lf_sandbox *sb, const char *raw, const struct lf_fe
 		.origin = f->origin,
 		.source = f->source,
 		.layer = f->layer,
+		.mechanism = LF_MECH_UNREACHED,
 	};
 	return 0;
+}
+
+/* How a fence ended up: a mask wins over a drop (both may happen, for
+ * two grants), and the first reason given is kept. */
+static int fence_mech_set(struct lf_sandbox *sb, size_t i, enum lf_mechanism m, const char *why)
+{
+	struct lf_sandbox_fence *f = &sb->fences[i];
+
+	if (f->mechanism == LF_MECH_MASK && m != LF_MECH_MASK)
+		return 0;
+	if (f->mechanism == m && f->mechanism_why)
+		return 0;
+	if (f->mechanism != m) {
+		free((char *)f->mechanism_why);
+		f->mechanism_why = NULL;
+	}
+	f->mechanism = m;
+	if (why && why[0] && !(f->mechanism_why = strdup(why)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Masks (doc/landlock.md, "Masks")
+ */
+
+static bool rules_cover(const struct lf_sandbox *sb, const char *path, unsigned access);
+
+static bool strictly_below(const char *root, const char *p)
+{
+	return lf_path_covers(root, p) && strcmp(root, p) != 0;
+}
+
+static enum lf_mask_kind mask_kind(unsigned cls, enum lf_ftype type)
+{
+	if (cls == RW)
+		return LF_MASK_READ_ONLY;
+	return type == LF_FT_DIR ? LF_MASK_HIDE_DIR : LF_MASK_HIDE_FILE;
+}
+
+/* Adds a mask on path, or makes the one there stricter (a hidden path is
+ * read-only too). why is taken (freed on every path). */
+static int mask_add(struct lf_sandbox *sb, const char *path, enum lf_mask_kind kind,
+		    enum lf_origin origin, struct lf_source src, enum lf_layer layer, char *why)
+{
+	unsigned access = kind == LF_MASK_READ_ONLY ? RW : RO;
+	struct lf_sandbox_mask *m;
+
+	if (!why)
+		return -ENOMEM;
+	for (size_t i = 0; i < sb->nmasks; i++) {
+		m = &sb->masks[i];
+		if (strcmp(m->path, path) != 0)
+			continue;
+		if (m->kind == LF_MASK_READ_ONLY && kind != LF_MASK_READ_ONLY) {
+			free((char *)m->why);
+			m->kind = kind;
+			m->access = access;
+			m->origin = origin;
+			m->source = src;
+			m->layer = layer;
+			m->why = why;
+			return 0;
+		}
+		free(why);
+		return 0;
+	}
+	if (lf_grow((void **)&sb->masks, &sb->masks_cap, sb->nmasks, sizeof(*sb->masks)) < 0) {
+		free(why);
+		return -ENOMEM;
+	}
+	char *copy = strdup(path);
+	if (!copy) {
+		free(why);
+		return -ENOMEM;
+	}
+	sb->masks[sb->nmasks++] = (struct lf_sandbox_mask){
+		.path = copy,
+		.access = access,
+		.source = src,
+		.layer = layer,
+		.kind = kind,
+		.origin = origin,
+		.why = why,
+	};
+	return 0;
+}
+
+/* The mask that keeps class cls from path (at it or above it), or NULL:
+ * a hidden place refuses both classes, a read-only one writes. */
+static const struct lf_sandbox_mask *mask_over(const struct lf_sandbox *sb, const char *path,
+					       unsigned cls)
+{
+	for (size_t i = 0; i < sb->nmasks; i++) {
+		const struct lf_sandbox_mask *m = &sb->masks[i];
+
+		if ((m->kind != LF_MASK_READ_ONLY || cls == RW) && lf_path_covers(m->path, path))
+			return m;
+	}
+	return NULL;
+}
+
+bool lf_sandbox_masked(const struct lf_sandbox *sb, const char *path, unsigned cls)
+{
+	return mask_over(sb, path, cls) != NULL;
+}
+
+static const char *ftype_words(enum lf_ftype t)
+{
+	switch (t) {
+	case LF_FT_NONE:
+		return "does not exist at launch";
+	case LF_FT_LINK:
+		return "is a symbolic link (a mount cannot cover it)";
+	case LF_FT_OTHER:
+		return "is not a regular file or a directory";
+	default:
+		return NULL;
+	}
+}
+
+/* Whether fence i can be masked for grant g (the grant keeps its class),
+ * else why not (into why). The refinement of the seed's rule (doc/
+ * model.md): a fence strictly below the grant, existing at launch as a
+ * file or a directory reached without a symbolic link, is masked at its
+ * static prefix, which covers every path its glob can match, now and
+ * later; a read fence whose glob needs its tail ("**" then "*.pem" at the
+ * grant) is expanded against the tree and each match masked, and what
+ * matches later is not covered (said by `plan`). Anything else is the
+ * seed's drop. */
+static bool fence_maskable(const struct lf_sandbox *sb, const struct lf_sandbox_input *in, size_t i,
+			   const char *gpath, char *why, size_t size)
+{
+	const struct lf_sandbox_fence *f = &sb->fences[i];
+	const struct lf_fence_in *F = &in->fences[sb->fence_src[i]];
+	const char *p = f->path;
+
+	why[0] = '\0';
+	if (!in->host.ns) {
+		lf_text(why, size, "no mount namespace here%s%s", in->host.ns_failed ? ": " : "",
+			in->host.ns_failed ? in->host.ns_failed : "");
+		return false;
+	}
+	if (sb->fence_form[i] == LF_FORM_RAW && F->canon && strcmp(p, F->canon) != 0) {
+		lf_text(why, size, "the path goes through a symbolic link (%s)", F->canon);
+		return false;
+	}
+	if (strictly_below(gpath, p)) {
+		if (F->type == LF_FT_DIR || F->type == LF_FT_FILE)
+			return true;
+		lf_text(why, size, "%s", ftype_words(F->type));
+		return false;
+	}
+	/* The fence covers the grant: only matches can be masked. */
+	if (!F->glob || !F->expanded) {
+		lf_text(why, size,
+			F->glob && F->access == RW && F->glob->pattern[F->glob->prefix_len]
+				? "its glob would need expanding, and a matching path made "
+				  "during the run could be written"
+				: "it covers the grant itself");
+		return false;
+	}
+	if (F->expand_err) {
+		lf_text(why, size, "its glob could not be expanded: %s", F->expand_err);
+		return false;
+	}
+	/* The glob's own reach: a glob that matches the grant itself (or a
+	 * place above it) cannot be masked below it ("**" then "**"). */
+	const char *root = in->host.project_root;
+	size_t rl = strcmp(root, "/") ? strlen(root) : 0;
+	if (!lf_path_covers(root, gpath)) {
+		lf_text(why, size, "the grant %s lies outside the project", gpath);
+		return false;
+	}
+	if (lf_glob_match(F->glob, gpath[rl] ? gpath + rl + 1 : "")) {
+		lf_text(why, size, "its glob matches the grant itself");
+		return false;
+	}
+	for (size_t k = 0; k < F->nmatches; k++) {
+		const struct lf_typed_path *m = &F->matches[k];
+
+		/* Anywhere: a link that matches names, through itself, a
+		 * place the grant may reach, and a mount cannot cover it. */
+		if (m->type != LF_FT_DIR && m->type != LF_FT_FILE) {
+			lf_text(why, size, "its match %s %s", m->path, ftype_words(m->type));
+			return false;
+		}
+		if (!lf_path_overlap(gpath, m->path))
+			continue;
+		if (!strictly_below(gpath, m->path)) {
+			lf_text(why, size, "its match %s covers the grant itself", m->path);
+			return false;
+		}
+	}
+	return true;
+}
+
+static char *fence_words(const struct lf_fence_in *F)
+{
+	if (F->origin == LF_ORIGIN_BUILTIN)
+		return xasprintf("%s", F->source.file ? F->source.file : "built in");
+	return xasprintf("%s %s rule at %s:%u:%u", lf_effect_name(F->effect),
+			 F->access == RO ? "read" : "write/delete",
+			 F->source.file ? F->source.file : "<memory>", F->source.line,
+			 F->source.column);
+}
+
+/* The masks fence i needs so that grant g keeps its class. */
+static int fence_masks(struct lf_sandbox *sb, const struct lf_sandbox_input *in, size_t i,
+		       const char *gpath)
+{
+	const struct lf_sandbox_fence *f = &sb->fences[i];
+	const struct lf_fence_in *F = &in->fences[sb->fence_src[i]];
+	char *words = fence_words(F), why[160];
+	size_t n = 0;
+	int r = 0;
+
+	if (!words)
+		return -ENOMEM;
+	if (strictly_below(gpath, f->path)) {
+		r = mask_add(sb, f->path, mask_kind(f->access, F->type), F->origin, F->source,
+			     F->layer, strdup(words));
+		r = r ?: fence_mech_set(sb, i, LF_MECH_MASK, NULL);
+		free(words);
+		return r;
+	}
+	for (size_t k = 0; k < F->nmatches && r == 0; k++) {
+		const struct lf_typed_path *m = &F->matches[k];
+
+		n += lf_path_covers(gpath, m->path);
+		if (lf_path_covers(gpath, m->path))
+			r = mask_add(sb, m->path, mask_kind(f->access, m->type), F->origin,
+				     F->source, F->layer,
+				     xasprintf("%s (matches %s)", words, F->glob->pattern));
+	}
+	free(words);
+	lf_text(why, sizeof(why), "%zu %s at launch; a match made during the run is not hidden", n,
+		n == 1 ? "path" : "paths");
+	return r ?: fence_mech_set(sb, i, LF_MECH_MASK, why);
 }
 
 static int dropped_add(struct lf_sandbox *sb, const struct grant *g, unsigned access,
@@ -705,46 +1138,116 @@ static int rule_push(struct lf_sandbox *sb, const struct grant *g, unsigned acce
 	return 0;
 }
 
-/* Removes from g every class a fence of that class overlaps, reporting
- * each; pushes what remains. */
-static int grant_fence(struct lf_sandbox *sb, const struct grant *g)
+/* Removes from g every class a fence of that class overlaps and no mask
+ * can take care of, reporting each (not for an allow the plan already
+ * reported: readmit); masks the fences that can be; pushes what remains.
+ * *kept (when not NULL) gets the classes kept. */
+static int grant_fence(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
+		       const struct grant *g, bool readmit, unsigned *kept)
 {
 	unsigned keep = g->access;
-	size_t glen = strlen(g->path);
-	int r;
+	size_t glen = strlen(g->path), *masked = NULL;
+	char why[600];
+	int r = 0;
 
-	for (unsigned cls = RO; cls <= RW; cls <<= 1) {
+	for (unsigned cls = RO; cls <= RW && r == 0; cls <<= 1) {
+		size_t nmasked = 0;
+		bool dropped = false;
+
 		if (!(g->access & cls))
 			continue;
-		for (size_t i = 0; i < sb->nfences; i++) {
+		for (size_t i = 0; i < sb->nfences && r == 0; i++) {
 			const struct lf_sandbox_fence *f = &sb->fences[i];
 
 			if (f->access != cls ||
 			    !lf_path_overlap_n(g->path, glen, f->path, strlen(f->path)))
 				continue;
+			if (fence_maskable(sb, in, i, g->path, why, sizeof(why))) {
+				if (!masked && !(masked = calloc(sb->nfences, sizeof(*masked))))
+					r = -ENOMEM;
+				else
+					masked[nmasked++] = i;
+				continue;
+			}
 			keep &= ~cls;
-			r = dropped_add(sb, g, cls, f, NULL);
-			if (r == 0 && f->origin == LF_ORIGIN_BUILTIN)
+			dropped = true;
+			r = fence_mech_set(sb, i, LF_MECH_DROP, why);
+			if (r == 0 && !readmit)
+				r = dropped_add(sb, g, cls, f, NULL);
+			if (r == 0 && !readmit && f->origin == LF_ORIGIN_BUILTIN)
 				r = lf_strv_pushf(
 					&sb->notices,
 					"write access to %s (%s) dropped: it covers "
 					"landfence's configuration %s, which stays read-only",
 					g->path, g->why, f->path);
-			if (r < 0)
-				return r;
 			break;
 		}
+		for (size_t k = 0; !dropped && k < nmasked && r == 0; k++)
+			r = fence_masks(sb, in, masked[k], g->path);
 	}
+	free(masked);
+	if (r < 0)
+		return r;
+	if (kept)
+		*kept = keep;
 	if (!keep)
 		return 0;
 	return rule_push(sb, g, keep);
+}
+
+/* /etc as one rule, with a mount namespace: every entry others cannot
+ * read (and every entry of the built-in list) hidden, at /etc and at
+ * every other mount path that shows it. When the look at /etc could not
+ * finish, /etc is not granted at all: fail closed. */
+static int grant_etc(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
+		     const struct lf_cand *c)
+{
+	struct grant g = {
+		.path = c->canon,
+		.access = c->access,
+		.origin = c->origin,
+		.why = c->why,
+		.source = c->source,
+		.layer = c->layer,
+		.dir = 1,
+	};
+	size_t clen = strlen(c->canon);
+	unsigned kept = 0;
+	int r;
+
+	if (in->etc_err)
+		return lf_strv_pushf(&sb->notices,
+				     "%s is not granted: its entries could not all be checked "
+				     "(%s)",
+				     c->canon, in->etc_err);
+	r = grant_fence(sb, in, &g, false, &kept);
+	for (size_t i = 0; r == 0 && (kept & RO) && i < in->netc_hidden; i++) {
+		const struct lf_typed_path *h = &in->etc_hidden[i];
+		enum lf_mask_kind kind = mask_kind(RO, h->type);
+
+		r = mask_add(sb, h->path, kind, LF_ORIGIN_HOST, c->source, c->layer,
+			     strdup("host: not readable by others"));
+		for (size_t a = 0; r == 0 && a < in->netc_aliases; a++) {
+			char *alias = xasprintf("%s%s", in->etc_aliases[a], h->path + clen);
+
+			if (!alias)
+				return -ENOMEM;
+			if (rules_cover(sb, alias, RO))
+				r = mask_add(
+					sb, alias, kind, LF_ORIGIN_HOST, c->source, c->layer,
+					xasprintf("host: not readable by others (%s)", h->path));
+			free(alias);
+		}
+	}
+	return r;
 }
 
 /* /etc entry by entry: the hidden ones left out, the directories that hold
  * one split (their entries are in the listing too), a link judged by
  * where it leads as well as by its name. Entries created after the
  * listing are not granted. */
-static int grant_listing(struct lf_sandbox *sb, const struct lf_cand *c)
+static int grant_listing(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
+			 const struct lf_cand *c)
 {
 	for (size_t i = 0; i < c->nlist; i++) {
 		const struct lf_listing_entry *le = &c->list[i];
@@ -769,14 +1272,15 @@ static int grant_listing(struct lf_sandbox *sb, const struct lf_cand *c)
 			       : le->type == DT_UNKNOWN ? -1
 							: 0,
 		};
-		r = grant_fence(sb, &g);
+		r = grant_fence(sb, in, &g, false, NULL);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-static int grant_cand(struct lf_sandbox *sb, const struct lf_cand *c)
+static int grant_cand(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
+		      const struct lf_cand *c)
 {
 	struct grant g = {
 		.path = c->canon ? c->canon : c->raw,
@@ -789,8 +1293,17 @@ static int grant_cand(struct lf_sandbox *sb, const struct lf_cand *c)
 		.device = c->flags & LF_CAND_DEVICE,
 	};
 
-	if (c->flags & LF_CAND_LIST)
-		return c->canon ? grant_listing(sb, c) : 0;
+	bool readmit = c->flags & LF_CAND_READMIT;
+	unsigned kept = 0;
+	int r;
+
+	if (c->flags & LF_CAND_LIST) {
+		if (!c->canon)
+			return 0;
+		return in->etc_checked ? grant_etc(sb, in, c) : grant_listing(sb, in, c);
+	}
+	if (readmit && !c->canon)
+		return 0; /* the plan reports it */
 	if (c->raw[0] != '/')
 		return dropped_add(sb, &g, c->access, NULL, "no home directory");
 	if (!c->canon) {
@@ -814,12 +1327,16 @@ static int grant_cand(struct lf_sandbox *sb, const struct lf_cand *c)
 	}
 	g.ioctl_dev = (c->flags & LF_CAND_TERMINAL) && lf_host_terminal(c->canon);
 	if (c->made) {
-		int r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started",
-				      c->raw, c->why);
+		r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started",
+				  c->raw, c->why);
 		if (r < 0)
 			return r;
 	}
-	return grant_fence(sb, &g);
+	r = grant_fence(sb, in, &g, readmit, &kept);
+	for (unsigned cls = RO; r == 0 && readmit && cls <= RW; cls <<= 1)
+		if (kept & cls)
+			r = lf_strv_pushf(&sb->readmitted, "%u\t%s", cls, c->raw);
+	return r;
 }
 
 /* Default host grants that resolve below another one carrying the same
@@ -891,7 +1408,7 @@ static int grant_command(struct lf_sandbox *sb, const struct lf_sandbox_input *i
 			.why = what[i],
 			.dir = 0,
 		};
-		r = grant_fence(sb, &g);
+		r = grant_fence(sb, in, &g, false, NULL);
 		if (r == 0 && rules_cover(sb, paths[i], RO))
 			r = lf_strv_pushf(
 				&sb->notices,
@@ -1001,11 +1518,14 @@ static int compile_fences(struct lf_sandbox *sb, const struct lf_sandbox_input *
 {
 	for (size_t i = 0; i < in->nfences; i++) {
 		const struct lf_fence_in *f = &in->fences[i];
-		/* Both forms: the written place and where it really is. */
-		int r = fence_push(sb, f->raw, f);
+		/* Both forms, the written place and where it really is, and
+		 * every other mount path that shows it. */
+		int r = fence_push(sb, in, f->raw, i, LF_FORM_RAW);
 
 		if (r == 0 && f->canon)
-			r = fence_push(sb, f->canon, f);
+			r = fence_push(sb, in, f->canon, i, LF_FORM_CANON);
+		for (size_t k = 0; r == 0 && k < f->naliases; k++)
+			r = fence_push(sb, in, f->aliases[k], i, LF_FORM_ALIAS);
 		if (r == 0 && f->origin == LF_ORIGIN_POLICY && f->nlink > 1)
 			r = lf_strv_pushf(
 				&sb->notices,
@@ -1016,6 +1536,267 @@ static int compile_fences(struct lf_sandbox *sb, const struct lf_sandbox_input *
 			return r;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Protections, and what the launcher binds before the masks
+ */
+
+/* Whether a rule carrying class cls covers or lies below path. */
+static bool rules_reach(const struct lf_sandbox *sb, const char *path, unsigned cls)
+{
+	for (size_t i = 0; i < sb->nrules; i++)
+		if ((sb->rules[i].access & cls) && lf_path_overlap(sb->rules[i].path, path))
+			return true;
+	return false;
+}
+
+static int protect_push(struct lf_sandbox *sb, const char *path, const struct lf_protect_in *e,
+			enum lf_mechanism m, const char *why)
+{
+	for (size_t i = 0; i < sb->nprotects; i++)
+		if (!strcmp(sb->protects[i].path, path))
+			return 0;
+	if (lf_grow((void **)&sb->protects, &sb->protects_cap, sb->nprotects,
+		    sizeof(*sb->protects)) < 0)
+		return -ENOMEM;
+	struct lf_sandbox_protect *pr = &sb->protects[sb->nprotects];
+	*pr = (struct lf_sandbox_protect){
+		.path = strdup(path),
+		.entry = strdup(e->name),
+		.why = strdup(e->why),
+		.mechanism = m,
+		.mechanism_why = why ? strdup(why) : NULL,
+		.lifted = e->lifted,
+	};
+	if (!pr->path || !pr->entry || !pr->why || (why && !pr->mechanism_why)) {
+		free((char *)pr->path);
+		free((char *)pr->entry);
+		free((char *)pr->why);
+		free((char *)pr->mechanism_why);
+		return -ENOMEM;
+	}
+	sb->nprotects++;
+	return 0;
+}
+
+/* Whether a protection can be masked read-only, else why not. */
+static bool protect_maskable(const struct lf_sandbox_input *in, const struct lf_protect_in *e,
+			     const struct lf_protect_path *pp, char *why, size_t size)
+{
+	if (e->lifted)
+		lf_text(why, size, "lifted by a policy (protect.lift)");
+	else if (e->watch_only)
+		lf_text(why, size, "the tool that owns it writes it as it runs");
+	else if (!in->host.ns)
+		lf_text(why, size, "no mount namespace here%s%s", in->host.ns_failed ? ": " : "",
+			in->host.ns_failed ? in->host.ns_failed : "");
+	else if (pp->type != LF_FT_DIR && pp->type != LF_FT_FILE)
+		lf_text(why, size, "%s", ftype_words(pp->type));
+	else
+		return true;
+	return false;
+}
+
+/* Each protection a rule leaves writable: masked read-only when it can
+ * be, else watched, with the reason. A protection never drops a grant. */
+static int compile_protects(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	char why[600];
+	int r = 0;
+
+	for (size_t i = 0; i < in->nprotect_paths && r == 0; i++) {
+		const struct lf_protect_path *pp = &in->protect_paths[i];
+		const struct lf_protect_in *e = &in->protects[pp->entry];
+		enum lf_mechanism m = LF_MECH_WATCHED;
+
+		if (!rules_reach(sb, pp->path, RW))
+			continue;
+		why[0] = '\0';
+		bool covered = mask_over(sb, pp->path, RW) != NULL;
+		if (covered || protect_maskable(in, e, pp, why, sizeof(why)))
+			m = LF_MECH_MASK;
+		if (m == LF_MECH_MASK && !covered)
+			r = mask_add(sb, pp->path, LF_MASK_READ_ONLY, LF_ORIGIN_PROTECT,
+				     (struct lf_source){ 0 }, LF_LAYER_LOCAL,
+				     xasprintf("protected: %s (%s)", e->name, e->why));
+		if (r == 0)
+			r = protect_push(sb, pp->path, e, m, why[0] ? why : NULL);
+	}
+	return r;
+}
+
+static int cmp_mask(const void *a, const void *b)
+{
+	return lf_path_order(((const struct lf_sandbox_mask *)a)->path,
+			     ((const struct lf_sandbox_mask *)b)->path);
+}
+
+static int cmp_bind(const void *a, const void *b)
+{
+	return lf_path_order(((const struct lf_bind *)a)->path, ((const struct lf_bind *)b)->path);
+}
+
+/* Masks below a hidden place are not there to mask (it is empty), and a
+ * read-only place below a read-only one adds nothing. */
+static void masks_normalise(struct lf_sandbox *sb)
+{
+	size_t out = 0;
+
+	qsort(sb->masks, sb->nmasks, sizeof(*sb->masks), cmp_mask);
+	for (size_t i = 0; i < sb->nmasks; i++) {
+		struct lf_sandbox_mask *m = &sb->masks[i];
+		bool drop = false;
+
+		for (size_t k = 0; k < out && !drop; k++) {
+			const struct lf_sandbox_mask *a = &sb->masks[k];
+
+			drop = strictly_below(a->path, m->path) &&
+			       (a->kind != LF_MASK_READ_ONLY || m->kind == LF_MASK_READ_ONLY);
+		}
+		if (drop) {
+			free((char *)m->path);
+			free((char *)m->why);
+			continue;
+		}
+		sb->masks[out++] = *m;
+	}
+	sb->nmasks = out;
+}
+
+static int bind_add(struct lf_sandbox *sb, const char *path, bool nodev)
+{
+	for (size_t i = 0; i < sb->nbinds; i++)
+		if (!strcmp(sb->binds[i].path, path)) {
+			sb->binds[i].nodev = sb->binds[i].nodev || nodev;
+			return 0;
+		}
+	if (lf_grow((void **)&sb->binds, &sb->binds_cap, sb->nbinds, sizeof(*sb->binds)) < 0)
+		return -ENOMEM;
+	char *copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	sb->binds[sb->nbinds++] = (struct lf_bind){ copy, nodev };
+	return 0;
+}
+
+/* The grants someone else could have filled before launch: the project,
+ * profiles, the policies' host sections (the device-node scan's roots,
+ * src/gate/findings.c). */
+static bool filled_by_others(enum lf_origin o)
+{
+	return o == LF_ORIGIN_POLICY || o == LF_ORIGIN_FALLBACK || o == LF_ORIGIN_HOST_POLICY ||
+	       o == LF_ORIGIN_PROFILE || o == LF_ORIGIN_TOOLCHAIN || o == LF_ORIGIN_GIT;
+}
+
+/* Whether the grant root rule i is bound nodev,nosuid (so the device-node
+ * scan need not walk it): one filled by others that does not hold /dev
+ * (whose nodes the host grants one by one), with a mount namespace. */
+static bool rule_nodev(const struct lf_sandbox *sb, size_t i)
+{
+	return sb->ns.available && filled_by_others(sb->rules[i].origin) &&
+	       !lf_path_covers(sb->rules[i].path, "/dev");
+}
+
+bool lf_sandbox_rule_nodev(const struct lf_sandbox *sb, size_t i)
+{
+	if (i >= sb->nrules || !rule_nodev(sb, i))
+		return false;
+	for (size_t k = 0; k < sb->nbinds; k++)
+		if (sb->binds[k].nodev && lf_path_covers(sb->binds[k].path, sb->rules[i].path))
+			return true;
+	return false;
+}
+
+/* The grant roots bound nodev,nosuid, and the pins: every directory
+ * between a mask and the top of the writable grants above it whose
+ * parent the program can write is bound onto itself, so that it cannot
+ * be renamed away (a mount point cannot be renamed) and a fresh
+ * directory put in its place. */
+static int binds_compute(struct lf_sandbox *sb)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < sb->nbinds; i++)
+		free(sb->binds[i].path);
+	sb->nbinds = 0;
+	if (!sb->ns.available)
+		return 0;
+	masks_normalise(sb);
+	for (size_t i = 0; i < sb->nrules && r == 0; i++) {
+		bool nested = false;
+
+		if (!rule_nodev(sb, i))
+			continue;
+		for (size_t k = 0; k < sb->nrules && !nested; k++)
+			nested = k != i && rule_nodev(sb, k) &&
+				 strictly_below(sb->rules[k].path, sb->rules[i].path);
+		if (!nested)
+			r = bind_add(sb, sb->rules[i].path, true);
+	}
+	for (size_t i = 0; i < sb->nmasks && r == 0; i++) {
+		char *d = strdup(sb->masks[i].path);
+		char *slash;
+
+		if (!d)
+			return -ENOMEM;
+		/* d walks up: each ancestor below "/" whose parent is writable. */
+		while (r == 0 && (slash = strrchr(d, '/')) && slash != d) {
+			*slash = '\0';
+			char *parent = strdup(d);
+			char *ps = parent ? strrchr(parent, '/') : NULL;
+
+			if (!parent) {
+				r = -ENOMEM;
+				break;
+			}
+			if (ps == parent)
+				ps[1] = '\0';
+			else if (ps)
+				*ps = '\0';
+			/* Nothing below a mask moves: it is a mount point, or
+			 * read-only, or hidden. */
+			if (!mask_over(sb, d, RW) && rules_cover(sb, parent, RW))
+				r = bind_add(sb, d, false);
+			free(parent);
+		}
+		free(d);
+	}
+	qsort(sb->binds, sb->nbinds, sizeof(*sb->binds), cmp_bind);
+	sb->ns.nmasks = sb->nmasks;
+	sb->ns.npins = 0;
+	sb->ns.nnodev = 0;
+	for (size_t i = 0; i < sb->nbinds; i++) {
+		sb->ns.npins += !sb->binds[i].nodev;
+		sb->ns.nnodev += sb->binds[i].nodev;
+	}
+	sb->ns.nmounts = sb->nbinds + sb->nmasks;
+	return r;
+}
+
+int lf_sandbox_mask_links(struct lf_sandbox *sb, const struct lf_link_fact *links, size_t n)
+{
+	int masked = 0, r = 0;
+
+	if (!sb->ns.available)
+		return 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		unsigned cls = links[i].access & RO ? RO : RW;
+
+		if (mask_over(sb, links[i].path, cls))
+			continue;
+		r = mask_add(sb, links[i].path, mask_kind(cls, LF_FT_FILE), LF_ORIGIN_POLICY,
+			     (struct lf_source){ 0 }, LF_LAYER_LOCAL,
+			     xasprintf("a hard link to %s, which is %s", links[i].fenced,
+				       cls == RO ? "hidden" : "read-only"));
+		if (r == 0)
+			r = lf_strv_pushf(
+				&sb->notices, "%s is a hard link to %s: %s at its own name too",
+				links[i].path, links[i].fenced, cls == RO ? "hidden" : "read-only");
+		masked += r == 0;
+	}
+	r = r ?: binds_compute(sb);
+	return r < 0 ? r : masked;
 }
 
 static int compile_env(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
@@ -1039,7 +1820,8 @@ static int compile_env(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
 /* A discovered grant (LF_CAND_UNCOVERED) that a surviving rule already
  * covers with its classes adds nothing; the others are granted, and the
  * command's package tree with a note, as the command is. */
-static int grant_uncovered(struct lf_sandbox *sb, const struct lf_cand *c)
+static int grant_uncovered(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
+			   const struct lf_cand *c)
 {
 	const char *path = c->canon ? c->canon : c->raw;
 	size_t before = sb->nrules;
@@ -1047,7 +1829,7 @@ static int grant_uncovered(struct lf_sandbox *sb, const struct lf_cand *c)
 
 	if (c->canon && rules_cover(sb, path, c->access))
 		return 0;
-	r = grant_cand(sb, c);
+	r = grant_cand(sb, in, c);
 	if (r == 0 && c->origin == LF_ORIGIN_COMMAND && sb->nrules > before)
 		r = lf_strv_pushf(&sb->notices, "granted read+execute on %s (%s)", path, c->why);
 	return r;
@@ -1100,12 +1882,12 @@ static int compile_rules(struct lf_sandbox *sb, const struct lf_sandbox_input *i
 		r = lf_strv_pushf(&sb->notices, "%s", in->host.notes[i]);
 	for (size_t i = 0; i < in->ncands && r == 0; i++)
 		if (!(in->cands[i].flags & LF_CAND_UNCOVERED))
-			r = grant_cand(sb, &in->cands[i]);
+			r = grant_cand(sb, in, &in->cands[i]);
 	if (r == 0)
 		r = rules_fold_host(sb);
 	for (size_t i = 0; i < in->ncands && r == 0; i++)
 		if (in->cands[i].flags & LF_CAND_UNCOVERED)
-			r = grant_uncovered(sb, &in->cands[i]);
+			r = grant_uncovered(sb, in, &in->cands[i]);
 	if (r == 0)
 		r = grant_command(sb, in);
 	for (size_t i = 0; i < sb->nrules && r == 0; i++) {
@@ -1138,7 +1920,13 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	sb->project_root = strdup(in->host.project_root);
 	sb->home = in->host.home ? strdup(in->host.home) : NULL;
 	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;
-	r = !sb->project_root || (in->host.home && !sb->home) || (in->host.run_dir && !sb->run_dir)
+	sb->ns.available = in->host.ns;
+	sb->ns.user = in->host.ns && in->host.ns_user;
+	sb->ns_failed = in->host.ns_failed ? strdup(in->host.ns_failed) : NULL;
+	sb->ns.failed = sb->ns_failed;
+	r = !sb->project_root || (in->host.home && !sb->home) ||
+			    (in->host.run_dir && !sb->run_dir) ||
+			    (in->host.ns_failed && !sb->ns_failed)
 		    ? -ENOMEM
 		    : 0;
 	if (r == 0)
@@ -1146,7 +1934,13 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	if (r == 0)
 		r = compile_rules(sb, in);
 	if (r == 0)
+		r = compile_protects(sb, in);
+	if (r == 0)
+		r = binds_compute(sb);
+	if (r == 0)
 		r = compile_env(sb, in);
+	for (size_t i = 0; r == 0 && i < in->fact_notes.n; i++)
+		r = lf_strv_push(&sb->notices, in->fact_notes.v[i]);
 	if (r == 0)
 		r = compile_net(sb, in);
 	if (r == 0)
@@ -1189,10 +1983,30 @@ void lf_sandbox_free(struct lf_sandbox *sb)
 		free((char *)sb->dropped[i].fence);
 	}
 	free(sb->dropped);
-	for (size_t i = 0; i < sb->nfences; i++)
+	for (size_t i = 0; i < sb->nfences; i++) {
 		free((char *)sb->fences[i].path);
+		free((char *)sb->fences[i].mechanism_why);
+	}
 	free(sb->fences);
+	free(sb->fence_src);
+	free(sb->fence_form);
+	for (size_t i = 0; i < sb->nmasks; i++) {
+		free((char *)sb->masks[i].path);
+		free((char *)sb->masks[i].why);
+	}
 	free(sb->masks);
+	for (size_t i = 0; i < sb->nprotects; i++) {
+		free((char *)sb->protects[i].path);
+		free((char *)sb->protects[i].entry);
+		free((char *)sb->protects[i].why);
+		free((char *)sb->protects[i].mechanism_why);
+	}
+	free(sb->protects);
+	for (size_t i = 0; i < sb->nbinds; i++)
+		free(sb->binds[i].path);
+	free(sb->binds);
+	free(sb->ns_failed);
+	lf_strv_fini(&sb->readmitted);
 	free(sb->ports);
 	for (size_t i = 0; i < sb->nenv; i++) {
 		free((char *)sb->env[i].name);
@@ -1299,6 +2113,36 @@ size_t lf_sandbox_mask_count(const struct lf_sandbox *sb)
 const struct lf_sandbox_mask *lf_sandbox_mask(const struct lf_sandbox *sb, size_t i)
 {
 	return i < sb->nmasks ? &sb->masks[i] : NULL;
+}
+
+size_t lf_sandbox_protect_count(const struct lf_sandbox *sb)
+{
+	return sb->nprotects;
+}
+
+const struct lf_sandbox_protect *lf_sandbox_protect(const struct lf_sandbox *sb, size_t i)
+{
+	return i < sb->nprotects ? &sb->protects[i] : NULL;
+}
+
+const struct lf_namespace *lf_sandbox_namespace(const struct lf_sandbox *sb)
+{
+	return &sb->ns;
+}
+
+bool lf_sandbox_readmitted(const struct lf_sandbox *sb, const struct lf_dropped *d)
+{
+	char key[16];
+	size_t kl;
+
+	if (!sb || !d || !d->abs_root)
+		return false;
+	kl = (size_t)snprintf(key, sizeof(key), "%u\t", d->access & (RO | RW));
+	for (size_t i = 0; i < sb->readmitted.n; i++)
+		if (!strncmp(sb->readmitted.v[i], key, kl) &&
+		    !strcmp(sb->readmitted.v[i] + kl, d->abs_root))
+			return true;
+	return false;
 }
 
 size_t lf_sandbox_env_count(const struct lf_sandbox *sb)

@@ -11,8 +11,15 @@
  *   lf_facts_gather()      I/O (src/fs/facts.c): canonical paths, types,
  *                          the /etc listing, the command and its "#!"
  *   lf_sandbox_compile()   pure: fences every grant on canonical paths,
- *                          merges, adds the command, maps to Landlock
- *                          rights, predicts the status
+ *                          masks the fences that can be masked when a
+ *                          mount namespace is available (the refinement
+ *                          of the seed's plan: doc/model.md), protects
+ *                          the persistence paths, merges, adds the
+ *                          command, maps to Landlock rights, predicts the
+ *                          status
+ *   lf_sandbox_mask_links() pure: masks the second names of fenced and
+ *                          protected files that the hard-link scan found
+ *                          inside the grants (src/gate/scan.c gathers them)
  *
  * Nothing below this (the Landlock adapter, the launcher) reads a policy
  * layer: they apply the value.
@@ -25,6 +32,7 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "core/tables.h"
 #include "landfence.h"
 
 /* What a discovered grant is. */
@@ -48,7 +56,8 @@ struct lf_discovered {
 };
 
 /* What is known of the host before compiling (gathered by the I/O step:
- * environment, the ABI probe). Borrowed strings. */
+ * environment, the ABI probe, the mount-namespace probe). Borrowed
+ * strings. */
 struct lf_host {
 	const char *project_root; /* canonical absolute */
 	const char *home;	  /* absolute, or NULL */
@@ -60,6 +69,12 @@ struct lf_host {
 	 * `landfence run` does, never `plan`. */
 	bool prepare;
 	struct lf_abi_probe probe;
+	/* A private mount namespace can be made (masks are possible), with
+	 * a user namespace (unprivileged) or not (root); when not, which
+	 * step failed. */
+	bool ns;
+	bool ns_user;
+	const char *ns_failed;
 	/* Grants discovered on the host (src/fs/discover.c), fenced like
 	 * every other, and what discovering them has to say. */
 	const struct lf_discovered *discovered;
@@ -76,6 +91,10 @@ struct lf_host {
 #define LF_CAND_MAKE_DIR 0x10u	   /* missing: made (0700) when the host says prepare */
 #define LF_CAND_MAKE_FILE 0x20u	   /* missing: made (0600, holding make_content) likewise */
 #define LF_CAND_UNCOVERED 0x40u	   /* granted after the host grants, only where none covers it */
+#define LF_CAND_READMIT \
+	0x80u /* an allow the plan dropped, back when every fence that
+				      dropped it can be masked (else dropped again, silently:
+				      the plan reports it) */
 
 /* One entry of a listed directory (LF_CAND_LIST), a fact. */
 struct lf_listing_entry {
@@ -83,6 +102,21 @@ struct lf_listing_entry {
 	char *canon;	    /* realpath, NULL for a dangling link */
 	unsigned char type; /* DT_* */
 	bool descended;	    /* a directory whose entries follow */
+};
+
+/* The type of a path at launch, a fact. */
+enum lf_ftype {
+	LF_FT_NONE = 0,	 /* does not exist */
+	LF_FT_DIR = 1,	 /* a directory */
+	LF_FT_FILE = 2,	 /* a regular file */
+	LF_FT_LINK = 3,	 /* a symbolic link */
+	LF_FT_OTHER = 4, /* a FIFO, socket or device node */
+};
+
+/* A path and its type, a fact (glob matches, /etc entries to hide). */
+struct lf_typed_path {
+	char *path;
+	enum lf_ftype type;
 };
 
 /* A grant before fencing. */
@@ -114,9 +148,44 @@ struct lf_fence_in {
 	enum lf_origin origin; /* LF_ORIGIN_POLICY or LF_ORIGIN_BUILTIN */
 	struct lf_source source;
 	enum lf_layer layer;
+	const struct lf_glob *glob; /* the deny or ask glob behind a policy fence
+				       (borrowed from the policy), NULL otherwise */
 	/* facts */
 	char *canon;	     /* lf_path_canon_lenient(raw) */
 	unsigned long nlink; /* a regular file's link count at canon, 0 otherwise */
+	enum lf_ftype type;  /* what canon is at launch (lstat) */
+	/* The glob expanded below canon (a read fence whose glob has more
+	 * than its static prefix, at or above a read grant): every match
+	 * at launch. expanded says the walk ran; expand_err why it could
+	 * not finish (then nothing can be masked). */
+	bool expanded;
+	char *expand_err;
+	struct lf_typed_path *matches;
+	size_t nmatches, matches_cap;
+	/* Other mount paths that show canon's place (a bind mount of the
+	 * project elsewhere): fences too. */
+	char **aliases;
+	size_t naliases;
+};
+
+/* A protection as stage 1 lists it: a table row or a policy's entry. */
+struct lf_protect_in {
+	enum lf_protect_base base;
+	const char *rel;  /* below the base; borrowed (table or policy) */
+	char *name;	  /* as `plan` shows it (".git/hooks", "~/.ssh") */
+	const char *why;  /* borrowed */
+	bool watch_only;  /* the row is only ever watched */
+	bool lifted;	  /* a layer's "protect.lift" names it */
+	bool from_policy; /* a layer's "protect.add" */
+};
+
+/* A protection's place, a fact: the entry's path below its base (each
+ * git directory for a git-directory row), or another mount path that
+ * shows it. */
+struct lf_protect_path {
+	char *path;	    /* the parent canonical, the last component as written */
+	size_t entry;	    /* index into lf_sandbox_input.protects */
+	enum lf_ftype type; /* lstat: a link is never followed */
 };
 
 /* A variable the scrub removes. */
@@ -146,6 +215,25 @@ struct lf_sandbox_input {
 	/* The command: facts. */
 	char *command_canon; /* realpath(host.command), NULL none */
 	char *interp_canon;  /* its "#!" interpreter, resolved, NULL none */
+	/* Protections (stage 1) and their places (facts). */
+	struct lf_protect_in *protects;
+	size_t nprotects, protects_cap;
+	struct lf_protect_path *protect_paths;
+	size_t nprotect_paths, protect_paths_cap;
+	/* The git directories of the project (facts), for `plan`. */
+	struct lf_strv gitdirs;
+	/* /etc with a mount namespace: one rule, and every entry others
+	 * cannot read hidden (facts); etc_err says why the look at /etc
+	 * could not finish (then /etc is not granted at all). */
+	bool etc_checked;
+	char *etc_err;
+	struct lf_typed_path *etc_hidden;
+	size_t netc_hidden, etc_hidden_cap;
+	char **etc_aliases; /* other mount paths that show /etc */
+	size_t netc_aliases;
+	/* Notes of the facts step for the user (a look that could not
+	 * finish), passed on as the value's notices. */
+	struct lf_strv fact_notes;
 };
 
 /* Stage 1 (pure). profiles: the caller's, pooled with every layer's
@@ -162,6 +250,37 @@ void lf_sandbox_input_free(struct lf_sandbox_input *in);
  * -ENOMEM. */
 int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **out,
 		       struct lf_diag *diag);
+
+/* A second name of a fenced or protected file below a grant (the hard-link
+ * scan's hit), a fact for lf_sandbox_mask_links. */
+struct lf_link_fact {
+	const char *path;   /* the name below the grant */
+	const char *fenced; /* the fenced or protected name */
+	unsigned access;    /* the class the grant gives and the fence denies */
+};
+
+/* Pure, after the hard-link scan: with a mount namespace, masks each
+ * hit at its own path (hidden for a read fence, read-only for a write
+ * fence) and counts it among the masks. Without one it changes nothing
+ * (the pre-launch checks refuse or warn). Returns the number masked, or
+ * -ENOMEM. */
+int lf_sandbox_mask_links(struct lf_sandbox *sb, const struct lf_link_fact *links, size_t n);
+
+/* Whether a mask keeps class cls (LF_ACCESS_RO or _RW) from path: a
+ * hidden place refuses both, a read-only one writing. */
+bool lf_sandbox_masked(const struct lf_sandbox *sb, const char *path, unsigned cls);
+
+/* Whether final rule i is a grant root the launcher binds nodev,nosuid
+ * (or lies below one): the device-node scan need not walk it. */
+bool lf_sandbox_rule_nodev(const struct lf_sandbox *sb, size_t i);
+
+/* The places the launcher bind-mounts onto themselves before the masks:
+ * grant roots (nodev,nosuid) and pins. Sorted so that a parent comes
+ * before what lies below it. */
+struct lf_bind {
+	char *path;
+	bool nodev; /* a grant root: nodev,nosuid; else a pin */
+};
 
 /* A rule's path in short: every rule is compared with every other. */
 struct lf_rule_key {
@@ -192,8 +311,20 @@ struct lf_sandbox {
 	size_t ndropped, dropped_cap;
 	struct lf_sandbox_fence *fences;
 	size_t nfences, fences_cap;
-	struct lf_sandbox_mask *masks; /* none yet */
-	size_t nmasks;
+	/* Per fence, while compiling: its input fence, and which form it is
+	 * (LF_FORM_*). */
+	size_t *fence_src;
+	unsigned char *fence_form;
+	struct lf_sandbox_mask *masks; /* sorted parent first once compiled */
+	size_t nmasks, masks_cap;
+	struct lf_sandbox_protect *protects;
+	size_t nprotects, protects_cap;
+	struct lf_bind *binds; /* nodev roots and pins, sorted parent first */
+	size_t nbinds, binds_cap;
+	struct lf_namespace ns;
+	char *ns_failed;
+	/* Plan drops given back as rules: "CLASS\tROOT" of each. */
+	struct lf_strv readmitted;
 	struct lf_sandbox_env *env;
 	size_t nenv;
 	struct lf_strv notices;

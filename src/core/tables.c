@@ -224,6 +224,8 @@ const char *const lf_env_default_scrub[] = {
 	NULL,
 };
 
+#define WATCH LF_PERSIST_WATCH
+
 const struct lf_persist_row lf_persist_project[] = {
 	{ ".landfence", "the project policy (used again only after `landfence trust`)" },
 	{ ".git/hooks", "git runs hooks outside the sandbox on commit, checkout, push" },
@@ -234,15 +236,30 @@ const struct lf_persist_row lf_persist_project[] = {
 	{ ".claude/settings.json", "Claude Code hooks and permissions" },
 	{ ".claude/settings.local.json", "Claude Code hooks and permissions" },
 	{ ".mcp.json", "MCP servers an agent starts" },
-	{ ".vscode", "editor tasks, settings and launch configurations" },
-	{ ".idea", "IDE run configurations" },
+	{ ".vscode", "editor tasks, settings and launch configurations", WATCH },
+	{ ".idea", "IDE run configurations", WATCH },
 	{ ".envrc", "direnv runs it in the user's shell" },
-	{ ".env", "read by tools and shells outside the sandbox" },
+	{ ".env", "read by tools and shells outside the sandbox", WATCH },
 	{ ".npmrc", "npm configuration (script shell, registries)" },
 	{ ".gemini/settings.json", "Gemini CLI settings" },
-	{ ".codex", "Codex CLI configuration" },
+	{ ".codex", "Codex CLI configuration", WATCH },
 	{ ".aider.conf.yml", "aider configuration" },
 	{ ".devcontainer", "container definitions an editor builds and runs" },
+	/* Agent and editor settings that run commands. */
+	{ ".claude/hooks", "scripts Claude Code hooks run" },
+	{ ".cursor", "Cursor rules, MCP servers and settings" },
+	{ ".vscode/tasks.json", "editor tasks run commands" },
+	{ ".vscode/settings.json", "editor settings name programs (terminal, linters) that run" },
+	{ ".vscode/launch.json", "launch configurations run programs" },
+	/* Tool configuration that names a program to run. */
+	{ ".cargo/config.toml", "cargo runs the runners, linkers and aliases it names" },
+	{ ".cargo/config", "cargo runs the runners, linkers and aliases it names" },
+	{ ".yarnrc.yml", "yarn loads the plugins and runs the yarnPath it names" },
+	{ ".yarnrc", "yarn runs the yarn-path it names" },
+	{ "lefthook.yml", "lefthook git hooks run on commit" },
+	{ ".lefthook.yml", "lefthook git hooks run on commit" },
+	{ "lefthook-local.yml", "lefthook git hooks run on commit" },
+	{ ".githooks", "git runs the hooks core.hooksPath names outside the sandbox" },
 };
 const size_t lf_persist_project_len = sizeof(lf_persist_project) / sizeof(lf_persist_project[0]);
 
@@ -259,25 +276,66 @@ const struct lf_persist_row lf_persist_home[] = {
 	{ ".ssh", "SSH keys, authorized_keys and client configuration" },
 	{ ".claude/settings.json", "Claude Code hooks for every project" },
 	{ ".claude/settings.local.json", "Claude Code hooks for every project" },
-	/* The claude, codex and gemini profiles grant these read-write. */
-	{ ".claude.json", "Claude Code's MCP servers (commands it starts) for every project" },
-	{ ".codex", "Codex CLI configuration and the MCP servers it starts" },
+	/* The claude, codex and gemini profiles grant these read-write, and
+	 * the agents write them as they run: watched, not masked. */
+	{ ".claude.json", "Claude Code's MCP servers (commands it starts) for every project",
+	  WATCH },
+	{ ".codex", "Codex CLI configuration and the MCP servers it starts", WATCH },
 	{ ".gemini/settings.json", "Gemini CLI settings and the MCP servers it starts" },
 	{ ".config/autostart", "programs the desktop starts" },
 	{ ".config/systemd", "user services systemd starts" },
 	{ ".local/bin", "programs found first on PATH" },
+	/* The agents' own settings and the scripts their hooks run. */
+	{ ".claude/hooks", "scripts Claude Code hooks run for every project" },
+	{ ".codex/config.toml", "Codex CLI runs the notify program and MCP servers it names" },
+	{ ".aider.conf.yml", "aider configuration (commands it runs)" },
 };
 const size_t lf_persist_home_len = sizeof(lf_persist_home) / sizeof(lf_persist_home[0]);
 
 const struct lf_persist_row lf_persist_gitdir[] = {
 	{ "hooks", "git runs hooks outside the sandbox on commit, checkout, push" },
 	{ "config", "git config can name hooks, filters, fsmonitor and aliases that run" },
+	{ "info/attributes", "with the git config, names filter drivers that run" },
 	/* A linked worktree's own configuration (git reads it once
 	 * extensions.worktreeConfig is set, as `git sparse-checkout` sets it). */
 	{ "config.worktree",
 	  "a worktree's git config can name hooks, filters and aliases that run" },
+	{ "commondir", "names the git directory whose hooks and config a worktree uses" },
 };
 const size_t lf_persist_gitdir_len = sizeof(lf_persist_gitdir) / sizeof(lf_persist_gitdir[0]);
+
+#undef WATCH
+
+void lf_protect_row_name(enum lf_protect_base base, const struct lf_persist_row *row, char *buf,
+			 size_t size)
+{
+	static const char *const prefix[] = { "", "~/", ".git/" };
+
+	if (size)
+		snprintf(buf, size, "%s%s", prefix[base], row->rel);
+}
+
+bool lf_protect_row_known(const char *name)
+{
+	static const struct {
+		enum lf_protect_base base;
+		const struct lf_persist_row *rows;
+		const size_t *n;
+	} tables[] = {
+		{ LF_PROTECT_PROJECT, lf_persist_project, &lf_persist_project_len },
+		{ LF_PROTECT_HOME, lf_persist_home, &lf_persist_home_len },
+		{ LF_PROTECT_GITDIR, lf_persist_gitdir, &lf_persist_gitdir_len },
+	};
+	char buf[256];
+
+	for (size_t t = 0; t < 3; t++)
+		for (size_t i = 0; i < *tables[t].n; i++) {
+			lf_protect_row_name(tables[t].base, &tables[t].rows[i], buf, sizeof(buf));
+			if (!strcmp(buf, name))
+				return true;
+		}
+	return false;
+}
 
 bool lf_persist_hook_dir(const char *path)
 {

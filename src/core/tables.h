@@ -106,10 +106,20 @@ extern const char *const lf_env_default_scrub[];
 
 /* Persistence paths: where code planted by the sandbox runs later outside
  * it (doc/escape.md). Relative to the project root, to the home directory,
- * and to a git directory that .git names. */
+ * and to every git directory of the project (the main one, submodules'
+ * under .git/modules, a linked worktree's common directory, nested
+ * repositories). Each row is a protection (doc/policy.md, "protect"):
+ * read-only where a mount namespace is available and the path exists,
+ * watched (the post-run report) otherwise; a row flagged
+ * LF_PERSIST_WATCH is only ever watched, because the tools that own it
+ * write it as they run (Claude Code's ~/.claude.json, an editor's
+ * .vscode/). A row left without flags is protected: the safe default. */
+#define LF_PERSIST_WATCH 0x1u
+
 struct lf_persist_row {
 	const char *rel;
 	const char *why;
+	unsigned flags;
 };
 
 extern const struct lf_persist_row lf_persist_project[];
@@ -122,5 +132,23 @@ extern const size_t lf_persist_gitdir_len;
 /* Directories whose files run as git hooks: the post-run report looks at
  * their files one by one. */
 bool lf_persist_hook_dir(const char *path);
+
+/* Where a protection is relative to. */
+enum lf_protect_base {
+	LF_PROTECT_PROJECT = 0, /* the project root */
+	LF_PROTECT_HOME = 1,	/* the home directory */
+	LF_PROTECT_GITDIR = 2,	/* every git directory of the project */
+};
+
+/* The name a policy uses for a row in "protect": {"lift": [...]}, and
+ * that `plan` shows: the project row as written (".envrc"), a git
+ * directory row after ".git/" (".git/hooks": every git directory's), a
+ * home row after "~/" ("~/.codex/config.toml"). Written into buf (NUL
+ * terminated when size > 0). */
+void lf_protect_row_name(enum lf_protect_base base, const struct lf_persist_row *row, char *buf,
+			 size_t size);
+
+/* Whether name is a row's name (lf_protect_row_name) of any base. */
+bool lf_protect_row_known(const char *name);
 
 #endif /* LF_CORE_TABLES_H */

@@ -16,7 +16,10 @@
 #include "core/path.h"
 #include "core/sandbox.h"
 #include "fs/fs.h"
+#include "fs/maskfacts.h"
+#include "gate/scan.h"
 #include "landlock/sandbox.h"
+#include "launch/mountns.h"
 #include "policy/policy.h"
 
 /* Makes the missing place path, which lies below home: each missing
@@ -263,12 +266,88 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 	}
 	for (size_t i = 0; i < in->ncands && r == 0; i++) {
 		r = fact_path(&in->host, &in->cands[i]);
-		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST))
+		/* With a mount namespace /etc is one rule: the masks' facts
+		 * look at it instead. */
+		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) &&
+		    !in->host.ns)
 			r = fact_listing(in, &in->cands[i]);
 	}
 	if (r == 0)
 		r = fact_command(in);
+	if (r == 0) {
+		char *note = NULL;
+
+		r = lf_facts_masks(in, &note);
+		if (r == 0 && note)
+			r = lf_strv_push(&in->fact_notes, note);
+		free(note);
+	}
 	return r;
+}
+
+/* Whether, and how, a mount namespace can be made for this value. */
+static int host_namespace(struct lf_host *host, int mode, struct lf_ns_probe *probe)
+{
+	int r;
+
+	memset(probe, 0, sizeof(*probe));
+	if (mode == LF_NS_NEVER) {
+		snprintf(probe->failed, sizeof(probe->failed),
+			 "turned off by the caller (namespaces = LF_NS_NEVER)");
+	} else if (mode == LF_NS_ASSUME) {
+		probe->available = true;
+		probe->user = geteuid() != 0;
+	} else if ((r = lf_ns_probe_run(probe)) < 0 && r == -ENOMEM) {
+		return r;
+	}
+	host->ns = probe->available;
+	host->ns_user = probe->user;
+	host->ns_failed = probe->available ? NULL : probe->failed;
+	return 0;
+}
+
+/* With a mount namespace, the second names of fenced, hidden or
+ * read-only files below the grants are masked at their own name, so the
+ * run need not be refused (doc/escape.md, kind 2). A scan that cannot
+ * finish changes nothing here: the pre-launch checks scan again and
+ * refuse under fallback deny. */
+static int mask_links(struct lf_sandbox *sb)
+{
+	struct lf_path_access *fences, *rules;
+	struct lf_hardlink_report rep = { 0 };
+	struct lf_link_fact *facts;
+	size_t nf = 0, nr = sb->nrules;
+	int r;
+
+	if (!sb->ns.available)
+		return 0;
+	fences = calloc(sb->nfences + sb->nmasks + 1, sizeof(*fences));
+	rules = calloc(nr + 1, sizeof(*rules));
+	if (!fences || !rules) {
+		free(fences);
+		free(rules);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < sb->nfences; i++)
+		fences[nf++] = (struct lf_path_access){ sb->fences[i].path, sb->fences[i].access };
+	for (size_t i = 0; i < sb->nmasks; i++)
+		fences[nf++] = (struct lf_path_access){ sb->masks[i].path, sb->masks[i].access };
+	for (size_t i = 0; i < nr; i++)
+		rules[i] = (struct lf_path_access){ sb->rules[i].path, sb->rules[i].access };
+	r = nf && nr ? lf_hardlink_scan(fences, nf, rules, nr, NULL, &rep) : 0;
+	facts = r == 0 ? calloc(rep.nhits + 1, sizeof(*facts)) : NULL;
+	if (r == 0 && !facts)
+		r = -ENOMEM;
+	for (size_t i = 0; r == 0 && i < rep.nhits; i++)
+		facts[i] = (struct lf_link_fact){ rep.hits[i].granted_path, rep.hits[i].fenced_path,
+						  rep.hits[i].access };
+	if (r == 0)
+		r = lf_sandbox_mask_links(sb, facts, rep.nhits);
+	free(facts);
+	lf_hardlink_report_fini(&rep);
+	free(fences);
+	free(rules);
+	return r < 0 ? r : 0;
 }
 
 /* landfence's configuration directory: $XDG_CONFIG_HOME/landfence, else
@@ -356,6 +435,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	struct lf_sandbox_opts o;
 	struct lf_sandbox_input *in = NULL;
 	struct lf_host host = { 0 };
+	struct lf_ns_probe probe;
 	char *config = NULL;
 	int r;
 
@@ -398,11 +478,17 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	host.ndiscovered = found.n;
 	host.notes = (const char *const *)found.notes.v;
 	host.nnotes = found.notes.n;
-	r = lf_sandbox_sources(e, plan, &host, o.profiles, o.nprofiles, &in, diag);
+	r = host_namespace(&host, o.namespaces, &probe);
+	if (r == 0)
+		r = lf_sandbox_sources(e, plan, &host, o.profiles, o.nprofiles, &in, diag);
 	if (r == 0)
 		r = lf_facts_gather(in);
 	if (r == 0)
 		r = lf_sandbox_compile(in, out, diag);
+	if (r == 0 && (r = mask_links(*out)) < 0) {
+		lf_sandbox_free(*out);
+		*out = NULL;
+	}
 	if (r == -ENOMEM && diag && !diag->message[0])
 		snprintf(diag->message, sizeof(diag->message), "out of memory");
 	lf_sandbox_input_free(in);

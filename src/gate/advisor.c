@@ -85,11 +85,16 @@ static void kernel_prepare(struct lf_advisor *a)
 		return;
 	a->kernel_ready = true;
 	a->plan = st->plan;
+	/* Inside a launch that masks (the launcher sets LANDFENCE_MASKED),
+	 * no namespace can be made to find out: the masks are in force
+	 * around us, so the answer is the one they give. */
+	const char *marked = secure_getenv("LANDFENCE_MASKED");
 	struct lf_sandbox_opts so = {
 		.size = sizeof(so),
 		.project_root = st->project_root,
 		.profiles = a->profiles,
 		.nprofiles = a->nprofiles,
+		.namespaces = marked && !strcmp(marked, "1") ? LF_NS_ASSUME : LF_NS_PROBE,
 	};
 	int r = lf_sandbox_new(st->eff, a->plan, &so, &a->sb, &diag);
 	if (r < 0) {
@@ -212,6 +217,19 @@ static void kernel_check(struct lf_advisor *a, enum lf_capability cap, const cha
 			*slash = '\0';
 		else if (slash)
 			slash[1] = '\0';
+	}
+	/* A mask refuses whatever the rules grant around it. */
+	for (size_t i = 0; i < lf_sandbox_mask_count(a->sb); i++) {
+		const struct lf_sandbox_mask *m = lf_sandbox_mask(a->sb, i);
+		if ((m->kind != LF_MASK_READ_ONLY || cls == LF_ACCESS_RW) &&
+		    (lf_path_covers(m->path, canon) || lf_path_covers(m->path, target))) {
+			out->kernel_grants = false;
+			lf_text(out->kernel, sizeof(out->kernel),
+				"refuses: %s is %s in the sandbox's mount namespace (%s)", m->path,
+				m->kind == LF_MASK_READ_ONLY ? "read-only" : "hidden",
+				m->why ? m->why : "a mask");
+			return;
+		}
 	}
 	for (size_t i = 0; i < lf_sandbox_rule_count(a->sb); i++) {
 		const struct lf_sandbox_rule *r = lf_sandbox_rule(a->sb, i);

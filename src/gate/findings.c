@@ -98,6 +98,12 @@ static int scan_hardlinks(const struct lf_sandbox *sb, const struct lf_path_acce
 		return r;
 	r = nfences && nrules ? lf_hardlink_scan(fences, nfences, rules, nrules, NULL, &rep) : 0;
 	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
+		/* Masked at its own name (lf_sandbox_mask_links): the
+		 * program sees the mask there, not the file. */
+		if (lf_sandbox_masked(sb, rep.hits[i].granted_path,
+				      rep.hits[i].access & LF_ACCESS_RO ? LF_ACCESS_RO
+									: LF_ACCESS_RW))
+			continue;
 		lf_hardlink_hit_format(&rep.hits[i], line, sizeof(line));
 		r = lf_findings_add(f, LF_SCAN_HARDLINKS, false,
 				    deny ? LF_SEVERITY_ERROR : LF_SEVERITY_WARNING,
@@ -120,7 +126,7 @@ static int scan_hardlinks(const struct lf_sandbox *sb, const struct lf_path_acce
 static bool filled_by_others(enum lf_origin o)
 {
 	return o == LF_ORIGIN_POLICY || o == LF_ORIGIN_FALLBACK || o == LF_ORIGIN_HOST_POLICY ||
-	       o == LF_ORIGIN_PROFILE;
+	       o == LF_ORIGIN_PROFILE || o == LF_ORIGIN_TOOLCHAIN;
 }
 
 static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
@@ -134,8 +140,10 @@ static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
 
 	if (!roots)
 		return -ENOMEM;
+	/* A grant the launcher binds nodev,nosuid in its mount namespace
+	 * opens no device node: no walk (doc/launch.md). */
 	for (size_t i = 0; i < sb->nrules; i++)
-		if (filled_by_others(sb->rules[i].origin)) {
+		if (filled_by_others(sb->rules[i].origin) && !lf_sandbox_rule_nodev(sb, i)) {
 			roots[k].path = sb->rules[i].path;
 			roots[k++].access = sb->rules[i].access;
 		}
@@ -156,6 +164,16 @@ static int scan_devices(const struct lf_sandbox *sb, struct lf_findings *f)
 	return r;
 }
 
+/* The rule that leaves path writable, for the message. */
+static const char *writable_rule(const struct lf_sandbox *sb, const char *path)
+{
+	for (size_t i = 0; i < sb->nrules; i++)
+		if ((sb->rules[i].access & LF_ACCESS_RW) &&
+		    lf_path_overlap(sb->rules[i].path, path))
+			return sb->rules[i].path;
+	return "?";
+}
+
 static int scan_persistence(const struct lf_sandbox *sb, const struct lf_project *p,
 			    const struct lf_path_access *rules, size_t nrules,
 			    struct lf_findings *f)
@@ -164,9 +182,20 @@ static int scan_persistence(const struct lf_sandbox *sb, const struct lf_project
 	const char **files = NULL;
 	size_t nfiles = p ? lf_project_layer_count(p) : 0;
 	char line[8192];
-	int r;
+	int r = 0;
 
-	r = lf_persistence_check(sb->project_root, sb->home, rules, nrules, &rep);
+	/* The protections the value only watches (the masked ones cannot
+	 * change), then the policy files of the run. */
+	for (size_t i = 0; r == 0 && i < sb->nprotects; i++) {
+		const struct lf_sandbox_protect *pr = &sb->protects[i];
+
+		if (pr->mechanism != LF_MECH_WATCHED)
+			continue;
+		r = lf_findings_add(f, LF_SCAN_PERSISTENCE, false, LF_SEVERITY_NOTE, pr->path,
+				    "%s stays writable (rule %s): %s (watched: %s)", pr->path,
+				    writable_rule(sb, pr->path), pr->why,
+				    pr->mechanism_why ? pr->mechanism_why : "not masked");
+	}
 	if (r == 0 && nfiles) {
 		files = calloc(nfiles, sizeof(*files));
 		if (!files)

@@ -120,6 +120,36 @@ static int child_prepare(struct lf_run *r, const struct lf_run_opts *o, char *co
 	return e;
 }
 
+/* Which mechanism keeps the denies: without a mount namespace, and when
+ * one would have masked something, why not (the probe's failing step);
+ * a glob fence whose matches were masked, that a match made later is not
+ * covered. Notes: -q hides them. */
+static void namespace_notes(const struct lf_run *r, const struct lf_sandbox *sb)
+{
+	const struct lf_namespace *ns = lf_sandbox_namespace(sb);
+	bool lost = false;
+
+	for (size_t i = 0; i < lf_sandbox_fence_count(sb); i++) {
+		const struct lf_sandbox_fence *f = lf_sandbox_fence(sb, i);
+
+		if (!ns->available && f->mechanism == LF_MECH_DROP)
+			lost = true;
+		if (f->mechanism == LF_MECH_MASK && f->mechanism_why)
+			tell(r, LF_SEVERITY_NOTE, "the fence %s is masked: %s", f->path,
+			     f->mechanism_why);
+	}
+	for (size_t i = 0; i < lf_sandbox_protect_count(sb) && !lost; i++)
+		lost = !ns->available && !lf_sandbox_protect(sb, i)->lifted;
+	/* The plan's drops that a mask would have given back. */
+	lost = lost || (!ns->available && lf_plan_dropped_count(r->p->plan) > 0);
+	if (lost)
+		tell(r, LF_SEVERITY_NOTE,
+		     "no private mount namespace here (%s): a deny or ask rule inside a grant "
+		     "drops the grant, and protected paths are only watched (`landfence plan` "
+		     "shows which)",
+		     ns->failed ? ns->failed : "unknown");
+}
+
 static void place_text(char *buf, size_t size, const struct lf_source *s)
 {
 	if (s->file && s->line)
@@ -153,6 +183,9 @@ static void tell_dropped(struct lf_run *r, const struct lf_sandbox *sb)
 
 	for (size_t i = 0; plan && i < lf_plan_dropped_count(plan); i++) {
 		const struct lf_dropped *d = lf_plan_dropped(plan, i);
+
+		if (lf_sandbox_readmitted(sb, d))
+			continue; /* masked: nothing lost */
 
 		place_text(allow, sizeof(allow), &d->allow);
 		place_text(fence, sizeof(fence), &d->fence);
@@ -372,6 +405,7 @@ static int checks_before(struct lf_run *r, struct lf_diag *diag)
 		     s->reason[0] ? s->reason : "a right the plan needs is missing");
 	for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)
 		tell(r, LF_SEVERITY_NOTE, "%s", lf_sandbox_notice(sb, i));
+	namespace_notes(r, sb);
 	tell_dropped(r, sb);
 	if (s->kind != LF_STATUS_UNSUPPORTED)
 		tell_project_ungranted(r, sb);

@@ -22,8 +22,8 @@
 #define SNAP_DIR_MAX 512
 
 struct snap_item {
-	char *path;	 /* owned */
-	const char *why; /* what runs it, static text */
+	char *path; /* owned */
+	char *why;  /* what runs it, owned */
 	bool exists;
 	struct stat st;
 };
@@ -49,7 +49,10 @@ static int snap_push(struct snap_list *l, const char *path, const char *why)
 	memset(it, 0, sizeof(*it));
 	if (!(it->path = strdup(path)))
 		return -ENOMEM;
-	it->why = why;
+	if (!(it->why = strdup(why))) {
+		free(it->path);
+		return -ENOMEM;
+	}
 	it->exists = lstat(path, &it->st) == 0;
 	l->n++;
 	return 0;
@@ -57,8 +60,10 @@ static int snap_push(struct snap_list *l, const char *path, const char *why)
 
 static void snap_list_fini(struct snap_list *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].path);
+		free(l->v[i].why);
+	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
@@ -131,43 +136,21 @@ void lf_snapshot_free(struct lf_snapshot *s)
 
 int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 {
-	struct lf_path_access *rules = NULL;
-	struct lf_persist_report rep = { 0 };
 	struct lf_snapshot *s;
-	size_t n = 0;
-	bool githooks = false;
-	char *p = NULL;
-	int r;
+	int r = 0;
 
 	if (!sb || !out)
 		return -EINVAL;
-	if ((r = lf_sandbox_paths(sb, true, &rules, &n)) < 0)
-		return r;
-	r = lf_persistence_check(sb->project_root, sb->home, rules, n, &rep);
-	free(rules);
-	if (r < 0)
-		return r;
 	s = calloc(1, sizeof(*s));
-	if (!s) {
-		lf_persist_report_fini(&rep);
+	if (!s)
 		return -ENOMEM;
-	}
-	/* Only the places the program can write: the others cannot change. */
-	for (size_t i = 0; r == 0 && i < rep.nhits; i++) {
-		githooks = githooks || lf_persist_hook_dir(rep.hits[i].path);
-		r = snap_push(&s->bases, rep.hits[i].path, rep.hits[i].why);
-	}
-	lf_persist_report_fini(&rep);
-	/* core.hooksPath often names .githooks; git runs what it holds. */
-	if (r == 0 && githooks) {
-		if (asprintf(&p, "%s/.githooks", sb->project_root) < 0)
-			r = -ENOMEM;
-		else
-			r = snap_push(
-				&s->bases, p,
-				"git runs the hooks core.hooksPath names outside the sandbox");
-		free(p);
-	}
+	/* The protections a grant leaves writable and no mask keeps
+	 * read-only (the value's list: every git directory's hooks and
+	 * config, core.hooksPath, agent and editor settings...): the others
+	 * cannot change. */
+	for (size_t i = 0; r == 0 && i < sb->nprotects; i++)
+		if (sb->protects[i].mechanism == LF_MECH_WATCHED)
+			r = snap_push(&s->bases, sb->protects[i].path, sb->protects[i].why);
 	if (r == 0)
 		r = snap_take(s, &s->items, &s->incomplete);
 	if (r < 0) {

@@ -53,6 +53,8 @@ const char *lf_launch_stage_name(enum lf_launch_stage stage)
 		return "entering the Landlock domain";
 	case LF_STAGE_EXEC:
 		return "executing the program";
+	case LF_STAGE_NAMESPACE:
+		return "masking in a mount namespace";
 	}
 	return "launch";
 }
@@ -164,10 +166,10 @@ static void wait_set(sigset_t *set)
  */
 #define CHILD __attribute__((no_sanitize("address", "undefined")))
 
-CHILD __attribute__((noreturn)) static void child_fail(int errfd, enum lf_launch_stage stage,
-						       int err)
+CHILD __attribute__((noreturn)) static void child_fail_at(int errfd, enum lf_launch_stage stage,
+							  int err, int step, int op)
 {
-	int32_t msg[2] = { (int32_t)stage, (int32_t)err };
+	int32_t msg[4] = { (int32_t)stage, (int32_t)err, (int32_t)step, (int32_t)op };
 	long w;
 
 	do {
@@ -175,6 +177,12 @@ CHILD __attribute__((noreturn)) static void child_fail(int errfd, enum lf_launch
 	} while (w < 0 && errno == EINTR);
 	syscall(SYS_exit_group, LF_STAGE_EXEC == stage && (err == ENOENT) ? 127 : 126);
 	__builtin_unreachable();
+}
+
+CHILD __attribute__((noreturn)) static void child_fail(int errfd, enum lf_launch_stage stage,
+						       int err)
+{
+	child_fail_at(errfd, stage, err, 0, -1);
 }
 
 CHILD static int close_above(unsigned first, unsigned long max_fd)
@@ -206,9 +214,9 @@ CHILD static int close_above(unsigned first, unsigned long max_fd)
 	 (1ULL << CAP_SETPCAP) | (1ULL << CAP_NET_BIND_SERVICE) | (1ULL << CAP_SYS_CHROOT) | \
 	 (1ULL << CAP_MKNOD) | (1ULL << CAP_AUDIT_WRITE))
 
-/* Drops every capability outside KEEP_CAPS from the bounding, ambient,
+/* Drops every capability outside keep from the bounding, ambient,
  * effective, permitted and inheritable sets. */
-CHILD static int child_drop_caps(unsigned last_cap)
+CHILD static int child_drop_caps(unsigned last_cap, uint64_t keep)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2];
@@ -221,7 +229,7 @@ CHILD static int child_drop_caps(unsigned last_cap)
 	 * unprivileged program gains nothing from it under no-new-privs. */
 	if (p & (1ULL << CAP_SETPCAP)) {
 		for (unsigned cap = 0; cap <= last_cap && cap < 64; cap++) {
-			if (KEEP_CAPS & (1ULL << cap))
+			if (keep & (1ULL << cap))
 				continue;
 			if (syscall(SYS_prctl, PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
 			    errno != EINVAL)
@@ -233,11 +241,11 @@ CHILD static int child_drop_caps(unsigned last_cap)
 		return -errno;
 	e = data[0].effective | ((uint64_t)data[1].effective << 32);
 	i = data[0].inheritable | ((uint64_t)data[1].inheritable << 32);
-	if (!(e & ~KEEP_CAPS) && !(p & ~KEEP_CAPS) && !(i & ~KEEP_CAPS))
+	if (!(e & ~keep) && !(p & ~keep) && !(i & ~keep))
 		return 0;
-	e &= KEEP_CAPS;
-	p &= KEEP_CAPS;
-	i &= KEEP_CAPS;
+	e &= keep;
+	p &= keep;
+	i &= keep;
 	data[0].effective = (uint32_t)e;
 	data[1].effective = (uint32_t)(e >> 32);
 	data[0].permitted = (uint32_t)p;
@@ -335,15 +343,28 @@ CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a
 	if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, a->mask, NULL, _NSIG / 8) < 0)
 		child_fail(errfd, LF_STAGE_SIGNALS, errno);
 
-	if (o->cwd && syscall(SYS_chdir, o->cwd) < 0)
+	/* The masks, after every inherited descriptor is closed (none can
+	 * reach below them) and before Landlock, which forbids changing
+	 * the mount topology once entered. The plan re-enters the
+	 * working directory last. */
+	if (o->ns) {
+		int step = 0, op = -1;
+
+		r = lf_ns_enter(o->ns, &step, &op);
+		if (r < 0)
+			child_fail_at(errfd, LF_STAGE_NAMESPACE, -r, step, op);
+	} else if (o->cwd && syscall(SYS_chdir, o->cwd) < 0) {
 		child_fail(errfd, LF_STAGE_CWD, errno);
+	}
 
 	/* Landlock requires it for an unprivileged caller, and it keeps a
 	 * setuid program from shedding the domain. */
 	if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		child_fail(errfd, LF_STAGE_NNP, errno);
 
-	r = child_drop_caps(a->last_cap);
+	/* In a user namespace of its own the child holds every capability
+	 * over it: none is kept. */
+	r = child_drop_caps(a->last_cap, o->ns && o->ns->user ? 0 : KEEP_CAPS);
 	if (r < 0)
 		child_fail(errfd, LF_STAGE_CAPS, -r);
 
@@ -411,12 +432,12 @@ static char *stack_new(size_t *total)
 
 /* Reads the child's verdict from the error pipe: 0 bytes once it exec'ed,
  * a failure message otherwise. Returns the number of bytes read. */
-static size_t pipe_read(int fd, int32_t msg[2])
+static size_t pipe_read(int fd, int32_t msg[4])
 {
 	size_t got = 0;
 
-	while (got < 2 * sizeof(int32_t)) {
-		ssize_t n = read(fd, (char *)msg + got, 2 * sizeof(int32_t) - got);
+	while (got < 4 * sizeof(int32_t)) {
+		ssize_t n = read(fd, (char *)msg + got, 4 * sizeof(int32_t) - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -452,12 +473,14 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	struct rlimit rl;
 	struct sigaction chld;
 	int pfd[2], r;
-	int32_t msg[2];
+	int32_t msg[4];
 	pid_t pid;
 
 	if (fail) {
 		fail->stage = LF_STAGE_NONE;
 		fail->err = 0;
+		fail->ns_step = 0;
+		fail->ns_op = -1;
 	}
 	if (!o || !out || !o->path || !o->argv || !o->envp)
 		return -EINVAL;
@@ -528,6 +551,8 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	if (fail) {
 		fail->stage = (enum lf_launch_stage)msg[0];
 		fail->err = msg[1];
+		fail->ns_step = msg[2];
+		fail->ns_op = msg[3];
 	}
 	return msg[1] > 0 ? -msg[1] : -EPROTO;
 }

@@ -21,20 +21,22 @@
 #include <sys/types.h>
 
 #include "landfence.h"
+#include "launch/mountns.h"
 
 /* The steps of the child, in the order it runs them; a failure names the
  * step it happened in. */
 enum lf_launch_stage {
 	LF_STAGE_NONE = 0,
-	LF_STAGE_FDS = 1,      /* moving the pipe and ruleset, close_range */
-	LF_STAGE_SIGNALS = 2,  /* restoring the signal mask */
-	LF_STAGE_CWD = 3,      /* chdir */
-	LF_STAGE_NNP = 4,      /* PR_SET_NO_NEW_PRIVS */
-	LF_STAGE_SECCOMP = 5,  /* PR_SET_SECCOMP */
-	LF_STAGE_LANDLOCK = 6, /* landlock_restrict_self */
-	LF_STAGE_EXEC = 7,     /* execve */
-	LF_STAGE_CAPS = 8,     /* dropping capabilities (after NNP, before seccomp) */
-	LF_STAGE_PARENT = 9,   /* PR_SET_PDEATHSIG, first of all */
+	LF_STAGE_FDS = 1,	 /* moving the pipe and ruleset, close_range */
+	LF_STAGE_SIGNALS = 2,	 /* restoring the signal mask */
+	LF_STAGE_CWD = 3,	 /* chdir */
+	LF_STAGE_NNP = 4,	 /* PR_SET_NO_NEW_PRIVS */
+	LF_STAGE_SECCOMP = 5,	 /* PR_SET_SECCOMP */
+	LF_STAGE_LANDLOCK = 6,	 /* landlock_restrict_self */
+	LF_STAGE_EXEC = 7,	 /* execve */
+	LF_STAGE_CAPS = 8,	 /* dropping capabilities (after NNP, before seccomp) */
+	LF_STAGE_PARENT = 9,	 /* PR_SET_PDEATHSIG, first of all */
+	LF_STAGE_NAMESPACE = 10, /* the mount namespace and its masks (mountns.h) */
 };
 
 const char *lf_launch_stage_name(enum lf_launch_stage stage);
@@ -61,10 +63,13 @@ void lf_env_free(char **env);
  * ioctl(fd, TIOCLINUX) fail with EPERM, comparing only the low 32 bits of
  * the request (the kernel truncates it to an unsigned int) so that high
  * bits cannot smuggle it through. Native arch plus the 32-bit ABIs of this
- * machine. The program was compiled at build time (seccomp-gen.c); this
- * copies it. out->filter is malloc'ed: free with lf_seccomp_free().
+ * machine. With no_userns, the variant that also refuses new user
+ * namespaces (clone and unshare with CLONE_NEWUSER: EPERM; clone3, whose
+ * flags a filter cannot read: ENOSYS), for a launch in a mount namespace.
+ * The program was compiled at build time (seccomp-gen.c); this copies it.
+ * out->filter is malloc'ed: free with lf_seccomp_free().
  * Returns 0, -ENOMEM. */
-int lf_seccomp_build(struct sock_fprog *out);
+int lf_seccomp_build(struct sock_fprog *out, bool no_userns);
 void lf_seccomp_free(struct sock_fprog *prog);
 
 /* A private temporary directory: created 0700 under $TMPDIR (secure_getenv,
@@ -84,6 +89,8 @@ struct lf_launch_opts {
 	int ruleset_fd;			 /* Landlock ruleset, -1: none (Unsupported) */
 	const struct sock_fprog *filter; /* seccomp program, NULL: none */
 	const char *cwd;		 /* chdir before exec, NULL: stay */
+	const struct lf_ns_plan *ns;	 /* the mount namespace and its masks, NULL:
+					    none (the plan re-enters the cwd) */
 };
 
 /* A started child. */
@@ -96,7 +103,9 @@ struct lf_launch {
 /* Why a child did not exec. */
 struct lf_launch_failure {
 	enum lf_launch_stage stage;
-	int err; /* positive errno */
+	int err;     /* positive errno */
+	int ns_step; /* LF_STAGE_NAMESPACE: the step (enum lf_ns_step) */
+	int ns_op;   /* ... and the mount step's index, -1 before them */
 };
 
 /* Starts the child sequence (a CLONE_VM | CLONE_VFORK child on its own

@@ -18,17 +18,20 @@
 #include "launch/launch.h"
 #include "launch/seccomp-bpf.h"
 
-int lf_seccomp_build(struct sock_fprog *out)
+int lf_seccomp_build(struct sock_fprog *out, bool no_userns)
 {
-	size_t n = sizeof(lf_seccomp_program) / sizeof(lf_seccomp_program[0]);
+	const struct sock_filter *prog =
+		no_userns ? lf_seccomp_program_no_userns : lf_seccomp_program;
+	size_t size = no_userns ? sizeof(lf_seccomp_program_no_userns) : sizeof(lf_seccomp_program);
+	size_t n = size / sizeof(prog[0]);
 	struct sock_filter *buf;
 
 	if (!out)
 		return -EINVAL;
-	buf = malloc(sizeof(lf_seccomp_program));
+	buf = malloc(size);
 	if (!buf)
 		return -ENOMEM;
-	memcpy(buf, lf_seccomp_program, sizeof(lf_seccomp_program));
+	memcpy(buf, prog, size);
 	out->len = (unsigned short)n;
 	out->filter = buf;
 	return 0;

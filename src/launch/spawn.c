@@ -5,17 +5,22 @@
  * seccomp filter, the environment), so that the child only applies it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/path.h"
+#include "core/sandbox.h"
 #include "landlock/sandbox.h"
 #include "launch/launch.h"
+#include "launch/mountns.h"
 
 struct lf_child {
 	char path[PATH_MAX];
@@ -30,7 +35,15 @@ struct lf_child {
 	struct lf_launch launch;
 	bool started;
 	struct lf_launch_failure failure;
+	struct lf_ns_plan ns; /* built at start */
 };
+
+/* Whether the launch uses a mount namespace: one can be made here and
+ * the value has something to mount. */
+static bool uses_ns(const struct lf_sandbox *sb)
+{
+	return sb->ns.available && sb->ns.nmounts > 0;
+}
 
 void lf_child_free(struct lf_child *c)
 {
@@ -43,6 +56,7 @@ void lf_child_free(struct lf_child *c)
 	if (c->ruleset_fd >= 0)
 		close(c->ruleset_fd);
 	lf_seccomp_free(&c->filter);
+	lf_ns_plan_fini(&c->ns);
 	lf_sandbox_free(c->sb);
 	if (c->have_run_dir)
 		lf_rundir_remove(c->run_dir);
@@ -78,6 +92,82 @@ static int copy_argv(char *const argv[], char ***out)
 static int own_error(int r)
 {
 	return r == -ENOENT || r == -EACCES ? -EIO : r;
+}
+
+/* LANDFENCE_MASKED=1 tells `landfence check` and `hook` run inside that
+ * the masks are in force around them (they cannot make a namespace of
+ * their own to find out): their answers then agree with the kernel. A
+ * program that forges it changes only what it is advised. */
+static int env_mark(char ***envp)
+{
+	size_t n = 0;
+	char **v;
+
+	while ((*envp)[n])
+		n++;
+	v = realloc(*envp, (n + 2) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	*envp = v;
+	if (!(v[n] = strdup("LANDFENCE_MASKED=1")))
+		return -ENOMEM;
+	v[n + 1] = NULL;
+	return 0;
+}
+
+/* A directory (or O_PATH) descriptor among stdin, stdout and stderr that
+ * lies at, below or above a place the namespace mounts on would reach
+ * what is under the mount, around the mask or the nodev bind: refused
+ * (a regular file the caller hands over is the caller's choice, as a
+ * descriptor passed later is). Returns 0 or -EBADF with diag. */
+static int std_fds_check(const struct lf_sandbox *sb, struct lf_diag *diag)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		char link[32], path[PATH_MAX];
+		struct stat st;
+		int fl = fcntl(fd, F_GETFL);
+		ssize_t n;
+
+		if (fl < 0 || fstat(fd, &st) < 0)
+			continue;
+		if (!S_ISDIR(st.st_mode) && !(fl & O_PATH))
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, path, sizeof(path) - 1);
+		if (n <= 0) {
+			lf_diag_set(diag, "", 0, 0,
+				    "descriptor %d is a directory landfence cannot name: it could "
+				    "reach below the masks; nothing was run",
+				    fd);
+			return -EBADF;
+		}
+		path[n] = '\0';
+		for (size_t i = 0; i < sb->nmasks + sb->nbinds; i++) {
+			const char *m =
+				i < sb->nmasks ? sb->masks[i].path : sb->binds[i - sb->nmasks].path;
+
+			if (!lf_path_overlap(m, path))
+				continue;
+			lf_diag_set(diag, "", 0, 0,
+				    "descriptor %d is the directory %s, which would reach below "
+				    "what the sandbox mounts at %s; nothing was run",
+				    fd, path, m);
+			return -EBADF;
+		}
+	}
+	return 0;
+}
+
+/* Says which mount step failed, for a child that stopped there. */
+static void ns_failure(const struct lf_child *c, int err, struct lf_diag *diag)
+{
+	const struct lf_launch_failure *f = &c->failure;
+	const char *path =
+		f->ns_op >= 0 && (size_t)f->ns_op < c->ns.nops ? c->ns.ops[f->ns_op].path : NULL;
+
+	lf_diag_set(diag, "", 0, 0, "%s: %s: %s%s%s: %s", c->argv[0],
+		    lf_launch_stage_name(f->stage), lf_ns_step_name((enum lf_ns_step)f->ns_step),
+		    path ? " " : "", path ? path : "", strerror(err));
 }
 
 int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
@@ -145,12 +235,14 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 		goto fail;
 	}
 
-	r = lf_seccomp_build(&c->filter);
+	r = lf_seccomp_build(&c->filter, uses_ns(c->sb));
 	if (r < 0) {
 		lf_diag_set(diag, "", 0, 0, "cannot build the seccomp filter: %s", strerror(-r));
 		goto fail;
 	}
 	r = lf_env_build(environ, c->sb->env, c->sb->nenv, c->run_dir, &c->envp);
+	if (r == 0 && uses_ns(c->sb))
+		r = env_mark(&c->envp);
 	if (r < 0)
 		goto fail;
 	*out = c;
@@ -184,10 +276,35 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 		.filter = &c->filter,
 		.cwd = c->cwd,
 	};
+	if (uses_ns(c->sb)) {
+		char here[PATH_MAX];
+		const char *cwd = c->cwd;
+
+		/* The program starts where it was asked to, reached again
+		 * by its path once the masks are in place. */
+		if (!cwd && !(cwd = getcwd(here, sizeof(here)))) {
+			lf_diag_set(diag, "", 0, 0,
+				    "the working directory cannot be named (%s): it cannot be "
+				    "entered again below the masks; nothing was run",
+				    strerror(errno));
+			return -EIO;
+		}
+		if (std_fds_check(c->sb, diag) < 0)
+			return -EIO;
+		lf_ns_plan_fini(&c->ns);
+		if ((r = lf_ns_plan_build(c->sb, cwd, &c->ns)) < 0) {
+			lf_diag_set(diag, "", 0, 0, "out of memory");
+			return r;
+		}
+		lo.ns = &c->ns;
+	}
 	r = lf_launch_spawn(&lo, &c->launch, &c->failure);
 	if (r < 0) {
-		lf_diag_set(diag, "", 0, 0, "%s: %s: %s", c->argv[0],
-			    lf_launch_stage_name(c->failure.stage), strerror(-r));
+		if (c->failure.stage == LF_STAGE_NAMESPACE)
+			ns_failure(c, -r, diag);
+		else
+			lf_diag_set(diag, "", 0, 0, "%s: %s: %s", c->argv[0],
+				    lf_launch_stage_name(c->failure.stage), strerror(-r));
 		/* Only exec's own failure is the program's (127, 126). */
 		if (c->failure.stage == LF_STAGE_EXEC)
 			return c->failure.err == ENOENT ? -ENOENT : -EACCES;

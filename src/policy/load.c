@@ -258,6 +258,46 @@ static int check_env_name(struct ctx *c, const char *s, size_t len, const struct
 		      q);
 }
 
+/* "protect": {"add": [...]}: a literal place, project-relative or below
+ * the home directory; no glob (a protection is a place that exists or
+ * will, not a pattern), no "..", nothing absolute. */
+static int check_protect_add(struct ctx *c, const char *s, size_t len, const struct lf_jpos *pos)
+{
+	const char *rel = strncmp(s, "~/", 2) == 0 ? s + 2 : s;
+	char q[96];
+	bool bad = !rel[0] || rel[0] == '/' || strpbrk(rel, "*?[\\") != NULL;
+
+	for (const char *p = rel; !bad && *p;) {
+		size_t n = strcspn(p, "/");
+		bad = (n == 2 && p[0] == '.' && p[1] == '.') || (n == 1 && p[0] == '.');
+		p += n + (p[n] == '/');
+	}
+	if (!bad)
+		return 0;
+	lf_quote(q, sizeof(q), s, len);
+	return err_at(c, AT(pos),
+		      "protection %s is not a plain path, expected a project-relative path "
+		      "or one starting with ~/, without globs, \".\" or \"..\" "
+		      "(e.g. \".tool/hooks\")",
+		      q);
+}
+
+/* "protect": {"lift": [...]}: a row of the built-in table, by the name
+ * `landfence plan` shows, so that a typo never lifts nothing silently. */
+static int check_protect_lift(struct ctx *c, const char *s, size_t len, const struct lf_jpos *pos)
+{
+	char q[96];
+
+	if (lf_protect_row_known(s))
+		return 0;
+	lf_quote(q, sizeof(q), s, len);
+	return err_at(c, AT(pos),
+		      "unknown protection %s, expected a built-in protection as `landfence plan` "
+		      "names it (e.g. \".git/config\", \".vscode/settings.json\", "
+		      "\"~/.codex/config.toml\")",
+		      q);
+}
+
 static int parse_commands(struct ctx *c, const struct member *m, enum lf_effect effect,
 			  struct lf_source src)
 {
@@ -600,6 +640,7 @@ enum {
 	TOP_TOOLCHAINS,
 	TOP_NETWORK,
 	TOP_ENV,
+	TOP_PROTECT,
 	TOP_COUNT,
 };
 
@@ -615,6 +656,7 @@ static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 		[TOP_TOOLCHAINS] = "toolchains",
 		[TOP_NETWORK] = "network",
 		[TOP_ENV] = "env",
+		[TOP_PROTECT] = "protect",
 		[TOP_COUNT] = NULL,
 	};
 	struct member m[TOP_COUNT] = { 0 };
@@ -625,7 +667,7 @@ static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 	if ((r = get_object(c, root, pos, "the document")) < 0 ||
 	    (r = get_members(c, root, pos, names, m, "at the top level",
 			     "version, extends, fallback, rules, host, profiles, toolchains, "
-			     "network or env")) < 0)
+			     "network, env or protect")) < 0)
 		return r;
 
 	/* The version says how to read everything else: check it first. */
@@ -695,6 +737,20 @@ static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 			return r;
 		if (em[1].value &&
 		    (r = get_strv(c, &em[1], "keep", &c->p->env_keep, check_env_name)) < 0)
+			return r;
+	}
+	if (m[TOP_PROTECT].value) {
+		static const char *const pn[] = { "add", "lift", NULL };
+		struct member pm[3] = { 0 };
+		const struct lf_jpos *ppos = &m[TOP_PROTECT].kid->value;
+		if ((r = get_object(c, m[TOP_PROTECT].value, ppos, "\"protect\"")) < 0 ||
+		    (r = get_members(c, m[TOP_PROTECT].value, ppos, pn, pm, "in protect", "add or lift")) < 0)
+			return r;
+		if (pm[0].value &&
+		    (r = get_strv(c, &pm[0], "add", &c->p->protect_add, check_protect_add)) < 0)
+			return r;
+		if (pm[1].value &&
+		    (r = get_strv(c, &pm[1], "lift", &c->p->protect_lift, check_protect_lift)) < 0)
 			return r;
 	}
 	return 0;

@@ -192,6 +192,20 @@ int lf_policy_save(const struct lf_policy *p, char **out)
 		sub = NULL;
 		if (r < 0)
 			goto out;
+		r = -ENOMEM;
+	}
+	if (p->protect_add.n || p->protect_lift.n) {
+		sub = json_object();
+		if (!sub)
+			goto out;
+		if (p->protect_add.n && put(sub, "add", strv_json(&p->protect_add)) < 0)
+			goto out;
+		if (p->protect_lift.n && put(sub, "lift", strv_json(&p->protect_lift)) < 0)
+			goto out;
+		r = put(root, "protect", sub);
+		sub = NULL;
+		if (r < 0)
+			goto out;
 	}
 	r = lf_json_dump(root, out);
 out:

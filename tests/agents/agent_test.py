@@ -18,22 +18,6 @@ LANDFENCE_TESTS_AGENTS=1 (CI), where a missing agent fails.
 Without enforcement (no Landlock, LANDFENCE_ABI_MAX=0 as under
 tools/valgrind) the sandbox cannot refuse anything, so the tests skip;
 LANDFENCE_TESTS_MUST_ENFORCE=1 turns that skip into a failure.
-
-Known gaps. Some tests need landfence work that has not landed; each names
-its gates, environment variables that CI sets once the work is in:
-  LANDFENCE_TESTS_AGENTS_PREFIX=1    the command's npm package tree (with
-                                     its platform sub-packages) and
-                                     landfence itself are readable and
-                                     executable inside the sandbox
-  LANDFENCE_TESTS_AGENTS_FIRSTRUN=1  agent profiles (claude, codex, gemini,
-                                     opencode) create their missing
-                                     directories and files before launch
-While a gate is off the test still runs. When it fails with the gap's
-signature (a Permission denied from the kernel, named in the output; for
-the hook, landfence itself refused execution inside the sandbox) it
-prints "XFAIL" and what failed, and exits 77, so that `make check` stays
-green and shows it as skipped; when it fails otherwise it fails; when it
-passes it fails too ("XPASS"), so that the gate gets switched on.
 """
 
 import json
@@ -55,10 +39,6 @@ import anthropic_standin  # noqa: E402
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PREFIX = "/var/cache/landfence-agents"
-GATES = {
-    "prefix": "LANDFENCE_TESTS_AGENTS_PREFIX",
-    "firstrun": "LANDFENCE_TESTS_AGENTS_FIRSTRUN",
-}
 # A run of an agent never takes this long offline; the limit only keeps a
 # hung client from hanging the suite (meson's own timeout is longer).
 RUN_TIMEOUT = 150
@@ -70,20 +50,16 @@ class Skip(Exception):
 
 
 class Fail(Exception):
-    """A failed check. gap: the failure has the signature of a known gap."""
-
-    def __init__(self, msg, gap=False):
-        super().__init__(msg)
-        self.gap = gap
+    """A failed check."""
 
 
 def env_on(name):
     return os.environ.get(name, "0") == "1"
 
 
-def check(cond, msg, gap=False):
+def check(cond, msg):
     if not cond:
-        raise Fail(msg, gap)
+        raise Fail(msg)
 
 
 def denied_line(text):
@@ -252,12 +228,11 @@ def version_test(command, warm):
                                 "--version"], scratch)
         denied = denied_line(out + err)
         check(status == 0, "landfence run -- %s --version exited %d: %s"
-              % (command, status, denied or err.strip()[-300:]),
-              gap=denied is not None)
+              % (command, status, denied or err.strip()[-300:]))
         check(version in out, "%s --version printed no %s (%s@%s)"
               % (command, version, package, version))
         check(denied is None, "%s --version met a Permission denied: %s"
-              % (command, denied), gap=True)
+              % (command, denied))
     finally:
         scratch.cleanup()
 
@@ -368,7 +343,7 @@ def claude_offline(warm=True):
                                                        warm=warm)
         denied = denied_line(err)
         check(status == 0, "landfence run -- claude -p exited %d: %s"
-              % (status, denied or err.strip()[-300:]), gap=denied is not None)
+              % (status, denied or err.strip()[-300:]))
         check(result is not None, "claude printed no JSON result")
         check(result.get("is_error") is False and
               result.get("result") == "All steps done.",
@@ -420,13 +395,13 @@ def claude_offline(warm=True):
             state = os.path.join(scratch.home, ".claude.json")
             check(os.path.isfile(state),
                   "no ~/.claude.json after a first run: Claude Code's state "
-                  "was lost", gap=True)
+                  "was lost")
             sid = result.get("session_id", "")
             projects = os.path.join(scratch.home, ".claude", "projects")
             found = [f for _, _, fs in os.walk(projects) for f in fs
                      if f == sid + ".jsonl"]
             check(found, "no transcript of session %s below ~/.claude/"
-                  "projects after a first run" % sid, gap=True)
+                  "projects after a first run" % sid)
     finally:
         scratch.cleanup()
 
@@ -503,16 +478,15 @@ def claude_hook(grant_landfence):
         # The hook's failure mode under `run` when landfence cannot execute
         # there: the shell exits 126, Claude Code takes that as a
         # non-blocking error and runs the tool, so the marker appears.
-        gap = False
+        blocked = False
         if os.path.exists(marker):
-            gap = landfence_blocked(scratch)
+            blocked = landfence_blocked(scratch)
         check(touch.get("is_error") is True and "landfence: deny" in rt(touch)
               and "touch" in rt(touch),
               "the hook's deny of `touch` did not reach the model: %r%s"
               % (rt(touch), "; the hook cannot run: landfence itself is not "
                  "executable inside the sandbox (sh: exit 126, Permission "
-                 "denied), and Claude Code ran the tool" if gap else ""),
-              gap=gap)
+                 "denied), and Claude Code ran the tool" if blocked else ""))
         check(not os.path.exists(marker), "the denied `touch` ran")
         # Without the hook the Read would run and meet the kernel's EACCES;
         # with it, the tool never runs and the model gets the hook's reason.
@@ -533,7 +507,7 @@ def claude_hook(grant_landfence):
 
 def landfence_blocked(scratch):
     """Whether landfence itself cannot be executed inside `landfence run`
-    (exit 126, Permission denied): the known gap behind a silent hook."""
+    (exit 126, Permission denied): what makes a hook silent."""
     inner = "%s --version" % shlex.quote(landfence())
     status, _, err = run([landfence(), "run", "-q", "--", "sh", "-c", inner],
                          scratch)
@@ -552,8 +526,7 @@ def landfence_inside_run():
         denied = denied_line(err)
         check(status == 0 and out.startswith("allow"),
               "landfence check inside landfence run exited %d: %s"
-              % (status, denied or err.strip()[-300:]),
-              gap=status == 126 and denied is not None)
+              % (status, denied or err.strip()[-300:]))
     finally:
         scratch.cleanup()
 
@@ -561,20 +534,19 @@ def landfence_inside_run():
 # -------------------------------------------------------------------- table
 
 TESTS = {
-    # name: (function, args, gates)
-    "claude-version": (version_test, ("claude", True), ()),
-    "codex-version": (version_test, ("codex", True), ("prefix",)),
-    "gemini-version": (version_test, ("gemini", True), ("prefix",)),
-    "opencode-version": (version_test, ("opencode", True), ()),
-    "codex-firstrun": (version_test, ("codex", False), ("prefix", "firstrun")),
-    "gemini-firstrun": (version_test, ("gemini", False),
-                        ("prefix", "firstrun")),
-    "opencode-firstrun": (version_test, ("opencode", False), ("firstrun",)),
-    "claude-offline": (claude_offline, (True,), ()),
-    "claude-firstrun": (claude_offline, (False,), ("firstrun",)),
-    "claude-hook": (claude_hook, (True,), ()),
-    "claude-hook-builddir": (claude_hook, (False,), ("prefix",)),
-    "landfence-inside-run": (landfence_inside_run, (), ("prefix",)),
+    # name: (function, args)
+    "claude-version": (version_test, ("claude", True)),
+    "codex-version": (version_test, ("codex", True)),
+    "gemini-version": (version_test, ("gemini", True)),
+    "opencode-version": (version_test, ("opencode", True)),
+    "codex-firstrun": (version_test, ("codex", False)),
+    "gemini-firstrun": (version_test, ("gemini", False)),
+    "opencode-firstrun": (version_test, ("opencode", False)),
+    "claude-offline": (claude_offline, (True,)),
+    "claude-firstrun": (claude_offline, (False,)),
+    "claude-hook": (claude_hook, (True,)),
+    "claude-hook-builddir": (claude_hook, (False,)),
+    "landfence-inside-run": (landfence_inside_run, ()),
 }
 
 
@@ -587,23 +559,14 @@ def main():
         sys.stderr.write("agent_test.py: LANDFENCE_BIN is not set\n")
         return 2
     name = sys.argv[1]
-    func, args, gates = TESTS[name]
-    off = [GATES[g] for g in gates if not env_on(GATES[g])]
+    func, args = TESTS[name]
     try:
         func(*args)
     except Skip as e:
         print("SKIP: %s" % e)
         return SKIP
     except Fail as e:
-        if off and e.gap:
-            print("XFAIL: %s (known gap; set %s once it is closed)"
-                  % (e, " and ".join(v + "=1" for v in off)))
-            return SKIP
         print("FAIL: %s" % e)
-        return 1
-    if off:
-        print("XPASS: %s passes although %s is not set: the gap is closed, "
-              "set it in .ci/run" % (name, " and ".join(off)))
         return 1
     print("PASS: %s" % name)
     return 0

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -37,6 +38,16 @@
 	"{'effect':'deny','capability':'read','paths':['secret/**']},"                   \
 	"{'effect':'deny','capability':'write','paths':['.git/**','secret/**','docs/**']}"
 #define STD "{'version':1,'fallback':'deny','rules':[" STD_RULES "]}"
+
+/* Precise denies: the project readable and writable, a secret directory
+ * and a deep one hidden, the hooks and config read-only. */
+#define MASK_RULES                                                                       \
+	"{'effect':'allow','capability':'read','paths':['**']},"                         \
+	"{'effect':'allow','capability':'write','paths':['**']},"                        \
+	"{'effect':'allow','capability':'delete','paths':['**']},"                       \
+	"{'effect':'deny','capability':'read','paths':['secret/**','src/sub/deep/**']}," \
+	"{'effect':'deny','capability':'write','paths':['.git/hooks/**','.git/config']}"
+#define MASKP "{'version':1,'fallback':'deny','rules':[" MASK_RULES "]}"
 #define STD_ASK "{'version':1,'fallback':'ask','rules':[" STD_RULES "]}"
 
 /* ------------------------------------------------------------------------
@@ -176,6 +187,158 @@ static void claude_home(struct esc *e)
 {
 	esc_mkdir(e, "home/.claude");
 	esc_put(e, "home/.claude/settings.json", "{}");
+}
+
+/* ------------------------------------------------------------------------
+ * Masks (kind 13)
+ */
+
+/* A deep fence: a mask two directories below the project root. */
+static void deep_secret(struct esc *e)
+{
+	esc_mkdir(e, "proj/src/sub/deep");
+	esc_put(e, "proj/src/sub/deep/k", "DEEP");
+}
+
+static void untouched_masks(struct esc *e, const struct esc_result *r)
+{
+	untouched(e, r);
+	assert_true(esc_file_is(e, "proj/src/sub/deep/k", "DEEP"));
+	assert_true(esc_exists(e, "proj/src/sub/deep"));
+	assert_false(esc_exists(e, "proj/g2"));
+	assert_false(esc_exists(e, "proj/src2"));
+}
+
+static void cwd_in_secret(struct esc *e)
+{
+	deep_secret(e);
+	snprintf(e->cwd, sizeof(e->cwd), "%s", esc_path(e, "proj/secret"));
+}
+
+static void cwd_in_hooks(struct esc *e)
+{
+	deep_secret(e);
+	snprintf(e->cwd, sizeof(e->cwd), "%s", esc_path(e, "proj/.git/hooks"));
+}
+
+static void mount_tmpfs(const char *path, const char *file)
+{
+	char p[PATH_MAX];
+
+	if (mount("lf-esc", path, "tmpfs", 0, "size=64k") != 0)
+		fail_msg("mount tmpfs on %s: %s", path, strerror(errno));
+	snprintf(p, sizeof(p), "%s/%s", path, file);
+	FILE *f = fopen(p, "we");
+	assert_non_null(f);
+	fputs("SUB", f);
+	fclose(f);
+}
+
+/* Submounts below masked places, and one below a plain grant. */
+static void submounts(struct esc *e)
+{
+	deep_secret(e);
+	esc_mkdir(e, "proj/.git/hooks/sub");
+	esc_mkdir(e, "proj/secret/m");
+	esc_mkdir(e, "proj/src/mnt");
+	mount_tmpfs(esc_path(e, "proj/.git/hooks/sub"), "x");
+	mount_tmpfs(esc_path(e, "proj/secret/m"), "f");
+	mount_tmpfs(esc_path(e, "proj/src/mnt"), "f");
+}
+
+static void submounts_gone(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(esc_file_is(e, "proj/.git/hooks/sub/x", "SUB"));
+	assert_false(esc_exists(e, "proj/.git/hooks/sub/y"));
+	umount2(esc_path(e, "proj/.git/hooks/sub"), MNT_DETACH);
+	umount2(esc_path(e, "proj/secret/m"), MNT_DETACH);
+	umount2(esc_path(e, "proj/src/mnt"), MNT_DETACH);
+}
+
+/* The project bound a second time at @B/alias. */
+static void alias_mount(struct esc *e)
+{
+	deep_secret(e);
+	esc_mkdir(e, "alias");
+	if (mount(e->proj, esc_path(e, "alias"), NULL, MS_BIND, NULL) != 0)
+		fail_msg("bind the project: %s", strerror(errno));
+}
+
+static void alias_gone(struct esc *e, const struct esc_result *r)
+{
+	untouched(e, r);
+	umount2(esc_path(e, "alias"), MNT_DETACH);
+}
+
+static void link_to_secret(struct esc *e)
+{
+	assert_int_equal(symlink("secret", esc_path(e, "proj/lnk")), 0);
+}
+
+static void late_dir(struct esc *e)
+{
+	deep_secret(e);
+	esc_mkdir(e, "proj/src/late");
+}
+
+static void mount_late(struct esc *e)
+{
+	mount_tmpfs(esc_path(e, "proj/src/late"), "f");
+}
+
+/* Nothing of the sandbox's namespace reached ours, and ours did not
+ * reach it. */
+static void no_propagation(struct esc *e, const struct esc_result *r)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+
+	(void)r;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, e->proj) && !strstr(line, "/src/late"))
+			fail_msg("a mount of the sandbox reached the host: %s", line);
+	fclose(f);
+	umount2(esc_path(e, "proj/src/late"), MNT_DETACH);
+	untouched(e, r);
+}
+
+/* Git directories other than the project's own: a nested repository,
+ * a submodule's, and the common directory of a linked worktree that
+ * lives outside the project (granted by the policy). */
+static void git_dirs(struct esc *e)
+{
+	esc_mkdir(e, "proj/src/nested/.git/hooks");
+	esc_put(e, "proj/src/nested/.git/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "proj/src/nested/.git/config", "[core]\n");
+	esc_mkdir(e, "proj/.git/modules/sm/hooks");
+	esc_put(e, "proj/.git/modules/sm/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "proj/.git/modules/sm/config", "[core]\n");
+	esc_mkdir(e, "main/.git/hooks");
+	esc_mkdir(e, "main/.git/worktrees/wt");
+	esc_put(e, "main/.git/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "main/.git/config", "[core]\n");
+	esc_put(e, "main/.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
+	esc_put(e, "main/.git/worktrees/wt/commondir", "../..\n");
+	esc_mkdir(e, "proj/wt");
+	char g[PATH_MAX + 16];
+	snprintf(g, sizeof(g), "gitdir: %s\n", esc_path(e, "main/.git/worktrees/wt"));
+	esc_put(e, "proj/wt/.git", g);
+	/* core.hooksPath names a directory of the project. */
+	esc_put(e, "proj/.git/config", "[core]\n\thooksPath = tools/hooks\n");
+	esc_mkdir(e, "proj/tools/hooks");
+}
+
+static void git_dirs_untouched(struct esc *e, const struct esc_result *r)
+{
+	(void)r;
+	assert_true(esc_file_is(e, "proj/src/nested/.git/config", "[core]\n"));
+	assert_true(esc_file_is(e, "proj/.git/modules/sm/config", "[core]\n"));
+	assert_true(esc_file_is(e, "main/.git/config", "[core]\n"));
+	assert_false(esc_exists(e, "proj/.git/modules/sm/hooks/post-checkout"));
+	assert_false(esc_exists(e, "main/.git/hooks/x"));
+	assert_false(esc_exists(e, "proj/tools/hooks/pre-commit"));
 }
 
 static void keys_setup(struct esc *e)
@@ -367,6 +530,7 @@ const struct esc_case esc_cases[] = {
 	  .out_has = { "@P/src/innocent" } },
 	{ .name = "hard link into a grant: run refused under fallback deny",
 	  .kind = 2,
+	  .flags = ESC_NO_NS,
 	  .policy = STD,
 	  .setup = hard_secret,
 	  .probe = "create @P/src/ran read @P/src/innocent",
@@ -376,6 +540,7 @@ const struct esc_case esc_cases[] = {
 	  .after = nothing_ran },
 	{ .name = "hard link to a hook in a writable directory: run refused",
 	  .kind = 2,
+	  .flags = ESC_NO_NS,
 	  .policy = STD,
 	  .setup = hard_hook,
 	  .probe = "write @P/src/pc",
@@ -385,11 +550,33 @@ const struct esc_case esc_cases[] = {
 	  .after = untouched },
 	{ .name = "hard link under fallback ask: runs and says so (Landlock cannot tell)",
 	  .kind = 2,
+	  .flags = ESC_NO_NS,
 	  .policy = STD_ASK,
 	  .setup = hard_secret,
 	  .probe = "readeq @P/src/innocent KEY read @P/secret/key",
 	  .want = "ok EACCES",
 	  .err_has = { "@P/src/innocent" } },
+	/* With a mount namespace the second name is masked where it is:
+	 * the run goes ahead, and the link shows nothing (root reads an
+	 * empty file, a user gets EACCES) and cannot be written. */
+	{ .name = "hard link to a secret: masked at its own name",
+	  .kind = 2,
+	  .flags = ESC_NS,
+	  .policy = STD,
+	  .setup = hard_secret,
+	  .probe = "create @P/src/ran readeq @P/src/innocent KEY write @P/src/innocent readeq "
+		   "@P/src/a.txt A",
+	  .want = "ok DIFF|EACCES EROFS|EACCES ok",
+	  .err_has = { "@P/src/innocent is a hard link to @P/secret/key" } },
+	{ .name = "hard link to a hook: masked read-only at its own name",
+	  .kind = 2,
+	  .flags = ESC_NS,
+	  .policy = STD,
+	  .setup = hard_hook,
+	  .probe = "write @P/src/pc truncate @P/src/pc unlink @P/src/pc rename @P/src/pc @P/src/x "
+		   "create @P/src/ok",
+	  .want = "EROFS EROFS EBUSY EBUSY ok",
+	  .after = untouched },
 	/* 3. Rename and link -------------------------------------- */
 	{ .name = "mv a new file into the fenced hooks directory",
 	  .kind = 3,
@@ -397,7 +584,7 @@ const struct esc_case esc_cases[] = {
 	  .probe = "create @P/src/evil rename @P/src/evil @P/.git/hooks/post-checkout rename "
 		   "@P/src/evil @P/.git/hooks/pre-commit rename @P/src/a.txt @P/src/sub/moved "
 		   "readeq @P/src/sub/moved A",
-	  .want = "ok EACCES EACCES ok ok",
+	  .want = "ok EACCES|EXDEV EACCES|EXDEV ok ok",
 	  .after = untouched_no_evil },
 	{ .name = "renameat2 RENAME_EXCHANGE with a fenced file",
 	  .kind = 3,
@@ -405,7 +592,9 @@ const struct esc_case esc_cases[] = {
 	  .probe = "create @P/src/evil exchange @P/src/evil @P/.git/hooks/pre-commit exchange "
 		   "@P/src/evil @P/secret/key exchange @P/src/evil @P/docs/ro.txt exchange "
 		   "@P/src/a.txt @P/src/sub/b.txt readeq @P/src/a.txt B",
-	  .want = "ok EACCES EACCES EACCES ok ok",
+	  /* EXDEV where a mount boundary (a grant root bound nodev, a
+	   * mask) answers before Landlock. */
+	  .want = "ok EACCES|EXDEV EACCES|EXDEV EACCES|EXDEV ok ok",
 	  .after = untouched },
 	{ .name = "replace a fenced directory by renaming its parent's entry",
 	  .kind = 3,
@@ -413,14 +602,16 @@ const struct esc_case esc_cases[] = {
 	  .probe = "rename @P/.git @P/src/git rename @P/.git/hooks @P/src/hooks rename "
 		   "@P/secret @P/src/s mkdir @P/src/newdir rename @P/src/newdir @P/.git/hooks "
 		   "rename @P/src/newdir @P/secret rename @P/src @P/src2 exchange @P/src @P/.git",
-	  .want = "EACCES EACCES EACCES ok EACCES EACCES EACCES EACCES",
+	  .want = "EACCES|EXDEV EACCES|EXDEV EACCES|EXDEV ok EACCES|EXDEV EACCES|EXDEV "
+		  "EACCES|EBUSY "
+		  "EACCES|EBUSY",
 	  .after = untouched_no_evil },
 	{ .name = "move a fenced file out to a granted directory",
 	  .kind = 3,
 	  .policy = STD,
 	  .probe = "rename @P/secret/key @P/src/key rename @P/.git/hooks/pre-commit @P/src/pc "
 		   "rename @P/docs/ro.txt @P/src/ro",
-	  .want = "EACCES EACCES EACCES",
+	  .want = "EACCES|EXDEV EACCES|EXDEV EACCES|EXDEV",
 	  .after = untouched },
 	{ .name = "link() across directories",
 	  .kind = 3,
@@ -429,7 +620,7 @@ const struct esc_case esc_cases[] = {
 		   "@P/.git/hooks/pre-commit @P/src/pc link @P/docs/ro.txt @P/src/ro link "
 		   "@P/src/a.txt @P/.git/hooks/post-checkout link @P/src/a.txt @P/src/sub/a2 "
 		   "readeq @P/src/sub/a2 A",
-	  .want = "EXDEV EXDEV EXDEV EXDEV EACCES ok ok",
+	  .want = "EXDEV EXDEV EXDEV EXDEV EACCES|EXDEV ok ok",
 	  .after = untouched_no_evil },
 	{ .name = "rename and link at ABI 1: across directories always refused, and said",
 	  .kind = 3,
@@ -438,7 +629,7 @@ const struct esc_case esc_cases[] = {
 	  .probe = "rename @P/src/a.txt @P/src/sub/a link @P/src/a.txt @P/src/sub/a2 rename "
 		   "@P/src/a.txt @P/src/a-renamed link @P/secret/key @P/src/k2 create @P/src/evil "
 		   "rename @P/src/evil @P/.git/hooks/post-checkout",
-	  .want = "EXDEV EXDEV ok EXDEV ok EACCES",
+	  .want = "EXDEV EXDEV ok EXDEV ok EACCES|EXDEV",
 	  .err_has = { "ABI 1", "DEGRADED" },
 	  .after = untouched_no_evil },
 	{ .name = "rename and link at ABI 2",
@@ -448,7 +639,7 @@ const struct esc_case esc_cases[] = {
 	  .probe = "rename @P/src/a.txt @P/src/sub/a link @P/src/sub/a @P/src/a2 link "
 		   "@P/secret/key @P/src/k2 create @P/src/evil rename @P/src/evil "
 		   "@P/.git/hooks/post-checkout",
-	  .want = "ok ok EXDEV ok EACCES",
+	  .want = "ok ok EXDEV ok EACCES|EXDEV",
 	  .after = untouched_no_evil },
 
 	/* 4. Truncation --------------------------------------------------- */
@@ -718,13 +909,16 @@ const struct esc_case esc_cases[] = {
 	  .policy = STD,
 	  .probe = "unshare user+mnt caps mount-tmpfs @P/src mount-bind @O @P/src/sub "
 		   "make-private read @O/secret read @P/secret/key",
-	  .want = "ok caps EPERM EPERM EPERM EACCES EACCES" },
+	  .want = "ok caps EPERM EPERM EPERM EACCES EACCES",
+	  /* In the masks' mount namespace no user namespace can be made. */
+	  .want_ns = "EPERM caps|nocaps EPERM EPERM EPERM EACCES EACCES" },
 	{ .name = "the new mount API: fsopen/fsmount/move_mount and open_tree",
 	  .kind = 8,
 	  .policy = STD,
 	  .probe = "newmount @P/src newbind @O @P/src/sub unshare user+mnt newmount @P/src newbind "
 		   "@O @P/src/sub newbind @P/src @P/src/sub read @O/secret",
-	  .want = "EPERM EPERM ok EPERM EPERM EPERM EACCES" },
+	  .want = "EPERM EPERM ok EPERM EPERM EPERM EACCES",
+	  .want_ns = "EPERM EPERM EPERM EPERM EPERM EPERM EACCES" },
 	{ .name = "kernel modules and kexec as root",
 	  .kind = 8,
 	  .policy = STD,
@@ -745,12 +939,14 @@ const struct esc_case esc_cases[] = {
 	  /* Mounts inherited into a user namespace are locked (EINVAL);
 	   * Landlock refuses with EPERM where the kernel gets that far. */
 	  .probe = "unshare user+mnt umount /proc umount /dev",
-	  .want = "ok EPERM|EINVAL EPERM|EINVAL" },
+	  .want = "ok EPERM|EINVAL EPERM|EINVAL",
+	  .want_ns = "EPERM EPERM|EINVAL EPERM|EINVAL" },
 	{ .name = "pivot_root in a new user and mount namespace",
 	  .kind = 8,
 	  .policy = STD,
 	  .probe = "unshare user+mnt pivot-root @P/src @P/src/sub unshare mnt",
-	  .want = "ok EPERM ok" },
+	  .want = "ok EPERM ok",
+	  .want_ns = "EPERM EPERM EPERM" },
 	{ .name = "pivot_root as root without a user namespace",
 	  .kind = 8,
 	  .policy = STD,
@@ -793,7 +989,7 @@ const struct esc_case esc_cases[] = {
 	  .want = "EACCES EACCES EACCES ok ok" },
 	{ .name = "device nodes placed in granted directories: Landlock cannot tell",
 	  .kind = 9,
-	  .flags = ESC_ROOT,
+	  .flags = ESC_ROOT | ESC_NO_NS,
 	  .policy = STD_ASK,
 	  .setup = device_nodes,
 	  /* Landlock checks the path, not the kind of file: a node placed
@@ -803,14 +999,14 @@ const struct esc_case esc_cases[] = {
 	  .want = "ok ok EACCES" },
 	{ .name = "device nodes placed in granted directories: plan names them",
 	  .kind = 9,
-	  .flags = ESC_ROOT,
+	  .flags = ESC_ROOT | ESC_NO_NS,
 	  .mode = ESC_PLAN,
 	  .policy = STD,
 	  .setup = device_nodes,
 	  .out_has = { "@P/src/null-node", "@P/docs/full-node", "device node" } },
 	{ .name = "device nodes placed in granted directories: run refused under fallback deny",
 	  .kind = 9,
-	  .flags = ESC_ROOT,
+	  .flags = ESC_ROOT | ESC_NO_NS,
 	  .policy = STD,
 	  .setup = device_nodes,
 	  .probe = "create @P/src/ran write @P/src/null-node",
@@ -818,6 +1014,16 @@ const struct esc_case esc_cases[] = {
 	  .want_exit = 125,
 	  .err_has = { "@P/src/null-node", "@P/docs/full-node" },
 	  .after = nothing_ran },
+	/* With a mount namespace every grant of the policy is bound nodev:
+	 * a node planted there opens nowhere, and no walk is needed. */
+	{ .name = "device nodes placed in granted directories: unusable on nodev grants",
+	  .kind = 9,
+	  .flags = ESC_ROOT | ESC_NS,
+	  .policy = STD_ASK,
+	  .setup = device_nodes,
+	  .probe = "write @P/src/null-node read @P/docs/full-node read @P/src/a.txt",
+	  .want = "EACCES EACCES ok",
+	  .err_lacks = { "device node" } },
 	{ .name = "/dev/shm",
 	  .kind = 9,
 	  .policy = STD,
@@ -879,14 +1085,14 @@ const struct esc_case esc_cases[] = {
 	  .want = "ok EACCES" },
 	{ .name = "the sandbox widens its project policy: the next run refuses it",
 	  .kind = 11,
-	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST | ESC_NO_NS,
 	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
 	  .probe = "write @P/.landfence/policy.json",
 	  .want = "ok",
 	  .after = next_run_refused },
 	{ .name = "the sandbox cannot trust its own policy change",
 	  .kind = 11,
-	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST | ESC_NO_NS,
 	  .policy = "{'version':1,'fallback':'allow','rules':[],'host':{'read':['@D']}}",
 	  /* A valid, wider policy: the whole home directory writable. */
 	  .probe = "put @P/.landfence/policy.json "
@@ -896,7 +1102,7 @@ const struct esc_case esc_cases[] = {
 	  .after = trust_store_untouched },
 	{ .name = "the sandbox points its project policy at another project's trusted policy",
 	  .kind = 11,
-	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST | ESC_NO_NS,
 	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
 	  .setup = other_trusted,
 	  .probe = "unlink @P/.landfence/policy.json symlink @B/other/.landfence/policy.json "
@@ -905,15 +1111,27 @@ const struct esc_case esc_cases[] = {
 	  .after = refused_symlink },
 	{ .name = "the sandbox swaps .landfence for a link to another project's",
 	  .kind = 11,
-	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST | ESC_NO_NS,
 	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
 	  .setup = other_trusted,
 	  .probe = "rename @P/.landfence @P/lf-old symlink @B/other/.landfence @P/.landfence",
 	  .want = "ok ok",
 	  .after = refused_symlink },
+	/* With a mount namespace .landfence/ is protected: read-only, and
+	 * neither it nor the policy can be renamed, replaced or removed. */
+	{ .name = "the sandbox cannot touch .landfence when it is protected",
+	  .kind = 11,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST | ESC_NS,
+	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
+	  .setup = other_trusted,
+	  .probe =
+		  "write @P/.landfence/policy.json unlink @P/.landfence/policy.json rename "
+		  "@P/.landfence @P/lf-old create @P/.landfence/x rename @P/.landfence/policy.json "
+		  "@P/p2 create @P/ran",
+	  .want = "EROFS EROFS EBUSY EROFS EROFS|EXDEV ok" },
 	{ .name = "the sandbox deletes its trusted project policy",
 	  .kind = 11,
-	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
+	  .flags = ESC_PROJECT_POLICY | ESC_TRUST | ESC_NO_NS,
 	  .policy = "{'version':1,'fallback':'allow','rules':[]}",
 	  /* Without the policy the embedded default would apply, which can
 	   * be wider than the deleted policy. */
@@ -941,11 +1159,20 @@ const struct esc_case esc_cases[] = {
 	  .out_has = { "@P/src/agent-policy.json stays writable" } },
 	{ .name = "plan warns that an agent profile leaves the agent's hooks writable",
 	  .kind = 11,
+	  .flags = ESC_NO_NS,
 	  .mode = ESC_PLAN,
 	  .policy = STD,
 	  .setup = claude_home,
 	  .args = "--profile claude",
 	  .out_has = { "@H/.claude/settings.json stays writable" } },
+	{ .name = "an agent profile keeps the agent's hooks read-only",
+	  .kind = 11,
+	  .flags = ESC_NS,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .setup = claude_home,
+	  .args = "--profile claude",
+	  .out_has = { "protected persistence paths", "@H/.claude/settings.json  (~/" } },
 	{ .name = "the trust store, the user policy and the keys are out of reach",
 	  .kind = 11,
 	  .flags = ESC_PROJECT_POLICY | ESC_TRUST,
@@ -1041,14 +1268,203 @@ const struct esc_case esc_cases[] = {
 	  .probe = "mkdir @P/gen create @P/gen/x mkdir @P/vault sync read @P/vault/new.key "
 		   "write @P/gen/out.c create @P/gen/y rename @P/src/a.txt @P/gen/a create "
 		   "@P/src/ok",
-	  .want = "EACCES ENOENT EACCES EACCES EACCES EACCES EACCES ok" },
+	  .want = "EACCES ENOENT EACCES EACCES EACCES EACCES EACCES|EXDEV ok" },
 	{ .name = "a fence with a wildcard first segment fences the whole project",
 	  .kind = 12,
 	  .policy = "{'version':1,'fallback':'deny','rules':["
 		    "{'effect':'allow','capability':'read','paths':['src/**']},"
 		    "{'effect':'deny','capability':'read','paths':['**/*.pem']}]}",
 	  .probe = "read @P/src/a.txt",
-	  .want = "EACCES" },
+	  .want = "EACCES",
+	  /* With masks the glob is expanded at launch (no match here): src
+	   * keeps its grant; `plan` says a match made later is not hidden. */
+	  .want_ns = "ok" },
+
+	/* 13. Masks: the private mount namespace ---------------------- */
+	{ .name = "masks: denied paths refused, the project usable",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "readeq @P/src/a.txt A ls @P create @P/newtop mkdir @P/newdir readsome "
+		   "@P/secret/key readsome @P/src/sub/deep/k write @P/.git/hooks/pre-commit "
+		   "write @P/.git/config create @P/.git/hooks/post-checkout readeq @P/.git/config "
+		   "[core]",
+	  .want = "ok ok ok ok ENOENT|EACCES ENOENT|EACCES EROFS EROFS EROFS DIFF",
+	  .after = untouched_masks },
+	{ .name = "masks: the same policy without a namespace drops the grants",
+	  .kind = 13,
+	  .flags = ESC_NO_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "read @P/src/a.txt create @P/newtop read @P/secret/key write "
+		   "@P/.git/hooks/pre-commit",
+	  .want = "EACCES EACCES EACCES EACCES",
+	  .err_has = { "no private mount namespace here" },
+	  .after = untouched_masks },
+	{ .name = "masks: a parent of a mask cannot be renamed away and made again",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "rename @P/.git @P/g2 rename @P/.git/hooks @P/src/h rename @P/src/sub "
+		   "@P/src/s2 rename @P/src @P/src2 exchange @P/src @P/docs rename @P/secret "
+		   "@P/s2 rmdir @P/src/sub/deep rename @P/src/a.txt @P/src/a2 readeq @P/src/a2 A",
+	  .want = "EBUSY EBUSY|EROFS|EXDEV EBUSY EBUSY EBUSY EBUSY EBUSY ok ok",
+	  .after = untouched_masks },
+	{ .name = "masks: pins come first, the masks stay on their pinned parents",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "exchange @P/src/sub @P/docs rename @P/src/sub/deep @P/docs/d count "
+		   "@P/src/sub/deep readsome @P/src/sub/deep/k readeq @P/src/sub/b.txt B",
+	  .want = "EBUSY|EXDEV EBUSY|EXDEV 0|EACCES ENOENT|EACCES ok",
+	  .after = untouched_masks },
+	{ .name = "masks: submounts below a mask are covered, elsewhere they work",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_ROOT,
+	  .policy = MASKP,
+	  .setup = submounts,
+	  .probe = "write @P/.git/hooks/sub/x create @P/.git/hooks/sub/y readsome @P/secret/m/f "
+		   "readeq @P/src/mnt/f SUB create @P/src/mnt/g",
+	  .want = "EROFS EROFS ENOENT ok ok",
+	  .after = submounts_gone },
+	{ .name = "masks: flags cannot be cleared, nothing can be unmounted or cloned",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "setattr-clear @P/.git/hooks remount-rw @P/.git/hooks umount @P/.git/hooks "
+		   "umount @P/secret open-tree @P/secret unshare mnt readeq @P/src/a.txt A",
+	  .want = "EPERM EPERM EPERM EPERM EPERM EPERM ok",
+	  .after = untouched_masks },
+	{ .name = "masks: a working directory inside a hidden one is entered again",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = cwd_in_secret,
+	  .probe = "readsome key count . readeq @P/src/a.txt A",
+	  .want = "ENOENT|EACCES 0|EACCES ok",
+	  .after = untouched },
+	{ .name = "masks: a working directory inside a read-only one is entered again",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = cwd_in_hooks,
+	  .probe = "write pre-commit create evil create @P/src/ok",
+	  .want = "EROFS EROFS ok",
+	  .after = untouched_no_evil },
+	{ .name = "masks: a directory on stdin that reaches around the masks is refused",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_STDIN_DIR,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "create @P/src/ran",
+	  .want = "",
+	  .want_exit = 125,
+	  .err_has = { "descriptor 0 is the directory" },
+	  .after = nothing_ran },
+	{ .name = "masks: inherited descriptors are closed before masking",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_INHERIT_FDS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "fds fd 3 readeq @P/src/a.txt A",
+	  .want = "none EBADF ok" },
+	{ .name = "masks: another mount path of the project is masked too",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_ROOT,
+	  .policy = "{'version':1,'fallback':'deny','rules':[" MASK_RULES
+		    "],'host':{'write':['@B/alias']}}",
+	  .setup = alias_mount,
+	  .probe = "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "
+		   "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq "
+		   "@B/alias/src/a.txt A create @B/alias/src/new",
+	  .want = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok ok",
+	  .after = alias_gone },
+	{ .name = "masks: a fence reached through a symbolic link is dropped, not masked",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**','docs/**']},"
+		    "{'effect':'deny','capability':'read','paths':['lnk/**']}]}",
+	  .setup = link_to_secret,
+	  .probe = "read @P/src/a.txt read @P/secret/key readeq @P/docs/ro.txt RO",
+	  .want = "EACCES EACCES ok" },
+	{ .name = "masks: plan says why a fence through a link is not masked",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .mode = ESC_PLAN,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**']},"
+		    "{'effect':'deny','capability':'read','paths':['lnk/**']}]}",
+	  .setup = link_to_secret,
+	  .out_has = { "the path goes through a symbolic link" } },
+	{ .name = "masks: no user namespace inside, no capability left",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "unshare user clone-newuser clone3-newuser fork exec /bin/true",
+	  .want = "EPERM EPERM ENOSYS ok ok" },
+	{ .name = "masks: an unprivileged program holds no capability at all",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_NOT_ROOT,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "capsets readeq @P/src/a.txt A",
+	  .want = "none ok" },
+	{ .name = "masks: nothing propagates from the host in, or out to the host",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_ROOT,
+	  .policy = MASKP,
+	  .setup = late_dir,
+	  .during = mount_late,
+	  .probe = "sync readsome @P/src/late/f count @P/src/late readsome @P/secret/key",
+	  .want = "ENOENT 0 ENOENT",
+	  .after = no_propagation },
+	{ .name = "masks: /proc/self/root and another process's root",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_HELPER,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "readsome /proc/self/root@P/secret/key readsome /proc/@X/root@P/secret/key "
+		   "readsome /proc/1/root@P/secret/key readeq /proc/self/root@P/src/a.txt A "
+		   "mountinfo-has secret",
+	  .want = "ENOENT|EACCES EACCES EACCES ok yes" },
+	{ .name = "masks: the tmpfs stage cannot be reached or changed",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = MASKP,
+	  .setup = deep_secret,
+	  .probe = "create @P/secret/x mkdir @P/secret/d chmod @P/secret 0777 open-tree "
+		   "@P/secret readsome @P/secret/.. readeq @P/src/a.txt A",
+	  .want = "EROFS|EACCES EROFS|EACCES EROFS EPERM EISDIR|EACCES ok",
+	  .after = untouched },
+	{ .name = "masks: the embedded default keeps git hooks and config read-only",
+	  .kind = 13,
+	  .flags = ESC_NS | ESC_NO_POLICY,
+	  .probe = "write @P/.git/hooks/pre-commit write @P/.git/config create "
+		   "@P/.git/hooks/post-merge rename @P/.git @P/g2 create @P/.landfence write "
+		   "@P/.git/HEAD create @P/src/x",
+	  .want = "EROFS EROFS EROFS EBUSY ok ok ok",
+	  .after = untouched_no_evil },
+	{ .name = "masks: every git directory's hooks and config, core.hooksPath",
+	  .kind = 13,
+	  .flags = ESC_NS,
+	  .policy = "{'version':1,'fallback':'deny','rules':["
+		    "{'effect':'allow','capability':'read','paths':['**']},"
+		    "{'effect':'allow','capability':'write','paths':['**']}],"
+		    "'host':{'write':['@B/main']}}",
+	  .setup = git_dirs,
+	  .probe = "write @P/src/nested/.git/config create @P/src/nested/.git/hooks/pre-commit "
+		   "write @P/.git/modules/sm/config create @P/.git/modules/sm/hooks/post-checkout "
+		   "write @B/main/.git/config create @B/main/.git/hooks/x create "
+		   "@P/tools/hooks/pre-commit create @P/src/nested/f write @B/main/.git/HEAD "
+		   "create @P/tools/other",
+	  .want = "EROFS EROFS EROFS EROFS EROFS EROFS EROFS ok ok ok",
+	  .after = git_dirs_untouched },
 };
 
 const size_t esc_ncases = sizeof(esc_cases) / sizeof(esc_cases[0]);

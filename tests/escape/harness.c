@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -41,6 +43,7 @@
 
 static const char *probe_path;
 static const char *bin_path;
+static bool ns_here; /* the machine makes the masks' mount namespace */
 static char build_dir[PATH_MAX];
 static char top[PATH_MAX / 8];
 static int kernel_abi;
@@ -380,11 +383,19 @@ static void child_env(const struct esc *e)
 	unsetenv("LANDFENCE_ABI_MAX");
 	if (e->c && e->c->abi_max)
 		setenv("LANDFENCE_ABI_MAX", e->c->abi_max, 1);
+	if (e->c && (e->c->flags & ESC_NO_NS))
+		setenv("LANDFENCE_NO_NAMESPACES", "1", 1);
+}
+
+bool esc_ns(const struct esc *e)
+{
+	return ns_here && !(e->c && (e->c->flags & ESC_NO_NS));
 }
 
 /* Runs argv; feeds "ready" lines to the case's during() callback. */
 static void run_argv(struct esc *e, char **argv, bool pty, bool inherit, struct esc_result *r)
 {
+	bool stdin_dir = e->c && (e->c->flags & ESC_STDIN_DIR);
 	int outp[2], errp[2], inp[2] = { -1, -1 }, master = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -401,7 +412,9 @@ static void run_argv(struct esc *e, char **argv, bool pty, bool inherit, struct 
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int in = pty ? open(ptsname(master), O_RDWR | O_NOCTTY) : inp[0];
+		int in = pty	     ? open(ptsname(master), O_RDWR | O_NOCTTY)
+			 : stdin_dir ? open(e->proj, O_RDONLY | O_DIRECTORY)
+				     : inp[0];
 		if (in < 0 || dup2(in, 0) < 0 || dup2(outp[1], 1) < 0 || dup2(errp[1], 2) < 0)
 			_exit(124);
 		if (inherit) {
@@ -534,7 +547,7 @@ static bool token_matches(const char *want, const char *got)
 	}
 }
 
-static void check_tokens(const struct esc_case *c, const struct esc_result *r)
+static void check_tokens(const struct esc_case *c, const char *expect, const struct esc_result *r)
 {
 	char got[16384], want[1024];
 	char *g[256], *w[256];
@@ -544,14 +557,14 @@ static void check_tokens(const struct esc_case *c, const struct esc_result *r)
 	for (char *t = strtok(got, "\n"); t && ng < 255; t = strtok(NULL, "\n"))
 		if (strcmp(t, "ready") != 0)
 			g[ng++] = t;
-	snprintf(want, sizeof(want), "%s", c->want);
+	snprintf(want, sizeof(want), "%s", expect);
 	nw = split(want, w, 256);
 	bool same = ng == nw;
 	for (size_t i = 0; same && i < nw; i++)
 		same = token_matches(w[i], g[i]);
 	if (!same) {
 		dump(c, r);
-		fail_msg("case '%s': the probe said something else than: %s", c->name, c->want);
+		fail_msg("case '%s': the probe said something else than: %s", c->name, expect);
 	}
 }
 
@@ -586,6 +599,14 @@ static void run_case(void **state)
 	assert_non_null(r);
 	if ((c->flags & ESC_ROOT) && geteuid() != 0) {
 		print_message("case needs root\n");
+		skip();
+	}
+	if ((c->flags & ESC_NOT_ROOT) && geteuid() == 0) {
+		print_message("case for a user other than root\n");
+		skip();
+	}
+	if ((c->flags & ESC_NS) && !ns_here) {
+		print_message("no mount namespace here: the case is about masks\n");
 		skip();
 	}
 	if (c->min_abi && kernel_abi < c->min_abi) {
@@ -658,12 +679,15 @@ static void run_case(void **state)
 
 	run_argv(&e, av, c->flags & ESC_PTY, c->flags & ESC_INHERIT_FDS, r);
 
-	if (r->exit != c->want_exit) {
+	int want_exit = esc_ns(&e) && (c->flags & ESC_NS_EXIT) ? c->want_exit_ns : c->want_exit;
+	if (r->exit != want_exit) {
 		dump(c, r);
-		fail_msg("case '%s': exit status %d, want %d", c->name, r->exit, c->want_exit);
+		fail_msg("case '%s': exit status %d, want %d", c->name, r->exit, want_exit);
 	}
-	if (c->want)
-		check_tokens(c, r);
+	if (esc_ns(&e) && c->want_ns)
+		check_tokens(c, c->want_ns, r);
+	else if (c->want)
+		check_tokens(c, c->want, r);
 	for (size_t i = 0; i < 4 && c->out_has[i]; i++) {
 		char s[PATH_MAX];
 		esc_subst(&e, c->out_has[i], s, sizeof(s));
@@ -762,6 +786,36 @@ static int probe_abi(void)
 	return abi;
 }
 
+/* Whether landfence makes its mount namespace here: `doctor --json`, in
+ * this environment (LANDFENCE_NO_NAMESPACES=1 says no). */
+static bool probe_ns(void)
+{
+	int p[2], st;
+	char buf[16384];
+	size_t n = 0;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return false;
+	pid_t pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (dup2(p[1], 1) < 0)
+			_exit(127);
+		execl(bin_path, bin_path, "doctor", "--json", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	for (ssize_t k; n + 1 < sizeof(buf) && (k = read(p[0], buf + n, sizeof(buf) - 1 - n)) > 0;)
+		n += (size_t)k;
+	buf[n] = '\0';
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	const char *m = strstr(buf, "\"mount_namespace\"");
+	const char *a = m ? strstr(m, "\"available\":") : NULL;
+	return a && !strncmp(a + strlen("\"available\":"), " true", 5);
+}
+
 int main(int argc, char **argv)
 {
 	bool holes = argc > 2 && !strcmp(argv[2], "--holes");
@@ -791,6 +845,14 @@ int main(int argc, char **argv)
 	if (!bd || !realpath(bd, build_dir))
 		snprintf(build_dir, sizeof(build_dir), "%s", "/nonexistent");
 	kernel_abi = probe_abi();
+	ns_here = probe_ns();
+	/* Mounts a case makes (a submount, an alias of the project) stay in
+	 * a mount namespace of the harness's own, gone when it exits. */
+	if (geteuid() == 0 &&
+	    (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)) {
+		fprintf(stderr, "test_escape: a mount namespace of its own: %s\n", strerror(errno));
+		return 1;
+	}
 	if (kernel_abi < 1) {
 		if (must && !strcmp(must, "1")) {
 			fprintf(stderr,

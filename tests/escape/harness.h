@@ -51,6 +51,14 @@ enum {
 	ESC_POLICY_IN_SRC = 1u << 7,  /* -p @P/src/agent-policy.json (a writable place) */
 	ESC_ROOT = 1u << 8,	      /* needs root (mknod, chroot, capabilities): skipped
 					 otherwise; CI runs as root */
+	ESC_NO_NS = 1u << 9,	      /* the path without a mount namespace: landfence runs
+					 with LANDFENCE_NO_NAMESPACES=1 */
+	ESC_NS = 1u << 10,	      /* needs the mount namespace (masks): skipped where
+					 there is none (LANDFENCE_NO_NAMESPACES=1 or a probe
+					 that fails) */
+	ESC_NS_EXIT = 1u << 11,	      /* want_exit_ns is the exit status with masks */
+	ESC_STDIN_DIR = 1u << 12,     /* the probe's stdin is the project directory */
+	ESC_NOT_ROOT = 1u << 13,      /* as a user other than root only: skipped as root */
 };
 
 struct esc_case {
@@ -71,6 +79,11 @@ struct esc_case {
 	const char *hole; /* an open hole or a missing piece: whose file, what
 			     to do. Such cases run in the escape-holes test,
 			     which fails until they are fixed. */
+	/* Where the mount namespace is in force (doc/landlock.md, "Masks"):
+	 * the probe's tokens and the exit status (ESC_NS_EXIT), when they
+	 * differ from want and want_exit. */
+	const char *want_ns;
+	int want_exit_ns;
 	void (*setup)(struct esc *e);
 	void (*during)(struct esc *e); /* when the probe says "ready" */
 	void (*after)(struct esc *e, const struct esc_result *r);
@@ -86,6 +99,8 @@ bool esc_exists(const struct esc *e, const char *rel);
  * user would, in the project directory. */
 void esc_landfence(struct esc *e, const char *const *argv, struct esc_result *r);
 void esc_subst(const struct esc *e, const char *in, char *out, size_t size);
+/* Whether this case runs with the mount namespace's masks in force. */
+bool esc_ns(const struct esc *e);
 
 extern const struct esc_case esc_cases[];
 extern const size_t esc_ncases;

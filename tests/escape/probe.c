@@ -532,6 +532,92 @@ static int op_caps(void)
 	return d[0].effective != 0 || d[1].effective != 0;
 }
 
+/* Every capability set of /proc/self/status (inheritable, permitted,
+ * effective, bounding, ambient): "none" when all are empty, else "some". */
+static void op_capsets(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	bool some = false;
+
+	if (!f) {
+		out_err(errno);
+		return;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Cap", 3) && strtoull(strchr(line, ':') + 1, NULL, 16) != 0)
+			some = true;
+	fclose(f);
+	out(some ? "some" : "none");
+}
+
+/* Clears the read-only flag of the mount at p with the new mount API
+ * (a locked flag cannot be cleared; Landlock refuses mount changes). */
+static int op_setattr_clear(const char *p)
+{
+	struct mount_attr a = { .attr_clr = MOUNT_ATTR_RDONLY };
+
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, p, 0, &a, sizeof(a));
+}
+
+/* A child in a new user namespace, by clone or clone3: ok when made. */
+static int op_clone_newuser(bool three)
+{
+	long pid;
+
+	if (three) {
+		/* struct clone_args of linux/sched.h, version 0 (64 bytes):
+		 * flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+		 * stack_size, tls. */
+		uint64_t ca[8] = { CLONE_NEWUSER, 0, 0, 0, SIGCHLD, 0, 0, 0 };
+		pid = syscall(SYS_clone3, ca, sizeof(ca));
+	} else {
+		pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+	}
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0)
+		return -1;
+	waitpid((pid_t)pid, NULL, 0);
+	return 0;
+}
+
+/* The number of entries of directory p, or the errno name. */
+static void op_count(const char *p)
+{
+	DIR *d = opendir(p);
+	struct dirent *de;
+	int n = 0;
+	char buf[32];
+
+	if (!d) {
+		out_err(errno);
+		return;
+	}
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	snprintf(buf, sizeof(buf), "%d", n);
+	out(buf);
+}
+
+/* Whether /proc/self/mountinfo mentions text: "yes" or "no". */
+static void op_mountinfo_has(const char *text)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	bool has = false;
+
+	if (!f) {
+		out_err(errno);
+		return;
+	}
+	while (fgets(line, sizeof(line), f))
+		has = has || strstr(line, text);
+	fclose(f);
+	out(has ? "yes" : "no");
+}
+
 static unsigned long parse_ul(const char *s)
 {
 	return strtoul(s, NULL, 0);
@@ -558,6 +644,9 @@ int main(int argc, char **argv)
 		if (!strcmp(op, "read")) {
 			NEED(1);
 			result(op_read(argv[++i]));
+		} else if (!strcmp(op, "readsome")) {
+			NEED(1);
+			op_readsome(argv[++i]);
 		} else if (!strcmp(op, "readeq")) {
 			NEED(2);
 			op_readeq(argv[i + 1], argv[i + 2]);
@@ -995,6 +1084,35 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "chdir")) {
 			NEED(1);
 			result(chdir(argv[++i]));
+		} else if (!strcmp(op, "capsets")) {
+			op_capsets();
+		} else if (!strcmp(op, "setattr-clear")) {
+			NEED(1);
+			result(op_setattr_clear(argv[++i]));
+		} else if (!strcmp(op, "remount-rw")) {
+			NEED(1);
+			result(mount(NULL, argv[++i], NULL, MS_REMOUNT | MS_BIND, NULL));
+		} else if (!strcmp(op, "open-tree")) {
+			NEED(1);
+			result(syscall(SYS_open_tree, AT_FDCWD, argv[++i],
+				       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC));
+		} else if (!strcmp(op, "clone-newuser")) {
+			result(op_clone_newuser(false));
+		} else if (!strcmp(op, "clone3-newuser")) {
+			result(op_clone_newuser(true));
+		} else if (!strcmp(op, "fork")) {
+			pid_t pid = fork();
+			if (pid == 0)
+				_exit(0);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+			result(pid);
+		} else if (!strcmp(op, "count")) {
+			NEED(1);
+			op_count(argv[++i]);
+		} else if (!strcmp(op, "mountinfo-has")) {
+			NEED(1);
+			op_mountinfo_has(argv[++i]);
 		} else if (!strcmp(op, "caps")) {
 			int r = op_caps();
 			out(r < 0 ? "error" : r ? "caps" : "nocaps");

@@ -52,4 +52,24 @@ static inline int op_read(const char *p)
 	return n < 0 ? -1 : 0;
 }
 
+/* Opens and reads p, and says whether anything came back: "ok" for
+ * bytes, "EMPTY" for none (what a hidden file gives root, who may open
+ * its mode-000 stand-in), else the errno name. */
+static inline void op_readsome(const char *p)
+{
+	char buf[64];
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		out_err(errno);
+		return;
+	}
+	ssize_t n = read(fd, buf, sizeof(buf));
+	int e = errno;
+	close(fd);
+	if (n < 0)
+		out_err(e);
+	else
+		out(n ? "ok" : "EMPTY");
+}
+
 #endif /* LF_TESTS_ESCAPE_PROBE_H */

@@ -233,6 +233,8 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(op, "read"))
 			result(op_read(argv[i + 1]));
+		else if (!strcmp(op, "readsome"))
+			op_readsome(argv[i + 1]);
 		else if (!strcmp(op, "readat"))
 			result(op_readat(argv[i + 1]));
 		else if (!strcmp(op, "watch")) {

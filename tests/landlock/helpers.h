@@ -140,9 +140,14 @@ static inline struct lf_policy *policy_make(lf_posture fb, const struct spec_rul
 }
 
 /* Resolves, compiles against root, builds with o (project_root set to
- * root when NULL). The sandbox may be NULL when rc < 0. */
+ * root when NULL). The sandbox may be NULL when rc < 0. These tests
+ * apply the rules alone in a forked child (child_op), so they build the
+ * value without a mount namespace unless o->namespaces asks for one
+ * (LF_NS_ASSUME: masks, checked on paper or by the launcher). */
 static inline void world_build(struct world *w, const char *root, struct lf_sandbox_opts *o)
 {
+	if (o->namespaces == LF_NS_PROBE)
+		o->namespaces = LF_NS_NEVER;
 	const struct lf_policy *layers[1] = { w->pol };
 	struct lf_context ctx = { .project_root = root, .run_dir = NULL };
 

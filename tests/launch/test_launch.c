@@ -266,7 +266,7 @@ static void test_seccomp_filter(void **state)
 	int master;
 	(void)state;
 
-	assert_int_equal(lf_seccomp_build(&prog), 0);
+	assert_int_equal(lf_seccomp_build(&prog, false), 0);
 	assert_true(prog.len > 0);
 	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	assert_true(master >= 0);
@@ -386,7 +386,7 @@ static int spawn_wait(const char *path, char *const argv[], int ruleset_fd, cons
 	struct lf_launch l;
 	int r;
 
-	assert_int_equal(lf_seccomp_build(&prog), 0);
+	assert_int_equal(lf_seccomp_build(&prog, false), 0);
 	struct lf_launch_opts o = {
 		.path = path,
 		.argv = argv,
@@ -503,7 +503,7 @@ static void test_spawn_forward(void **state)
 	int st;
 	(void)state;
 
-	assert_int_equal(lf_seccomp_build(&prog), 0);
+	assert_int_equal(lf_seccomp_build(&prog, false), 0);
 	struct lf_launch_opts o = {
 		.path = "/bin/sleep",
 		.argv = argv,
@@ -584,7 +584,9 @@ static void test_spawn_sandbox(void **state)
 	   proj, proj, proj, outside, proj, proj, proj, outside);
 	assert_non_null(realpath(proj, canon));
 
-	static const struct {
+	bool ns = false;
+	assert_true(lf_namespace_probe(&ns, NULL, NULL, 0) >= 0);
+	const struct {
 		const char *script;
 		int code;
 	} cases[] = {
@@ -592,9 +594,12 @@ static void test_spawn_sandbox(void **state)
 		{ "echo x > out/x", 0 },
 		{ "echo x > docs/b", 2 }, /* sh: cannot create: Permission denied */
 		{ "cat out/x", 1 },	  /* write does not imply read */
-		{ "cat src/a", 1 },	  /* seed: the src/secret fence drops src */
+		/* With a mount namespace src/secret is hidden and src kept;
+		 * without one the seed's rule: the fence drops src. */
+		{ "cat src/a", ns ? 0 : 1 },
 		{ "cat src/secret/k", 1 },
-		{ "cat @OUT@/o", 1 }, /* outside the project */
+		{ "ls -A src/secret 2>/dev/null | grep -q k", 1 }, /* nothing listed */
+		{ "cat @OUT@/o", 1 },				   /* outside the project */
 		{ "echo x > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"", 0 },
 		{ "echo x > /tmp/lf-escape-$$", 2 },
 	};
@@ -612,13 +617,97 @@ static void test_spawn_sandbox(void **state)
 	}
 }
 
+/* The masks' targets are looked at twice: by the facts step when the
+ * value is compiled, and by the child, on descriptors, just before it
+ * mounts. Whatever changed in between — a masked directory or a parent
+ * of it swapped for a symbolic link, a file for a directory, a target
+ * gone — the child refuses to go on (the namespace stage) and nothing
+ * runs: it never masks a path other than the one the value names, and
+ * never runs with a mask missing. */
+static void test_mask_targets_changed_before_mount(void **state)
+{
+	static const char policy[] =
+		"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["
+		"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"
+		"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"**\"]},"
+		"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": "
+		"[\"secret/**\", \".env\", \"a/b/deep/**\"]}]}";
+	static const struct {
+		const char *change; /* run in the project between the two looks */
+		int err;	    /* what the child meets */
+	} cases[] = {
+		{ "mv secret secret.old && ln -s /etc secret", ELOOP },
+		{ "mv a a.old && ln -s a.old a", ELOOP },
+		{ "rm .env && mkdir .env", ESTALE },
+		{ "rm -r secret", ENOENT },
+		{ "mv .env env.old && ln -s env.old .env", ELOOP },
+	};
+	char proj[PATH_MAX], canon[PATH_MAX], ran[PATH_MAX + 8];
+	bool ns = false;
+	(void)state;
+	NEED_LANDLOCK();
+
+	assert_true(lf_namespace_probe(&ns, NULL, NULL, 0) >= 0);
+	if (!ns) {
+		if (getenv("LANDFENCE_NO_NAMESPACES")) {
+			print_message("no mount namespace (LANDFENCE_NO_NAMESPACES): no masks\n");
+			skip();
+		}
+		fail_msg("no mount namespace on this machine: the masks cannot be tested");
+	}
+	snprintf(proj, sizeof(proj), "%s/race", tmp_root);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lf_policy *p = NULL;
+		struct lf_effective *e = NULL;
+		struct lf_plan *plan = NULL;
+		struct lf_child *c = NULL;
+		struct lf_diag d = { 0 };
+
+		sh("rm -rf %s && mkdir -p %s/secret %s/a/b/deep && echo k > %s/secret/k && "
+		   "echo e > %s/.env && echo d > %s/a/b/deep/k",
+		   proj, proj, proj, proj, proj, proj);
+		assert_non_null(realpath(proj, canon));
+		snprintf(ran, sizeof(ran), "%s/ran", canon);
+		assert_int_equal(lf_policy_parse(policy, strlen(policy), "race.json",
+						 LF_LAYER_PROJECT, &p, &d),
+				 0);
+		const struct lf_policy *layers[] = { p };
+		assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
+		struct lf_context ctx = { .project_root = canon };
+		assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
+		struct lf_child_opts o = { .size = sizeof(o), .project_root = canon, .cwd = canon };
+		char *argv[] = { "sh", "-c", "touch ran", NULL };
+		assert_int_equal(lf_child_new(e, plan, &o, argv, &c, &d), 0);
+		assert_true(lf_sandbox_mask_count(lf_child_sandbox(c)) >= 3);
+		sh("cd %s && %s", canon, cases[i].change);
+		int r = lf_child_start(c, &d);
+		if (r != -ECHILD || lf_child_failure(c)->stage != LF_STAGE_NAMESPACE ||
+		    lf_child_failure(c)->err != cases[i].err)
+			fail_msg("`%s`: start %d (stage %d, errno %d), want the namespace stage "
+				 "and errno %d: %s",
+				 cases[i].change, r, lf_child_failure(c)->stage,
+				 lf_child_failure(c)->err, cases[i].err, d.message);
+		assert_non_null(strstr(d.message, "masking in a mount namespace"));
+		assert_int_equal(access(ran, F_OK), -1);
+		lf_child_free(c);
+		lf_plan_free(plan);
+		lf_effective_free(e);
+		lf_policy_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_resolve),	       cmocka_unit_test(test_env_scrub),
-		cmocka_unit_test(test_seccomp_filter), cmocka_unit_test(test_rundir),
-		cmocka_unit_test(test_spawn_status),   cmocka_unit_test(test_spawn_hardening),
-		cmocka_unit_test(test_spawn_failures), cmocka_unit_test(test_spawn_forward),
+		cmocka_unit_test(test_mask_targets_changed_before_mount),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_env_scrub),
+		cmocka_unit_test(test_seccomp_filter),
+		cmocka_unit_test(test_rundir),
+		cmocka_unit_test(test_spawn_status),
+		cmocka_unit_test(test_spawn_hardening),
+		cmocka_unit_test(test_spawn_failures),
+		cmocka_unit_test(test_spawn_forward),
 		cmocka_unit_test(test_spawn_sandbox),
 	};
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

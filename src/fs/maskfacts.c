@@ -1,0 +1,850 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The facts the masks need (core/sandbox.h; doc/landlock.md, "Masks"),
+ * part of the I/O step: what each fence is at launch, the matches of a
+ * glob that must be expanded, other mount paths that show a fenced or
+ * protected place (mountinfo), the git directories of the project and
+ * the places of every protection, and the entries of /etc others cannot
+ * read. Symbolic links are never followed; every walk is the one walker,
+ * and one that could not finish says why.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/path.h"
+#include "core/sandbox.h"
+#include "fs/fs.h"
+#include "fs/maskfacts.h"
+#include "policy/policy.h"
+
+static enum lf_ftype ftype_of(mode_t m)
+{
+	return S_ISDIR(m)   ? LF_FT_DIR
+	       : S_ISREG(m) ? LF_FT_FILE
+	       : S_ISLNK(m) ? LF_FT_LINK
+			    : LF_FT_OTHER;
+}
+
+static enum lf_ftype ftype_at(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 ? ftype_of(st.st_mode) : LF_FT_NONE;
+}
+
+static int typed_push(struct lf_typed_path **v, size_t *n, size_t *cap, const char *path,
+		      enum lf_ftype type)
+{
+	if (lf_grow((void **)v, cap, *n, sizeof(**v)) < 0)
+		return -ENOMEM;
+	(*v)[*n].path = strdup(path);
+	if (!(*v)[*n].path)
+		return -ENOMEM;
+	(*v)[(*n)++].type = type;
+	return 0;
+}
+
+static enum lf_ftype dt_ftype(unsigned char t)
+{
+	return t == DT_DIR   ? LF_FT_DIR
+	       : t == DT_REG ? LF_FT_FILE
+	       : t == DT_LNK ? LF_FT_LINK
+			     : LF_FT_OTHER;
+}
+
+/* ------------------------------------------------------------------------
+ * Mount aliases
+ */
+
+struct mnt {
+	char *root;  /* the place in its file system that the mount shows */
+	char *point; /* where it is mounted */
+	unsigned major, minor;
+};
+
+struct mnts {
+	struct mnt *v;
+	size_t n, cap;
+};
+
+/* mountinfo escapes blanks and backslashes as \ooo. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static void mnts_fini(struct mnts *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->v[i].root);
+		free(m->v[i].point);
+	}
+	free(m->v);
+}
+
+/* /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT POINT ...". Unreadable:
+ * no mounts known (aliases cannot be looked for; said by the caller). */
+static int mnts_read(struct mnts *m, bool *ok)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int r = lf_file_read("/proc/self/mountinfo", 16u << 20, &text, &len);
+
+	*ok = r == 0;
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	r = 0;
+	for (char *line = text, *next; line && *line && r == 0; line = next) {
+		char root[4096], point[4096], *end;
+		unsigned long maj, min;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		/* "ID PARENT MAJ:MIN ROOT POINT ..." */
+		char *f = line;
+		for (int skip = 0; skip < 2 && f; skip++)
+			f = strchr(f, ' ') ? strchr(f, ' ') + 1 : NULL;
+		if (!f)
+			continue;
+		maj = strtoul(f, &end, 10);
+		if (*end != ':')
+			continue;
+		min = strtoul(end + 1, &end, 10);
+		if (*end != ' ' || sscanf(end + 1, "%4095s %4095s", root, point) != 2)
+			continue;
+		unescape(root);
+		unescape(point);
+		if (lf_grow((void **)&m->v, &m->cap, m->n, sizeof(*m->v)) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		struct mnt *x = &m->v[m->n];
+		x->root = strdup(root);
+		x->point = strdup(point);
+		x->major = (unsigned)maj;
+		x->minor = (unsigned)min;
+		if (!x->root || !x->point) {
+			free(x->root);
+			free(x->point);
+			r = -ENOMEM;
+			break;
+		}
+		m->n++;
+	}
+	free(text);
+	return r;
+}
+
+/* base joined with the part of path below prefix ("" when equal). */
+static char *rebase(const char *base, const char *prefix, const char *path)
+{
+	size_t pl = strcmp(prefix, "/") ? strlen(prefix) : 0;
+	const char *rest = path + pl;
+	char *s = NULL;
+
+	if (!*rest)
+		return strdup(base);
+	if (asprintf(&s, "%s%s", strcmp(base, "/") ? base : "", rest) < 0)
+		return NULL;
+	return s;
+}
+
+static int strs_push(char ***v, size_t *n, const char *s)
+{
+	char **nv;
+
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return 0;
+	nv = reallocarray(*v, *n + 1, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	if (!(nv[*n] = strdup(s)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+/* Other mount paths that show path's place: a mount of the same file
+ * system whose root holds it (path seen again below it), or whose root
+ * lies below it (a part of it seen there). */
+static int aliases_of(const struct mnts *m, const char *path, char ***out, size_t *nout)
+{
+	const struct mnt *home = NULL;
+	size_t hl = 0;
+	char *where;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n; i++) {
+		size_t l = strlen(m->v[i].point);
+
+		/* The last mount on the longest point: the one on top. */
+		if (lf_path_covers(m->v[i].point, path) && (!home || l >= hl)) {
+			home = &m->v[i];
+			hl = l;
+		}
+	}
+	if (!home)
+		return 0;
+	where = rebase(home->root, home->point, path);
+	if (!where)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n && r == 0; i++) {
+		const struct mnt *x = &m->v[i];
+		char *alias = NULL;
+
+		if (x == home || x->major != home->major || x->minor != home->minor)
+			continue;
+		if (lf_path_covers(x->root, where))
+			alias = rebase(x->point, x->root, where);
+		else if (lf_path_covers(where, x->root))
+			alias = strdup(x->point);
+		else
+			continue;
+		if (!alias) {
+			r = -ENOMEM;
+			break;
+		}
+		if (strcmp(alias, path) != 0)
+			r = strs_push(out, nout, alias);
+		free(alias);
+	}
+	free(where);
+	return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Fences: types, expansion, aliases
+ */
+
+/* Whether glob g has more than its static prefix to match: "**" alone,
+ * or the prefix then "/" and "**", cover the prefix whole. */
+static bool glob_has_tail(const struct lf_glob *g)
+{
+	const char *tail = g->pattern + g->prefix_len;
+
+	if (!*tail)
+		return false;
+	if (g->prefix_len == 0)
+		return strcmp(tail, "**") != 0;
+	return strcmp(tail, "/**") != 0;
+}
+
+/* Whether a read candidate lies at or below path (the fence covers a
+ * grant, so masking its prefix would hide the grant itself). */
+static bool covers_read_cand(const struct lf_sandbox_input *in, const char *path)
+{
+	for (size_t i = 0; i < in->ncands; i++) {
+		const struct lf_cand *c = &in->cands[i];
+
+		if ((c->access & LF_ACCESS_RO) && c->raw[0] == '/' &&
+		    (lf_path_covers(path, c->raw) || (c->canon && lf_path_covers(path, c->canon))))
+			return true;
+	}
+	return false;
+}
+
+struct expand {
+	struct lf_fence_in *f;
+	size_t rlen; /* the project root's length: matched paths are relative to it */
+};
+
+/* Whether the pattern's segments can consume rel's (project-relative,
+ * "/"-separated): the glob may then match rel, cover it, or match below
+ * it. Segments compare as the glob grammar does (doc/globs.md): "*", "?"
+ * and classes within a segment, "**" any number of segments. */
+static bool glob_reaches(const char *pat, const char *rel)
+{
+	size_t pl = strcspn(pat, "/"), rl = strcspn(rel, "/");
+	char ps[256], rs[256];
+
+	if (!*rel)
+		return true; /* every segment of the path consumed */
+	if (!*pat)
+		return true; /* the pattern matched above: it covers what is below */
+	if (pl >= sizeof(ps) || rl >= sizeof(rs))
+		return true; /* cannot tell: as if it could */
+	memcpy(ps, pat, pl);
+	ps[pl] = '\0';
+	memcpy(rs, rel, rl);
+	rs[rl] = '\0';
+	const char *pn = pat + pl + (pat[pl] == '/'), *rn = rel + rl + (rel[rl] == '/');
+	if (!strcmp(ps, "**"))
+		return glob_reaches(pn, rel) || glob_reaches(pat, rn);
+	return fnmatch(ps, rs, 0) == 0 && glob_reaches(pn, rn);
+}
+
+static int expand_visit(void *ctx, const struct lf_walk_entry *e)
+{
+	struct expand *x = ctx;
+	const char *rel = e->path + x->rlen;
+
+	if (*rel == '/')
+		rel++;
+	/* A link the glob may match through names, under its name, what
+	 * lies where it leads: kept as a match, which no mask can cover. */
+	if (e->type == DT_LNK && glob_reaches(x->f->glob->pattern, rel)) {
+		if (typed_push(&x->f->matches, &x->f->nmatches, &x->f->matches_cap, e->path,
+			       LF_FT_LINK) < 0)
+			return -ENOMEM;
+		return LF_WALK_NEXT;
+	}
+	if (!lf_glob_match(x->f->glob, rel))
+		return LF_WALK_NEXT;
+	if (typed_push(&x->f->matches, &x->f->nmatches, &x->f->matches_cap, e->path,
+		       dt_ftype(e->type)) < 0)
+		return -ENOMEM;
+	/* A matching directory is masked whole. */
+	return LF_WALK_SKIP;
+}
+
+/* Every path below f's prefix that f's glob matches at launch. */
+static int fence_expand(const struct lf_sandbox_input *in, struct lf_fence_in *f)
+{
+	const char *root = in->host.project_root;
+	struct expand x = { f, strcmp(root, "/") ? strlen(root) : 0 };
+	struct lf_walk w = { .visit = expand_visit, .ctx = &x };
+	int r;
+
+	f->expanded = true;
+	if (!lf_path_covers(root, f->canon)) {
+		f->expand_err = strdup("its prefix lies outside the project");
+		return f->expand_err ? 0 : -ENOMEM;
+	}
+	/* The glob names paths through the link; the walk sees where it
+	 * leads: matching one against the other would miss. */
+	char *clean = NULL;
+	if (lf_path_clean_dup(f->raw, &clean) < 0)
+		return -ENOMEM;
+	bool linked = strcmp(clean, f->canon) != 0;
+	free(clean);
+	if (linked) {
+		f->expand_err = strdup("its prefix goes through a symbolic link");
+		return f->expand_err ? 0 : -ENOMEM;
+	}
+	lf_walk_begin(&w);
+	r = lf_walk_run(&w, f->canon);
+	if (r == 0 && w.incomplete && !(f->expand_err = strdup(w.reason ? w.reason : "incomplete")))
+		r = -ENOMEM;
+	lf_walk_end(&w);
+	return r;
+}
+
+static int facts_fences(struct lf_sandbox_input *in, const struct mnts *m)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < in->nfences && r == 0; i++) {
+		struct lf_fence_in *f = &in->fences[i];
+
+		if (!f->canon)
+			continue;
+		f->type = ftype_at(f->canon);
+		if (f->type != LF_FT_NONE)
+			r = aliases_of(m, f->canon, &f->aliases, &f->naliases);
+		if (r == 0 && in->host.ns && f->glob && f->access == LF_ACCESS_RO &&
+		    f->type == LF_FT_DIR && glob_has_tail(f->glob) &&
+		    covers_read_cand(in, f->canon))
+			r = fence_expand(in, f);
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Git directories
+ */
+
+/* The git directory a ".git" entry names: itself when a directory, the
+ * "gitdir: X" of a file (relative to the file's directory). */
+static char *gitdir_of(const char *dotgit)
+{
+	struct stat st;
+	char *text = NULL, *dir = NULL, *out = NULL;
+	size_t len;
+
+	if (lstat(dotgit, &st) != 0)
+		return NULL;
+	if (S_ISDIR(st.st_mode))
+		return realpath(dotgit, NULL);
+	if (!S_ISREG(st.st_mode) ||
+	    lf_file_read_at(AT_FDCWD, dotgit, LF_FILE_STRICT, 4096, &text, &len) < 0)
+		return NULL;
+	if (strncmp(text, "gitdir: ", 8) == 0) {
+		char *g = text + 8;
+
+		g[strcspn(g, "\r\n")] = '\0';
+		if (g[0] == '/')
+			dir = strdup(g);
+		else {
+			const char *slash = strrchr(dotgit, '/');
+
+			if (asprintf(&dir, "%.*s/%s", (int)(slash - dotgit), dotgit, g) < 0)
+				dir = NULL;
+		}
+		out = dir ? realpath(dir, NULL) : NULL;
+	}
+	free(dir);
+	free(text);
+	return out;
+}
+
+static int gitdir_add(struct lf_sandbox_input *in, char *dir)
+{
+	int r = 0;
+
+	if (!dir)
+		return 0;
+	for (size_t i = 0; i < in->gitdirs.n; i++)
+		if (!strcmp(in->gitdirs.v[i], dir)) {
+			free(dir);
+			return 0;
+		}
+	r = lf_strv_push(&in->gitdirs, dir);
+	free(dir);
+	return r;
+}
+
+struct gitwalk {
+	struct lf_sandbox_input *in;
+	struct lf_strv dotgit_files; /* ".git" files found: gitdir pointers */
+};
+
+/* Nested repositories: a ".git" anywhere below the project root. */
+static int nested_visit(void *ctx, const struct lf_walk_entry *e)
+{
+	struct gitwalk *g = ctx;
+
+	if (strcmp(e->name, ".git") != 0)
+		return LF_WALK_NEXT;
+	/* A .git file names the git directory git uses there: pointed
+	 * elsewhere, at hooks made for it, it plants them. */
+	if (e->type == DT_REG && lf_strv_push(&g->dotgit_files, e->path) < 0)
+		return -ENOMEM;
+	if (e->depth > 1) {
+		int r = gitdir_add(g->in, gitdir_of(e->path));
+
+		if (r < 0)
+			return r;
+	}
+	return LF_WALK_SKIP;
+}
+
+/* Submodules: every directory below modules/ that holds a HEAD. */
+static int modules_visit(void *ctx, const struct lf_walk_entry *e)
+{
+	struct gitwalk *g = ctx;
+	struct stat st;
+
+	if (e->type != DT_DIR)
+		return LF_WALK_SKIP;
+	char head[4096];
+	if (snprintf(head, sizeof(head), "%s/HEAD", e->name) >= (int)sizeof(head) ||
+	    fstatat(e->dirfd, head, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		return LF_WALK_NEXT;
+	int r = gitdir_add(g->in, realpath(e->path, NULL));
+	/* Its own modules/ is looked at when its turn comes. */
+	return r < 0 ? r : LF_WALK_SKIP;
+}
+
+/* A linked worktree's git directory names the common one. */
+static char *commondir_of(const char *gitdir)
+{
+	char *p = NULL, *text = NULL, *dir = NULL, *out = NULL;
+	size_t len;
+
+	if (asprintf(&p, "%s/commondir", gitdir) < 0)
+		return NULL;
+	if (lf_file_read_at(AT_FDCWD, p, LF_FILE_STRICT, 4096, &text, &len) == 0) {
+		text[strcspn(text, "\r\n")] = '\0';
+		if (text[0] == '/')
+			dir = strdup(text);
+		else if (asprintf(&dir, "%s/%s", gitdir, text) < 0)
+			dir = NULL;
+		out = dir ? realpath(dir, NULL) : NULL;
+	}
+	free(p);
+	free(text);
+	free(dir);
+	return out;
+}
+
+static int walk_collect(const char *root, lf_walk_fn visit, struct gitwalk *g, char **err)
+{
+	struct lf_walk w = { .visit = visit, .ctx = g };
+	int r;
+
+	lf_walk_begin(&w);
+	r = lf_walk_run(&w, root);
+	if (r == 0 && w.incomplete && !*err &&
+	    asprintf(err, "%s: %s", root, w.reason ? w.reason : "incomplete") < 0)
+		r = -ENOMEM;
+	lf_walk_end(&w);
+	return r;
+}
+
+/* The project's git directories: its own (a directory, or the one its
+ * .git file names, and that one's common directory), the submodules'
+ * below modules/ of each, and nested repositories anywhere in the tree
+ * when the project is writable (a place the program cannot write cannot
+ * get a hook planted). */
+static int protect_extra(struct lf_sandbox_input *in, const char *name, const char *why,
+			 const char *path);
+
+static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err)
+{
+	const char *root = in->host.project_root;
+	struct gitwalk g = { .in = in };
+	char *main = NULL;
+	struct stat st;
+	int r;
+
+	if (asprintf(&main, "%s/.git", strcmp(root, "/") ? root : "") < 0)
+		return -ENOMEM;
+	r = gitdir_add(in, gitdir_of(main));
+	if (r == 0 && lstat(main, &st) == 0 && S_ISREG(st.st_mode))
+		r = lf_strv_push(&g.dotgit_files, main);
+	free(main);
+	if (r == 0 && walk_tree)
+		r = walk_collect(root, nested_visit, &g, err);
+	for (size_t i = 0; r == 0 && i < g.dotgit_files.n; i++)
+		r = protect_extra(in, ".git (a file)",
+				  "names the git directory, and so the hooks, git uses there",
+				  g.dotgit_files.v[i]);
+	lf_strv_fini(&g.dotgit_files);
+	/* The list grows while it is read: each directory's own. */
+	for (size_t i = 0; r == 0 && i < in->gitdirs.n; i++) {
+		char *mods = NULL;
+		r = gitdir_add(in, commondir_of(in->gitdirs.v[i]));
+		if (r == 0 && asprintf(&mods, "%s/modules", in->gitdirs.v[i]) < 0)
+			r = -ENOMEM;
+		if (r == 0)
+			r = walk_collect(mods, modules_visit, &g, err);
+		free(mods);
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Protections
+ */
+
+static int protect_place(struct lf_sandbox_input *in, const char *base, const char *rel,
+			 size_t entry)
+{
+	char *joined = NULL, *parent, *canon = NULL, *path = NULL;
+	const char *name;
+	int r = 0;
+
+	if (asprintf(&joined, "%s/%s", strcmp(base, "/") ? base : "", rel) < 0 || !joined)
+		return -ENOMEM;
+	enum lf_ftype type = ftype_at(joined);
+	if (type == LF_FT_NONE) {
+		/* Not there: watched by its name, whatever the parents are
+		 * (most rows; no realpath for them). */
+		path = joined;
+		joined = NULL;
+	} else {
+		/* The parent as it really is, the last name as written: a
+		 * link there is the persistence path itself (it cannot be
+		 * masked). */
+		name = strrchr(joined, '/') + 1;
+		parent = strndup(joined, (size_t)(name - joined - 1));
+		r = parent ? lf_path_canon_lenient(parent[0] ? parent : "/", &canon) : -ENOMEM;
+		if (r == 0 && asprintf(&path, "%s/%s", strcmp(canon, "/") ? canon : "", name) < 0)
+			r = -ENOMEM;
+		free(parent);
+		free(canon);
+	}
+	free(joined);
+	if (r < 0)
+		return r;
+	if (!path)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->nprotect_paths; i++)
+		if (!strcmp(in->protect_paths[i].path, path)) {
+			free(path);
+			return 0;
+		}
+	if (lf_grow((void **)&in->protect_paths, &in->protect_paths_cap, in->nprotect_paths,
+		    sizeof(*in->protect_paths)) < 0) {
+		free(path);
+		return -ENOMEM;
+	}
+	in->protect_paths[in->nprotect_paths++] =
+		(struct lf_protect_path){ path, entry, type == LF_FT_NONE ? type : ftype_at(path) };
+	return 0;
+}
+
+/* A protection only a fact can name: core.hooksPath and the files a
+ * git config includes. */
+static int protect_extra(struct lf_sandbox_input *in, const char *name, const char *why,
+			 const char *path)
+{
+	char *n = strdup(name);
+
+	if (!n || lf_grow((void **)&in->protects, &in->protects_cap, in->nprotects,
+			  sizeof(*in->protects)) < 0) {
+		free(n);
+		return -ENOMEM;
+	}
+	in->protects[in->nprotects++] = (struct lf_protect_in){
+		.base = LF_PROTECT_PROJECT,
+		.rel = NULL,
+		.name = n,
+		.why = why,
+	};
+	const char *slash = strrchr(path, '/');
+	char *dir = strndup(path, (size_t)(slash - path));
+	int r = dir ? protect_place(in, dir[0] ? dir : "/", slash + 1, in->nprotects - 1) : -ENOMEM;
+	free(dir);
+	return r;
+}
+
+/* A value of a git config line "key = value", trimmed, quotes removed;
+ * NULL when the line is not key. */
+static char *config_value(char *line, const char *key)
+{
+	size_t kl = strlen(key);
+	char *v;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (strncasecmp(line, key, kl) != 0)
+		return NULL;
+	v = line + kl;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (*v != '=')
+		return NULL;
+	v++;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	size_t n = strcspn(v, "\r\n;#");
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		v++;
+		n -= 2;
+	}
+	v[n] = '\0';
+	return v;
+}
+
+/* core.hooksPath (git runs the hooks it names) and include.path (the
+ * included file is config too) of a git directory's config. */
+static int config_protects(struct lf_sandbox_input *in, const char *gitdir, bool main)
+{
+	char *p = NULL, *text = NULL;
+	size_t len;
+	char section[64] = "";
+	int r = 0;
+
+	if (asprintf(&p, "%s/config", gitdir) < 0)
+		return -ENOMEM;
+	if (lf_file_read_at(AT_FDCWD, p, LF_FILE_STRICT, 1u << 20, &text, &len) < 0) {
+		free(p);
+		return 0;
+	}
+	free(p);
+	for (char *line = text, *next; line && *line && r == 0; line = next) {
+		char *v, *path = NULL;
+		const char *base;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *s = line + strspn(line, " \t");
+		if (*s == '[') {
+			size_t n = strcspn(s + 1, " \t]\"");
+			snprintf(section, sizeof(section), "%.*s", (int)n, s + 1);
+			continue;
+		}
+		bool hooks = !strcasecmp(section, "core") && (v = config_value(s, "hookspath"));
+		bool incl =
+			!hooks &&
+			(!strcasecmp(section, "include") || !strcasecmp(section, "includeIf")) &&
+			(v = config_value(s, "path"));
+		if (!hooks && !incl)
+			continue;
+		if (v[0] == '/')
+			base = "";
+		else if (v[0] == '~' && v[1] == '/' && in->host.home)
+			base = in->host.home, v++;
+		else if (incl)
+			base = gitdir;
+		else if (main)
+			base = in->host.project_root;
+		else
+			continue;
+		if (asprintf(&path, "%s%s%s", base, v[0] == '/' || !base[0] ? "" : "/", v) < 0)
+			r = -ENOMEM;
+		char *clean = NULL;
+		if (r == 0 && (r = lf_path_clean_dup(path, &clean)) == 0)
+			r = protect_extra(in, hooks ? "core.hooksPath" : "include.path",
+					  hooks ? "git runs the hooks core.hooksPath names"
+						: "a file a git config includes: more git config",
+					  clean);
+		free(clean);
+		free(path);
+	}
+	free(text);
+	return r;
+}
+
+/* Whether a read-write candidate overlaps the project: then something
+ * there can be planted. */
+static bool project_writable(const struct lf_sandbox_input *in)
+{
+	for (size_t i = 0; i < in->ncands; i++)
+		if ((in->cands[i].access & LF_ACCESS_RW) && in->cands[i].raw[0] == '/' &&
+		    lf_path_overlap(in->cands[i].raw, in->host.project_root))
+			return true;
+	return false;
+}
+
+static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, char **git_err)
+{
+	size_t nrows = in->nprotects;
+	int r;
+
+	r = facts_gitdirs(in, project_writable(in), git_err);
+	for (size_t i = 0; r == 0 && i < nrows; i++) {
+		const struct lf_protect_in *e = &in->protects[i];
+
+		if (e->base == LF_PROTECT_PROJECT)
+			r = protect_place(in, in->host.project_root, e->rel, i);
+		else if (e->base == LF_PROTECT_HOME && in->host.home)
+			r = protect_place(in, in->host.home, e->rel, i);
+		for (size_t g = 0; r == 0 && e->base == LF_PROTECT_GITDIR && g < in->gitdirs.n; g++)
+			r = protect_place(in, in->gitdirs.v[g], e->rel, i);
+	}
+	for (size_t g = 0; r == 0 && g < in->gitdirs.n; g++)
+		r = config_protects(in, in->gitdirs.v[g], g == 0);
+	/* The same places through another mount path. */
+	for (size_t i = 0, n = in->nprotect_paths; r == 0 && i < n; i++) {
+		char **al = NULL;
+		size_t nal = 0;
+
+		if (in->protect_paths[i].type == LF_FT_NONE)
+			continue;
+		r = aliases_of(m, in->protect_paths[i].path, &al, &nal);
+		for (size_t k = 0; r == 0 && k < nal; k++) {
+			if (lf_grow((void **)&in->protect_paths, &in->protect_paths_cap,
+				    in->nprotect_paths, sizeof(*in->protect_paths)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			in->protect_paths[in->nprotect_paths++] =
+				(struct lf_protect_path){ al[k], in->protect_paths[i].entry,
+							  in->protect_paths[i].type };
+			al[k] = NULL;
+		}
+		for (size_t k = 0; k < nal; k++)
+			free(al[k]);
+		free(al);
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------------------
+ * /etc, as one rule
+ */
+
+static int etc_visit(void *ctx, const struct lf_walk_entry *e)
+{
+	struct lf_sandbox_input *in = ctx;
+	struct stat st;
+
+	if (e->type == DT_LNK)
+		return LF_WALK_NEXT; /* judged where it leads */
+	if (fstatat(e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? LF_WALK_NEXT : LF_WALK_STOP;
+	bool dir = S_ISDIR(st.st_mode);
+	bool hidden = dir ? (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)
+			  : !(st.st_mode & S_IROTH);
+
+	/* The built-in list too, whatever its mode says. */
+	if (!hidden && !lf_etc_is_hidden(e->path))
+		return LF_WALK_NEXT;
+	if (typed_push(&in->etc_hidden, &in->netc_hidden, &in->etc_hidden_cap, e->path,
+		       ftype_of(st.st_mode)) < 0)
+		return -ENOMEM;
+	return LF_WALK_SKIP;
+}
+
+/* Budget of the look at /etc: a Debian system has ~1,500 entries. */
+#define ETC_MAX_ENTRIES 50000u
+#define ETC_MAX_MILLIS 2000u
+
+static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const struct mnts *m)
+{
+	struct lf_walk w = { .visit = etc_visit, .ctx = in };
+	int r;
+
+	in->etc_checked = true;
+	w.budget.max_entries = ETC_MAX_ENTRIES;
+	w.budget.max_millis = ETC_MAX_MILLIS;
+	lf_walk_begin(&w);
+	r = lf_walk_run(&w, c->canon);
+	if (r == 0 && (w.incomplete || w.stopped) &&
+	    !(in->etc_err = strdup(w.reason ? w.reason : "an entry could not be looked at")))
+		r = -ENOMEM;
+	lf_walk_end(&w);
+	if (r == 0)
+		r = aliases_of(m, c->canon, &in->etc_aliases, &in->netc_aliases);
+	return r;
+}
+
+int lf_facts_masks(struct lf_sandbox_input *in, char **notice)
+{
+	struct mnts m = { 0 };
+	bool mounts_ok = false;
+	char *git_err = NULL;
+	int r;
+
+	*notice = NULL;
+	r = mnts_read(&m, &mounts_ok);
+	if (r == 0)
+		r = facts_fences(in, &m);
+	if (r == 0)
+		r = facts_protects(in, &m, &git_err);
+	for (size_t i = 0; r == 0 && in->host.ns && i < in->ncands; i++) {
+		struct lf_cand *c = &in->cands[i];
+
+		if ((c->flags & LF_CAND_LIST) && c->canon && !strcmp(c->canon, c->raw))
+			r = facts_etc(in, c, &m);
+	}
+	if (r == 0 && git_err &&
+	    asprintf(notice,
+		     "git directories were not all found (their hooks and config may "
+		     "stay writable): %s",
+		     git_err) < 0)
+		r = -ENOMEM;
+	if (r == 0 && !mounts_ok && !*notice &&
+	    !(*notice = strdup("/proc/self/mountinfo cannot be read: another mount path that "
+			       "shows a fenced place cannot be looked for")))
+		r = -ENOMEM;
+	free(git_err);
+	mnts_fini(&m);
+	return r;
+}

@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The private mount namespace (mountns.h): the probe and the child's
+ * steps. Both use the new mount API on descriptors: a target is opened
+ * once, without following a symbolic link (openat2 RESOLVE_NO_SYMLINKS,
+ * then RESOLVE_BENEATH below its anchor), checked, and mounted on by its
+ * descriptor, never by a path that could change in between.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/mount.h>
+#include <linux/openat2.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/path.h"
+#include "core/sandbox.h"
+#include "launch/mountns.h"
+
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+/* Child code: never instrumented, system calls only (launch.c). */
+#define CHILD __attribute__((no_sanitize("address", "undefined")))
+
+const char *lf_ns_step_name(enum lf_ns_step step)
+{
+	switch (step) {
+	case LF_NS_STEP_USERNS:
+		return "creating a user namespace";
+	case LF_NS_STEP_IDMAP:
+		return "mapping the user and group ids";
+	case LF_NS_STEP_MNTNS:
+		return "creating a mount namespace";
+	case LF_NS_STEP_PRIVATE:
+		return "making every mount private";
+	case LF_NS_STEP_STAGE:
+		return "making a detached tmpfs (fsopen, fsmount)";
+	case LF_NS_STEP_OPEN:
+		return "opening the target without following links (openat2)";
+	case LF_NS_STEP_TYPE:
+		return "checking the target is still what it was";
+	case LF_NS_STEP_CLONE:
+		return "cloning a mount (open_tree, mount_setattr)";
+	case LF_NS_STEP_MOVE:
+		return "placing a mount (move_mount)";
+	case LF_NS_STEP_CWD:
+		return "re-entering the working directory";
+	}
+	return "mount namespace";
+}
+
+bool lf_ns_disabled_by_env(void)
+{
+	const char *v = secure_getenv("LANDFENCE_NO_NAMESPACES");
+
+	return v && v[0] && strcmp(v, "0") != 0;
+}
+
+/* ------------------------------------------------------------------------
+ * System calls, for the child
+ */
+
+CHILD static long sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t resolve)
+{
+	struct open_how how;
+
+	how.flags = flags;
+	how.mode = 0;
+	how.resolve = resolve;
+	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+CHILD static int sys_setattr(int fd, uint64_t set)
+{
+	struct mount_attr a;
+
+	a.attr_set = set;
+	a.attr_clr = 0;
+	a.propagation = 0;
+	a.userns_fd = 0;
+	return (int)syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a));
+}
+
+CHILD static int write_file(const char *path, const char *buf, size_t len)
+{
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
+	long w;
+
+	if (fd < 0)
+		return -errno;
+	w = syscall(SYS_write, fd, buf, len);
+	int e = errno;
+	syscall(SYS_close, fd);
+	return w == (long)len ? 0 : w < 0 ? -e : -EIO;
+}
+
+/* The namespaces and private propagation, as a launch makes them. */
+CHILD static int ns_make(bool user, const char *uid_map, size_t ul, const char *gid_map, size_t gl,
+			 int *step)
+{
+	int r;
+
+	if (user) {
+		long dumpable = syscall(SYS_prctl, PR_GET_DUMPABLE, 0, 0, 0, 0);
+
+		*step = LF_NS_STEP_USERNS;
+		if (syscall(SYS_unshare, CLONE_NEWUSER) < 0)
+			return -errno;
+		/* A non-dumpable process's /proc files belong to root: the
+		 * launcher is one (doc/launch.md), and the child shares its
+		 * memory, hence the flag. Dumpable while the maps are
+		 * written, as before right after: the launcher sleeps until
+		 * the child execs, and nothing of the sandbox runs yet. */
+		*step = LF_NS_STEP_IDMAP;
+		if (dumpable == 0 && syscall(SYS_prctl, PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+			return -errno;
+		if ((r = write_file("/proc/self/setgroups", "deny", 4)) < 0 ||
+		    (r = write_file("/proc/self/uid_map", uid_map, ul)) < 0 ||
+		    (r = write_file("/proc/self/gid_map", gid_map, gl)) < 0)
+			goto out;
+		r = 0;
+	out:
+		if (dumpable == 0 && syscall(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 && r == 0)
+			r = -errno;
+		if (r < 0)
+			return r;
+	}
+	*step = LF_NS_STEP_MNTNS;
+	if (syscall(SYS_unshare, CLONE_NEWNS) < 0)
+		return -errno;
+	/* Nothing mounted here reaches the host, and nothing the host
+	 * mounts later changes what the program sees. */
+	*step = LF_NS_STEP_PRIVATE;
+	if (syscall(SYS_mount, NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -errno;
+	return 0;
+}
+
+/* A detached tmpfs holding an empty directory "d" and an empty file "f",
+ * both mode 000, then made read-only: what hidden paths are covered
+ * with. It has no path: once the masks are placed and its descriptor
+ * closed, nothing reaches it. Returns the mount's descriptor or -errno. */
+CHILD static int stage_make(void)
+{
+	int fs, mnt, f;
+
+	fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", "4k", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "nr_inodes", "8", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		int e = errno;
+		syscall(SYS_close, fs);
+		return -e;
+	}
+	mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+			   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	int e = errno;
+	syscall(SYS_close, fs);
+	if (mnt < 0)
+		return -e;
+	if (syscall(SYS_mkdirat, mnt, "d", 0) < 0)
+		goto fail;
+	f = (int)syscall(SYS_openat, mnt, "f", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+	if (f < 0)
+		goto fail;
+	syscall(SYS_close, f);
+	if (sys_setattr(mnt, MOUNT_ATTR_RDONLY) < 0)
+		goto fail;
+	return mnt;
+fail:
+	e = errno;
+	syscall(SYS_close, mnt);
+	return -e;
+}
+
+/* ------------------------------------------------------------------------
+ * The probe
+ */
+
+struct probe_arg {
+	bool user;
+	char uid_map[64], gid_map[64];
+	size_t ul, gl;
+	int step; /* the failing step, 0 when every step worked */
+	int err;
+};
+
+CHILD static int probe_child(void *arg)
+{
+	struct probe_arg *a = arg;
+	int step = 0, stage, t, r;
+
+	r = ns_make(a->user, a->uid_map, a->ul, a->gid_map, a->gl, &step);
+	if (r < 0)
+		goto out;
+	step = LF_NS_STEP_STAGE;
+	stage = stage_make();
+	if (stage < 0) {
+		r = stage;
+		goto out;
+	}
+	step = LF_NS_STEP_OPEN;
+	t = (int)sys_openat2(AT_FDCWD, "/", O_PATH | O_CLOEXEC,
+			     RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	if (t < 0) {
+		r = -errno;
+		goto out;
+	}
+	step = LF_NS_STEP_CLONE;
+	int c = (int)syscall(SYS_open_tree, stage, "d", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (c < 0 || sys_setattr(c, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID) < 0) {
+		r = -errno;
+		goto out;
+	}
+	step = LF_NS_STEP_MOVE;
+	if (syscall(SYS_move_mount, c, "", t, "",
+		    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+		r = -errno;
+		goto out;
+	}
+	step = 0;
+	r = 0;
+out:
+	a->step = step;
+	a->err = -r;
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
+/* Whether this process may make a mount namespace without a user
+ * namespace: root with CAP_SYS_ADMIN in its effective set. */
+static bool needs_userns(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	if (geteuid() != 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return true;
+	return !(data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective & CAP_TO_MASK(CAP_SYS_ADMIN));
+}
+
+static void maps_format(char *uid_map, char *gid_map, size_t size, size_t *ul, size_t *gl)
+{
+	int n = snprintf(uid_map, size, "%u %u 1\n", (unsigned)geteuid(), (unsigned)geteuid());
+
+	*ul = n > 0 ? (size_t)n : 0;
+	n = snprintf(gid_map, size, "%u %u 1\n", (unsigned)getegid(), (unsigned)getegid());
+	*gl = n > 0 ? (size_t)n : 0;
+}
+
+#define PROBE_STACK (64 * 1024)
+
+/* Runs fn(arg) in a child that shares our memory until it exits
+ * (CLONE_VM | CLONE_VFORK), on a stack of its own; waits for it. */
+static int run_shared(int (*fn)(void *), void *arg)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), total = PROBE_STACK + page;
+	char *map = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	sigset_t all, saved;
+	int st, e;
+	pid_t pid;
+
+	if (map == MAP_FAILED)
+		return -errno;
+	if (mprotect(map + page, PROBE_STACK, PROT_READ | PROT_WRITE) < 0) {
+		e = errno;
+		munmap(map, total);
+		return -e;
+	}
+	/* No handler of ours may run in the child, on our memory. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	pid = clone(fn, map + total, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	munmap(map, total);
+	if (pid < 0)
+		return -e;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+/* The probe's answer for this process: 0 not asked yet, 1 asked. */
+static int probe_done;
+static struct lf_ns_probe probe_result;
+
+int lf_ns_probe_run(struct lf_ns_probe *out)
+{
+	struct probe_arg a = { 0 };
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (lf_ns_disabled_by_env()) {
+		snprintf(out->failed, sizeof(out->failed),
+			 "LANDFENCE_NO_NAMESPACES is set in the environment");
+		return 0;
+	}
+	if (__atomic_load_n(&probe_done, __ATOMIC_ACQUIRE)) {
+		*out = probe_result;
+		return 0;
+	}
+	a.user = needs_userns();
+	maps_format(a.uid_map, a.gid_map, sizeof(a.uid_map), &a.ul, &a.gl);
+	a.step = LF_NS_STEP_USERNS;
+	a.err = EPROTO;
+	r = run_shared(probe_child, &a);
+	if (r < 0) {
+		snprintf(out->failed, sizeof(out->failed), "starting the probe: %s", strerror(-r));
+		return r;
+	}
+	out->user = a.user;
+	out->available = a.step == 0;
+	if (!out->available)
+		snprintf(out->failed, sizeof(out->failed), "%s: %s",
+			 lf_ns_step_name((enum lf_ns_step)a.step), strerror(a.err));
+	probe_result = *out;
+	__atomic_store_n(&probe_done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int lf_namespace_probe(bool *available, bool *user, char *why, size_t size)
+{
+	struct lf_ns_probe p;
+	int r = lf_ns_probe_run(&p);
+
+	if (available)
+		*available = p.available;
+	if (user)
+		*user = p.user;
+	if (why && size)
+		snprintf(why, size, "%s", p.available ? "" : p.failed);
+	return r;
+}
+
+/* ------------------------------------------------------------------------
+ * The plan (parent)
+ */
+
+/* The outermost final rule that covers path: the place it is opened
+ * beneath. "/" when none does. */
+static const char *anchor_of(const struct lf_sandbox *sb, const char *path)
+{
+	const char *best = "/";
+	size_t blen = (size_t)-1;
+
+	for (size_t i = 0; i < sb->nrules; i++) {
+		const char *r = sb->rules[i].path;
+		size_t n = strlen(r);
+
+		if (n < blen && lf_path_covers(r, path)) {
+			best = r;
+			blen = n;
+		}
+	}
+	return best;
+}
+
+static bool rule_is_dir(const struct lf_sandbox *sb, const char *path, bool fallback)
+{
+	for (size_t i = 0; i < sb->nrules; i++)
+		if (!strcmp(sb->rules[i].path, path))
+			return sb->rule_dir[i];
+	return fallback;
+}
+
+static void op_fill(const struct lf_sandbox *sb, struct lf_mount_op *op, const char *path)
+{
+	const char *a = anchor_of(sb, path);
+	size_t al = strcmp(a, "/") ? strlen(a) : 0;
+
+	op->anchor = al ? a : "/";
+	op->rel = path + al;
+	if (op->rel[0] == '/')
+		op->rel++;
+	op->path = path;
+}
+
+struct op_key {
+	const char *path;
+	bool bind;
+	size_t i;
+};
+
+static int cmp_op(const void *a, const void *b)
+{
+	const struct op_key *x = a, *y = b;
+	int c = lf_path_order(x->path, y->path);
+
+	/* At one path, the bind before the mask placed on it. */
+	return c ? c : (int)y->bind - (int)x->bind;
+}
+
+int lf_ns_plan_build(const struct lf_sandbox *sb, const char *cwd, struct lf_ns_plan *out)
+{
+	size_t nb = sb->nbinds, nm = sb->nmasks;
+	struct op_key *keys;
+
+	memset(out, 0, sizeof(*out));
+	out->user = sb->ns.user;
+	maps_format(out->uid_map, out->gid_map, sizeof(out->uid_map), &out->uid_map_len,
+		    &out->gid_map_len);
+	out->cwd_copy = cwd ? strdup(cwd) : NULL;
+	out->ops = calloc(nb + nm + 1, sizeof(*out->ops));
+	keys = calloc(nb + nm + 1, sizeof(*keys));
+	if ((cwd && !out->cwd_copy) || !out->ops || !keys) {
+		free(keys);
+		lf_ns_plan_fini(out);
+		return -ENOMEM;
+	}
+	out->cwd = out->cwd_copy;
+	for (size_t i = 0; i < nb; i++)
+		keys[i] = (struct op_key){ sb->binds[i].path, true, i };
+	for (size_t i = 0; i < nm; i++)
+		keys[nb + i] = (struct op_key){ sb->masks[i].path, false, i };
+	/* Parent first: a mask is placed on a target opened through the
+	 * binds above it, and never under one made later. */
+	qsort(keys, nb + nm, sizeof(*keys), cmp_op);
+	for (size_t k = 0; k < nb + nm; k++) {
+		struct lf_mount_op *op = &out->ops[out->nops++];
+
+		if (keys[k].bind) {
+			const struct lf_bind *b = &sb->binds[keys[k].i];
+
+			op->kind = LF_MOUNT_BIND;
+			op->attrs = b->nodev ? MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID : 0;
+			op->want = rule_is_dir(sb, b->path, true) ? LF_WANT_DIR : LF_WANT_NONDIR;
+			op_fill(sb, op, b->path);
+			continue;
+		}
+		const struct lf_sandbox_mask *m = &sb->masks[keys[k].i];
+		switch (m->kind) {
+		case LF_MASK_HIDE_DIR:
+			op->kind = LF_MOUNT_HIDE_DIR;
+			op->want = LF_WANT_DIR;
+			out->stage = true;
+			break;
+		case LF_MASK_HIDE_FILE:
+			op->kind = LF_MOUNT_HIDE_FILE;
+			op->want = LF_WANT_NONDIR;
+			out->stage = true;
+			break;
+		case LF_MASK_READ_ONLY:
+			op->kind = LF_MOUNT_BIND;
+			op->attrs = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID;
+			op->want = LF_WANT_ANY;
+			break;
+		}
+		op_fill(sb, op, m->path);
+	}
+	free(keys);
+	return 0;
+}
+
+void lf_ns_plan_fini(struct lf_ns_plan *p)
+{
+	if (!p)
+		return;
+	free(p->ops);
+	free(p->cwd_copy);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ------------------------------------------------------------------------
+ * The child's steps
+ */
+
+/* The anchor last opened: kept while the steps below it place nothing
+ * on it (a mount on the anchor itself needs it opened again to be seen). */
+struct anchor {
+	const char *path;
+	int fd;
+};
+
+CHILD static void anchor_drop(struct anchor *a)
+{
+	if (a->fd >= 0)
+		syscall(SYS_close, a->fd);
+	a->fd = -1;
+	a->path = NULL;
+}
+
+/* Opens op's target: its anchor without following any link, then the
+ * rest beneath it, likewise; checks its type against the plan's. */
+CHILD static int target_open(const struct lf_mount_op *op, struct anchor *an, int *step)
+{
+	int t;
+	struct statx stx;
+
+	*step = LF_NS_STEP_OPEN;
+	if (an->fd < 0 || an->path != op->anchor) {
+		anchor_drop(an);
+		an->fd = (int)sys_openat2(AT_FDCWD, op->anchor, O_PATH | O_CLOEXEC,
+					  RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+		if (an->fd < 0)
+			return -errno;
+		an->path = op->anchor;
+	}
+	if (!op->rel[0]) {
+		/* The anchor itself: ours to mount on, and to open again for
+		 * the steps below it. */
+		t = an->fd;
+		an->fd = -1;
+		an->path = NULL;
+	} else {
+		t = (int)sys_openat2(an->fd, op->rel, O_PATH | O_CLOEXEC,
+				     RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+		if (t < 0)
+			return -errno;
+	}
+	*step = LF_NS_STEP_TYPE;
+	if (syscall(SYS_statx, t, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_TYPE, &stx) < 0) {
+		int e = errno;
+		syscall(SYS_close, t);
+		return -e;
+	}
+	bool dir = S_ISDIR(stx.stx_mode);
+	/* A read-only bind fits any type but a link; a hidden path or a
+	 * bound root must still be what the facts step saw. */
+	if (S_ISLNK(stx.stx_mode) || (op->want == LF_WANT_DIR && !dir) ||
+	    (op->want == LF_WANT_NONDIR && dir)) {
+		syscall(SYS_close, t);
+		return -ESTALE;
+	}
+	return t;
+}
+
+CHILD static int op_apply(const struct lf_mount_op *op, int stage, struct anchor *an, int *step)
+{
+	int t = target_open(op, an, step), c, r = 0;
+
+	if (t < 0)
+		return t;
+	*step = LF_NS_STEP_CLONE;
+	if (op->kind == LF_MOUNT_BIND) {
+		c = (int)syscall(SYS_open_tree, t, "",
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+					 AT_RECURSIVE);
+		if (c >= 0 && op->attrs && sys_setattr(c, op->attrs) < 0) {
+			r = -errno;
+			syscall(SYS_close, c);
+			c = -1;
+		}
+	} else {
+		c = (int)syscall(SYS_open_tree, stage, op->kind == LF_MOUNT_HIDE_DIR ? "d" : "f",
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	}
+	if (c < 0) {
+		r = r ?: -errno;
+		syscall(SYS_close, t);
+		return r;
+	}
+	*step = LF_NS_STEP_MOVE;
+	if (syscall(SYS_move_mount, c, "", t, "",
+		    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = -errno;
+	syscall(SYS_close, c);
+	syscall(SYS_close, t);
+	return r;
+}
+
+CHILD int lf_ns_enter(const struct lf_ns_plan *p, int *step, int *op)
+{
+	struct anchor an = { NULL, -1 };
+	int stage = -1, r;
+
+	*op = -1;
+	r = ns_make(p->user, p->uid_map, p->uid_map_len, p->gid_map, p->gid_map_len, step);
+	if (r < 0)
+		return r;
+	if (p->stage) {
+		*step = LF_NS_STEP_STAGE;
+		stage = stage_make();
+		if (stage < 0)
+			return stage;
+	}
+	for (size_t i = 0; i < p->nops; i++) {
+		*op = (int)i;
+		r = op_apply(&p->ops[i], stage, &an, step);
+		if (r < 0)
+			break;
+	}
+	anchor_drop(&an);
+	if (stage >= 0)
+		syscall(SYS_close, stage);
+	if (r < 0)
+		return r;
+	*op = -1;
+	/* The working directory still points below the mounts made here
+	 * (at what a mask now covers, or on a mount without nodev): going
+	 * there again by its path lands on them. */
+	*step = LF_NS_STEP_CWD;
+	if (p->cwd && syscall(SYS_chdir, p->cwd) < 0)
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The private mount namespace of a launch (doc/launch.md, "The mount
+ * namespace"; doc/landlock.md, "Masks"): the probe that says whether one
+ * can be made here, and the steps the child takes to apply the sandbox
+ * value's masks before Landlock. Internal: not installed.
+ *
+ * Everything the child needs is prepared in the parent (struct
+ * lf_ns_plan: the id maps as text, every mount step with its path and
+ * the type the facts step saw); the child only makes system calls
+ * (async-signal-safe, through syscall(2), never instrumented).
+ */
+#ifndef LF_LAUNCH_MOUNTNS_H
+#define LF_LAUNCH_MOUNTNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "landfence.h"
+
+/* What the probe found: a private mount namespace can be made here (with
+ * a user namespace when not root with CAP_SYS_ADMIN), or which step
+ * failed and why. */
+struct lf_ns_probe {
+	bool available;
+	bool user;
+	char failed[256];
+};
+
+/* Whether LANDFENCE_NO_NAMESPACES asks for the path without namespaces
+ * (set, not empty and not "0"). */
+bool lf_ns_disabled_by_env(void);
+
+/* Tries, in a child of its own (clone, then every step a launch takes:
+ * unshare, the id maps, private propagation, a detached tmpfs, a
+ * read-only recursive clone, a move_mount), whether masks can be applied
+ * here. LANDFENCE_NO_NAMESPACES=1 answers no without trying. The child's
+ * answer is remembered for the process. Returns 0 and *out, or a
+ * negative errno when the child could not be started (then *out says
+ * so and is not available). */
+int lf_ns_probe_run(struct lf_ns_probe *out);
+
+/* One mount step. */
+enum lf_mount_kind {
+	LF_MOUNT_BIND = 0,	/* the target bound onto itself, recursively, with attrs */
+	LF_MOUNT_HIDE_DIR = 1,	/* the stage's empty directory over the target */
+	LF_MOUNT_HIDE_FILE = 2, /* the stage's empty file over the target */
+};
+
+#define LF_WANT_ANY 0 /* anything but a symbolic link */
+#define LF_WANT_DIR 1
+#define LF_WANT_NONDIR 2
+
+struct lf_mount_op {
+	enum lf_mount_kind kind;
+	const char *anchor; /* canonical absolute: opened without following a link */
+	const char *rel;    /* below the anchor ("" the anchor itself), opened
+			       with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS */
+	uint64_t attrs;	    /* MOUNT_ATTR_* set recursively on a bind */
+	int want;	    /* the target's type: LF_WANT_* */
+	const char *path;   /* anchor + rel, for messages */
+};
+
+struct lf_ns_plan {
+	bool user;	  /* make a user namespace first */
+	char uid_map[64]; /* "UID UID 1\n" */
+	char gid_map[64];
+	size_t uid_map_len, gid_map_len;
+	const char *cwd; /* re-entered after the mounts (absolute) */
+	bool stage;	 /* a tmpfs stage is needed (hidden paths) */
+	struct lf_mount_op *ops;
+	size_t nops;
+	char *cwd_copy; /* owned */
+};
+
+/* Builds the plan of sb (a value with a namespace and something to
+ * mount) for a launch whose working directory is cwd (absolute; the
+ * program starts there). Returns 0, -ENOMEM. The plan borrows sb's
+ * strings: sb must outlive it. */
+int lf_ns_plan_build(const struct lf_sandbox *sb, const char *cwd, struct lf_ns_plan *out);
+void lf_ns_plan_fini(struct lf_ns_plan *p);
+
+/* Where a child step failed. */
+enum lf_ns_step {
+	LF_NS_STEP_USERNS = 1,	/* unshare(CLONE_NEWUSER) */
+	LF_NS_STEP_IDMAP = 2,	/* setgroups, uid_map, gid_map */
+	LF_NS_STEP_MNTNS = 3,	/* unshare(CLONE_NEWNS) */
+	LF_NS_STEP_PRIVATE = 4, /* mount --make-rprivate / */
+	LF_NS_STEP_STAGE = 5,	/* the detached tmpfs */
+	LF_NS_STEP_OPEN = 6,	/* opening a target */
+	LF_NS_STEP_TYPE = 7,	/* the target is not what the facts step saw */
+	LF_NS_STEP_CLONE = 8,	/* open_tree, mount_setattr */
+	LF_NS_STEP_MOVE = 9,	/* move_mount */
+	LF_NS_STEP_CWD = 10,	/* re-entering the working directory */
+};
+
+/* A step's name, for messages. Static string. */
+const char *lf_ns_step_name(enum lf_ns_step step);
+
+/* In the child (async-signal-safe): makes the namespaces, applies every
+ * step of p in order, re-enters the working directory. Returns 0, or a
+ * negative errno with *step and *op (the index of the failing step, -1
+ * before the mount steps) set. */
+int lf_ns_enter(const struct lf_ns_plan *p, int *step, int *op);
+
+#endif /* LF_LAUNCH_MOUNTNS_H */

@@ -84,13 +84,19 @@ const char *lf_landlock_right_name(uint64_t bit)
 const char *lf_origin_name(enum lf_origin origin)
 {
 	static const char *const names[] = {
-		[LF_ORIGIN_POLICY] = "policy",	     [LF_ORIGIN_FALLBACK] = "fallback",
-		[LF_ORIGIN_HOST] = "host",	     [LF_ORIGIN_HOST_POLICY] = "host-policy",
-		[LF_ORIGIN_PROFILE] = "profile",     [LF_ORIGIN_RUN_DIR] = "run-dir",
-		[LF_ORIGIN_COMMAND] = "command",     [LF_ORIGIN_DEVICE] = "device",
-		[LF_ORIGIN_TOOLCHAIN] = "toolchain", [LF_ORIGIN_BUILTIN] = "builtin",
+		[LF_ORIGIN_POLICY] = "policy",
+		[LF_ORIGIN_FALLBACK] = "fallback",
+		[LF_ORIGIN_HOST] = "host",
+		[LF_ORIGIN_HOST_POLICY] = "host-policy",
+		[LF_ORIGIN_PROFILE] = "profile",
+		[LF_ORIGIN_RUN_DIR] = "run-dir",
+		[LF_ORIGIN_COMMAND] = "command",
+		[LF_ORIGIN_DEVICE] = "device",
+		[LF_ORIGIN_TOOLCHAIN] = "toolchain",
+		[LF_ORIGIN_BUILTIN] = "builtin",
 		[LF_ORIGIN_PROTECT] = "protect",
-		[LF_ORIGIN_SELF] = "self",	     [LF_ORIGIN_GIT] = "git",
+		[LF_ORIGIN_SELF] = "self",
+		[LF_ORIGIN_GIT] = "git",
 	};
 
 	if ((unsigned)origin < sizeof(names) / sizeof(names[0]) && names[origin])

@@ -1327,8 +1327,8 @@ static int grant_cand(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 	}
 	g.ioctl_dev = (c->flags & LF_CAND_TERMINAL) && lf_host_terminal(c->canon);
 	if (c->made) {
-		r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started",
-				  c->raw, c->why);
+		r = lf_strv_pushf(&sb->notices, "made %s (%s) before the program started", c->raw,
+				  c->why);
 		if (r < 0)
 			return r;
 	}

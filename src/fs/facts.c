@@ -268,8 +268,7 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 		r = fact_path(&in->host, &in->cands[i]);
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
-		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) &&
-		    !in->host.ns)
+		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
 			r = fact_listing(in, &in->cands[i]);
 	}
 	if (r == 0)

@@ -744,7 +744,8 @@ static int parse_top(struct ctx *c, json_t *root, const struct lf_jpos *pos)
 		struct member pm[3] = { 0 };
 		const struct lf_jpos *ppos = &m[TOP_PROTECT].kid->value;
 		if ((r = get_object(c, m[TOP_PROTECT].value, ppos, "\"protect\"")) < 0 ||
-		    (r = get_members(c, m[TOP_PROTECT].value, ppos, pn, pm, "in protect", "add or lift")) < 0)
+		    (r = get_members(c, m[TOP_PROTECT].value, ppos, pn, pm, "in protect",
+				     "add or lift")) < 0)
 			return r;
 		if (pm[0].value &&
 		    (r = get_strv(c, &pm[0], "add", &c->p->protect_add, check_protect_add)) < 0)

@@ -69,5 +69,14 @@ valgrind:
 lint:
 	tools/lint
 
-fuzz:
+fuzz: differential
 	fuzz/run $(FUZZ_TIME)
+
+# The differential test of check against bash (doc/shell.md) with more
+# lines than CI runs, and a seed of one's choosing.
+DIFF_LINES ?= 20000
+DIFF_SEED ?= $(shell date +%s)
+.PHONY: differential
+differential: all
+	meson test -C $(BUILD) --suite differential --verbose --timeout-multiplier 20 \
+		--test-args="-n $(DIFF_LINES) -s $(DIFF_SEED)"

@@ -1028,7 +1028,12 @@ LF_EXPORT void lf_advisor_free(struct lf_advisor *a);
 LF_EXPORT int lf_advisor_file(struct lf_advisor *a, enum lf_capability cap, const char *path,
 			      const char *cwd, struct lf_advice *out);
 
-/* A command line, run in cwd (absolute; NULL = the project root). */
+/* A command line, run in cwd (absolute; NULL = the project root): the
+ * policy's bash verdict (doc/shell.md), every file the line surely opens
+ * (redirection targets, the files the table of programs names) judged as
+ * lf_advisor_file judges it, the kernel's final rules included: a file
+ * the kernel refuses makes the answer deny. Returns 0, -EINVAL (cwd not
+ * absolute), -ENOMEM. */
 LF_EXPORT int lf_advisor_bash(struct lf_advisor *a, const char *line, const char *cwd,
 			      struct lf_advice *out);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decide_index.h"
 #include "core/shell.h"
 
 /* ------------------------------------------------------------------------
@@ -292,6 +293,24 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 
 	if (a->over || b->over)
 		return true;
+	/* Elements that take exactly one character at either end of both
+	 * sides must take the same one: compared directly, they leave the
+	 * table (most rules differ from the command in their first bytes). */
+	const uint16_t *va = a->v, *vb = b->v;
+	while (na && nb && va[0] < SP_STAR && vb[0] < SP_STAR) {
+		if (va[0] != vb[0] && va[0] != SP_ONE && vb[0] != SP_ONE)
+			return false;
+		va++;
+		vb++;
+		na--;
+		nb--;
+	}
+	while (na && nb && va[na - 1] < SP_STAR && vb[nb - 1] < SP_STAR) {
+		if (va[na - 1] != vb[nb - 1] && va[na - 1] != SP_ONE && vb[nb - 1] != SP_ONE)
+			return false;
+		na--;
+		nb--;
+	}
 	/* bounded work per line (a hostile line of many patterns): past the
 	 * budget every pair is assumed to intersect, which only asks */
 	size_t cost = (na + 1) * (nb + 1);
@@ -305,7 +324,7 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 		for (size_t j = 0; j <= nb; j++) {
 			if (!cur[j])
 				continue;
-			unsigned ea = i < na ? a->v[i] : 0, eb = j < nb ? b->v[j] : 0;
+			unsigned ea = i < na ? va[i] : 0, eb = j < nb ? vb[j] : 0;
 			bool sa = i < na && ea >= SP_STAR, sb = j < nb && eb >= SP_STAR;
 			if (i == na && j == nb)
 				return true;
@@ -333,42 +352,152 @@ static bool sp_intersect(const struct spat *a, const struct spat *b, bool *row_a
 }
 
 /* ------------------------------------------------------------------------
+ * The command rules of a resolved policy, by the first byte they can
+ * match: a command is compared only with the rules that start with its
+ * own first byte, and with the globs that start with a wildcard.
+ */
+struct bash_entry {
+	const struct lf_cmd_rule *c;
+	const struct lf_rule *owner;
+	size_t seq; /* policy order: the earliest wins a tie */
+};
+
+struct lf_bash_index {
+	const struct lf_rule **bash; /* the bash rules, in order */
+	size_t nbash;
+	bool has_globs;	      /* some command rule is a glob */
+	struct bash_entry *v; /* by first byte: v[start[b]..start[b + 1]) */
+	size_t start[257];
+	struct bash_entry *wild; /* globs that start with a wildcard */
+	size_t nwild;
+};
+
+/* The byte every command c matches starts with, or -1 when it may start
+ * with any (a glob's wildcard or escape). */
+static int entry_key(const struct lf_cmd_rule *c)
+{
+	if (c->matcher != LF_MATCH_GLOB)
+		return c->ntokens ? (unsigned char)c->tokens[0][0] : -1;
+	char g = c->text[0];
+	return g == '*' || g == '?' || g == '[' || g == '\\' || g == '\0' ? -1 : (unsigned char)g;
+}
+
+void lf_bash_index_free(struct lf_bash_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->bash);
+	free(ix->v);
+	free(ix->wild);
+	free(ix);
+}
+
+int lf_bash_index_build(const struct lf_effective *e, struct lf_bash_index **out)
+{
+	struct lf_bash_index *ix = calloc(1, sizeof(*ix));
+	size_t ncmds = 0, seq = 0;
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < e->nrules; i++)
+		if (e->rules[i]->cap == LF_CAP_BASH)
+			ncmds += e->rules[i]->ncmds;
+	ix->bash = malloc((e->nrules ? e->nrules : 1) * sizeof(*ix->bash));
+	ix->v = malloc((ncmds ? ncmds : 1) * sizeof(*ix->v));
+	ix->wild = malloc((ncmds ? ncmds : 1) * sizeof(*ix->wild));
+	if (!ix->bash || !ix->v || !ix->wild) {
+		lf_bash_index_free(ix);
+		return -ENOMEM;
+	}
+	/* counting sort by key, stable: policy order within a byte */
+	for (size_t i = 0; i < e->nrules; i++) {
+		const struct lf_rule *r = e->rules[i];
+		if (r->cap != LF_CAP_BASH)
+			continue;
+		ix->bash[ix->nbash++] = r;
+		for (size_t k = 0; k < r->ncmds; k++) {
+			int key = entry_key(&r->cmds[k]);
+			if (key >= 0)
+				ix->start[key + 1]++;
+			ix->has_globs = ix->has_globs || r->cmds[k].matcher == LF_MATCH_GLOB;
+		}
+	}
+	for (size_t b = 1; b <= 256; b++)
+		ix->start[b] += ix->start[b - 1];
+	size_t fill[256];
+	memcpy(fill, ix->start, sizeof(fill));
+	for (size_t i = 0; i < ix->nbash; i++) {
+		const struct lf_rule *r = ix->bash[i];
+		for (size_t k = 0; k < r->ncmds; k++, seq++) {
+			struct bash_entry en = { &r->cmds[k], r, seq };
+			int key = entry_key(&r->cmds[k]);
+			if (key >= 0)
+				ix->v[fill[key]++] = en;
+			else
+				ix->wild[ix->nwild++] = en;
+		}
+	}
+	*out = ix;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
  * Deciding a line.
  */
 #define MAX_CWDS 8
 #define CWD_MAX 1024
+#define MAX_LINKS 8
+#define MAX_WRITTEN 16
+#define MAX_SCOPES 2
 
 struct bash_ctx {
 	const struct lf_effective *e;
 	const char *root;
-	/* where relative redirection targets may land: the start directory
-	 * and every literal `cd` target seen so far (a subshell may have
-	 * left again, so none is ever forgotten) */
-	char cwds[MAX_CWDS][CWD_MAX];
 	size_t ncwd;
 	bool cwd_unknown;
 	bool has_globs; /* some command rule is a glob: build the joined text */
 	/* the bash rules, in order: parts are matched against these only */
-	const struct lf_rule **bash;
+	const struct lf_rule *const *bash;
 	size_t nbash;
-	const struct lf_rule *bash_inline[256];
+	const struct lf_bash_index *ix;
+	struct lf_bash_index *own_ix; /* the policy came without one */
 	char *join;
 	size_t joincap;
 	bool have;
 	struct lf_verdict best;
 	bool have_unmatched; /* the verdict for a command no rule names */
 	struct lf_verdict unmatched;
-	/* the last word of the command whose arguments were checked last */
-	const char *args_tail;
-	char path[CWD_MAX * 2 + 2];
+	/* the caller's check of file requests (the kernel's final rules) */
+	lf_bash_file_check_fn file_check;
+	void *file_ctx;
 	/* canonical paths of file words, from the caller */
 	const struct lf_path_alias *aliases;
 	size_t naliases;
+	size_t sp_budget; /* pattern cells left for this line */
+	/* links this line makes (ln, cp -s, an extracted tree), and the files
+	 * it writes: a later path through the one, a later run of the other,
+	 * is not what it seems */
+	size_t nlinks, nwritten;
+	bool links_over, written_over;
+	/* cd DIR && …: the directories before the cd, restored (joined) after */
+	size_t nscopes, scopes_over;
+	/* ---- below: buffers, not cleared ---- */
+	/* where relative targets may land: the start directory and every
+	 * literal `cd` target seen so far (a subshell may have left again,
+	 * so none is ever forgotten) */
+	char cwds[MAX_CWDS][CWD_MAX];
+	struct {
+		char cwds[MAX_CWDS][CWD_MAX];
+		size_t ncwd;
+		bool unknown;
+	} scopes[MAX_SCOPES];
+	char links[MAX_LINKS][CWD_MAX];
+	char written[MAX_WRITTEN][CWD_MAX];
+	char path[CWD_MAX * 2 + 2];
 	/* star patterns for words the shell still expands (could-match) */
 	uint16_t sp_t[SP_MAX], sp_r[SP_MAX];
 	bool sp_row[2][SP_MAX + 1];
 	char sp_path[SP_MAX];
-	size_t sp_budget; /* pattern cells left for this line */
 };
 
 static void verdict_rule(struct lf_verdict *v, enum lf_effect eff, enum lf_layer layer,
@@ -398,11 +527,41 @@ static void verdict_unmatched(const struct lf_effective *e, const struct lf_rule
 	}
 }
 
+/* Whether command rule c could match the view whose program starts with
+ * p0 p1 and whose joined text with t0 t1: most rules name another program
+ * and are rejected on the first bytes before any real matching. */
+static bool entry_may_match(const struct lf_cmd_rule *c, char p0, char p1, char t0, char t1)
+{
+	if (c->matcher != LF_MATCH_GLOB)
+		return c->ntokens && c->tokens[0][0] == p0 && (!p0 || c->tokens[0][1] == p1);
+	if (!t0)
+		return true;
+	char g = c->text[0], h;
+	if (g == '*' || g == '?' || g == '[' || g == '\\')
+		return true;
+	if (g != t0)
+		return false;
+	h = c->text[1];
+	return !t1 || !h || h == t1 || h == '*' || h == '?' || h == '[' || h == '\\' || h == ' ' ||
+	       h == '\t';
+}
+
+static void entry_try(const struct bash_entry *en, const struct lf_cmd_view *view, char p0, char p1,
+		      char t0, char t1, const struct lf_cmd_rule **best,
+		      const struct lf_rule **owner)
+{
+	if (*best && en->c->effect <= (*best)->effect)
+		return;
+	if (entry_may_match(en->c, p0, p1, t0, t1) && lf_cmd_rule_match(en->c, view)) {
+		*best = en->c;
+		*owner = en->owner;
+	}
+}
+
 /* The strictest matching command rule for one view (the earliest on a
  * tie), raising *best. */
-static void match_view(const struct lf_rule *const *bash, size_t nbash,
-		       const struct lf_cmd_view *view, const struct lf_cmd_rule **best,
-		       const struct lf_rule **owner)
+static void match_view(const struct lf_bash_index *ix, const struct lf_cmd_view *view,
+		       const struct lf_cmd_rule **best, const struct lf_rule **owner)
 {
 	char p0 = view->prog[0], p1 = '\0', t0 = '\0', t1 = '\0';
 
@@ -412,35 +571,24 @@ static void match_view(const struct lf_rule *const *bash, size_t nbash,
 		t0 = view->text[0];
 	if (view->len > 1)
 		t1 = view->text[1];
-
-	for (size_t i = 0; i < nbash; i++) {
-		const struct lf_rule *r = bash[i];
-		for (size_t k = 0; k < r->ncmds; k++) {
-			const struct lf_cmd_rule *c = &r->cmds[k];
-			if (*best && c->effect <= (*best)->effect)
-				continue;
-			/* most rules name another program: reject on the first
-			 * character before any real matching */
-			if (c->matcher != LF_MATCH_GLOB) {
-				if (c->tokens[0][0] != p0 || (p0 && c->tokens[0][1] != p1))
-					continue;
-			} else if (t0) {
-				char g = c->text[0], h;
-				if (g == '*' || g == '?' || g == '[' || g == '\\')
-					goto full;
-				if (g != t0)
-					continue;
-				h = c->text[1];
-				if (t1 && h && h != t1 && h != '*' && h != '?' && h != '[' &&
-				    h != '\\' && h != ' ' && h != '\t')
-					continue;
+	if (ix->has_globs && (t0 != p0 || !t0)) {
+		/* no text, or one that does not start with the program: every
+		 * rule in order */
+		for (size_t i = 0; i < ix->nbash; i++)
+			for (size_t k = 0; k < ix->bash[i]->ncmds; k++) {
+				struct bash_entry en = { &ix->bash[i]->cmds[k], ix->bash[i], 0 };
+				entry_try(&en, view, p0, p1, t0, t1, best, owner);
 			}
-		full:
-			if (lf_cmd_rule_match(c, view)) {
-				*best = c;
-				*owner = r;
-			}
-		}
+		return;
+	}
+	/* the rules of the program's first byte and the wildcard globs,
+	 * merged in policy order */
+	const struct bash_entry *a = ix->v + ix->start[(unsigned char)p0],
+				*ae = ix->v + ix->start[(unsigned char)p0 + 1], *w = ix->wild,
+				*we = ix->wild + ix->nwild;
+	while (a < ae || w < we) {
+		const struct bash_entry *en = w == we || (a < ae && a->seq < w->seq) ? a++ : w++;
+		entry_try(en, view, p0, p1, t0, t1, best, owner);
 	}
 }
 
@@ -588,8 +736,9 @@ static void expanded_words_check(struct bash_ctx *bc, const struct lf_shell_part
 	for (size_t k = 0; k < part->argc && !wild; k++)
 		if (word_wild(&part->argv[k]))
 			wild = &part->argv[k];
-	/* a part with a reason is at best ask already, and the reason says why */
-	if (!wild || v->effect != LF_ALLOW || part->reason)
+	/* a part with a reason is at best ask already, and the reason says
+	 * why, unless the reason is about an expanded word itself */
+	if (!wild || v->effect != LF_ALLOW || (part->reason && !part->reason_weak))
 		return;
 	const char *prog = part->argv[0].text;
 	const char *slash = strrchr(prog, '/');
@@ -646,7 +795,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 		return r;
 	size_t full_len = view.len;
 	view.text = bc->join ? bc->join : "";
-	match_view(bc->bash, bc->nbash, &view, &best, &owner);
+	match_view(bc->ix, &view, &best, &owner);
 
 	/* /bin/rm is judged like rm too */
 	const char *slash = strrchr(prog, '/');
@@ -657,7 +806,7 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 			view.text += skip;
 			view.len -= skip;
 		}
-		match_view(bc->bash, bc->nbash, &view, &best, &owner);
+		match_view(bc->ix, &view, &best, &owner);
 	}
 	if (!best) {
 		if (!bc->have_unmatched) {
@@ -668,6 +817,11 @@ static int decide_command(struct bash_ctx *bc, const struct lf_shell_part *part,
 		*v = bc->unmatched;
 		*matched = false;
 		expanded_words_check(bc, part, v);
+		/* an ask naming the rule an expansion could match says more than
+		 * "not analysable" */
+		if (bc->unmatched.effect == LF_ALLOW && v->effect == LF_ASK &&
+		    (!part->reason || part->reason_weak))
+			*matched = true;
 		return 0;
 	}
 	verdict_rule(v, best->effect, owner->layer, best->source);
@@ -964,108 +1118,272 @@ static void argument_glob_rules(struct bash_ctx *bc, enum lf_capability cap,
 	}
 }
 
-static bool prog_in(const char *b, const char *const *names)
+/* A literal path as the shell sees it, joined to each directory the line
+ * may be in, passed to the caller's check (the kernel's final rules):
+ * the stricter verdict. */
+static int file_check_all(struct bash_ctx *bc, enum lf_capability cap, const char *t, size_t len,
+			  struct lf_verdict *v)
 {
-	for (size_t k = 0; names[k]; k++)
-		if (!strcmp(b, names[k]))
+	if (!bc->file_check)
+		return 0;
+	if (t[0] == '/')
+		return bc->file_check(bc->file_ctx, cap, t, v);
+	for (size_t k = 0; k < bc->ncwd; k++) {
+		size_t cl = strlen(bc->cwds[k]);
+		if (cl + 1 + len + 1 > sizeof(bc->path))
+			continue;
+		memcpy(bc->path, bc->cwds[k], cl);
+		bc->path[cl] = '/';
+		memcpy(bc->path + cl + 1, t, len + 1);
+		int r = bc->file_check(bc->file_ctx, cap, bc->path, v);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* p is base or lies below it. */
+static bool path_under(const char *p, const char *base)
+{
+	size_t n = strlen(base);
+	return !strncmp(p, base, n) && (p[n] == '\0' || p[n] == '/' || (n == 1 && base[0] == '/'));
+}
+
+/* The clean absolute paths the literal word t may name (one per
+ * directory the line may be in), passed to fn; stops when fn is true. */
+static bool paths_of(struct bash_ctx *bc, const char *t,
+		     bool (*fn)(struct bash_ctx *bc, const char *path, void *arg), void *arg)
+{
+	char p[CWD_MAX];
+
+	for (size_t k = 0; k < (t[0] == '/' ? 1 : bc->ncwd); k++) {
+		if (!glob_path_clean(t[0] == '/' ? NULL : bc->cwds[k], t, p, sizeof(p)))
+			return true; /* not known: as if it were */
+		if (fn(bc, p, arg))
+			return true;
+	}
+	return false;
+}
+
+static bool is_through_link(struct bash_ctx *bc, const char *p, void *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < bc->nlinks; i++)
+		if (path_under(p, bc->links[i]))
 			return true;
 	return false;
 }
 
-/*
- * Arguments that name files: each literal operand is checked as a read
- * request (and, for a few well-known programs, as the write or delete it
- * is). Only a matching deny or ask rule counts, and only to make the part
- * stricter: `cat .env` under "deny read .env" is not an allowed command,
- * since the kernel refuses it anyway. A miss proves nothing; the kernel
- * guard covers every file a command opens.
- */
-static int check_arguments(struct bash_ctx *bc, const struct lf_shell_part *part,
-			   struct lf_verdict *v)
+static bool is_written(struct bash_ctx *bc, const char *p, void *arg)
 {
-	static const char *const writers_all[] = { "tee", "touch", "truncate", NULL };
-	static const char *const writers_last[] = { "cp", "mv", "install", "ln", "rsync", NULL };
-	static const char *const deleters[] = { "rm", "rmdir", "unlink", "shred", NULL };
-	const char *prog = part->argv[0].text;
-	const char *slash = strrchr(prog, '/');
-	const char *b = slash && slash[1] ? slash + 1 : prog;
-	bool w_all = prog_in(b, writers_all), w_last = prog_in(b, writers_last);
-	bool del = prog_in(b, deleters);
-	size_t last = 0;
+	(void)arg;
+	for (size_t i = 0; i < bc->nwritten; i++)
+		if (!strcmp(p, bc->written[i]))
+			return true;
+	return false;
+}
+
+/* Something the line wrote lies at or below p, or p lies below a
+ * directory it wrote (a tree extracted there). */
+static bool is_written_near(struct bash_ctx *bc, const char *p, void *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < bc->nwritten; i++)
+		if (path_under(bc->written[i], p) || path_under(p, bc->written[i]))
+			return true;
+	return false;
+}
+
+static bool add_path(struct bash_ctx *bc, const char *p, void *arg)
+{
+	bool link = *(bool *)arg;
+	char(*set)[CWD_MAX] = link ? bc->links : bc->written;
+	size_t *n = link ? &bc->nlinks : &bc->nwritten;
+	size_t max = link ? MAX_LINKS : MAX_WRITTEN;
+
+	if (*n >= max) {
+		*(link ? &bc->links_over : &bc->written_over) = true;
+		return true;
+	}
+	size_t l = strlen(p);
+	if (l >= CWD_MAX) {
+		*(link ? &bc->links_over : &bc->written_over) = true;
+		return true;
+	}
+	memcpy(set[(*n)++], p, l + 1);
+	return false;
+}
+
+/* Remembers a file the line writes (and makes a link of). */
+static void remember_write(struct bash_ctx *bc, const struct lf_shell_word *w, bool link)
+{
+	bool no = false;
+
+	if (w->flags & LF_WORD_NOT_LITERAL) {
+		bc->written_over = true;
+		if (link)
+			bc->links_over = true;
+		return;
+	}
+	paths_of(bc, w->text, add_path, &no);
+	if (link)
+		paths_of(bc, w->text, add_path, &link);
+}
+
+/* Ask when a literal path of the line leads through a link it made, or
+ * when it runs a file it wrote (code). */
+static void line_made(struct bash_ctx *bc, const char *t, bool code, struct lf_verdict *v)
+{
+	const char *why = NULL;
+
+	if ((bc->nlinks || bc->links_over) &&
+	    (bc->links_over || paths_of(bc, t, is_through_link, NULL)))
+		why = "a path through a link this line makes";
+	else if (code && (bc->nwritten || bc->written_over) &&
+		 (bc->written_over || paths_of(bc, t, is_written, NULL)))
+		why = "it runs a file this line writes";
+	if (!why || v->effect >= LF_ASK)
+		return;
+	memset(v, 0, sizeof(*v));
+	v->effect = LF_ASK;
+	set_text(v->reason, sizeof(v->reason), "not analysable: ", why);
+}
+
+static const char *cap_verb(enum lf_capability cap)
+{
+	return cap == LF_CAP_READ ? "reads" : cap == LF_CAP_WRITE ? "writes" : "deletes";
+}
+
+/*
+ * A file a command names in an option or operand (the table of
+ * programs, shell_table.c). A file the program surely opens is a file
+ * request like `check read|write|delete`: the file rules (the fallback
+ * too) and, through the caller, the kernel's final rules. An operand
+ * that may be a file (a program the table does not know) counts only
+ * through a deny or ask file rule, and only to make the part stricter: a
+ * miss proves nothing, the kernel guard covers every file a command
+ * opens. *skip: nothing to say about it.
+ */
+static int decide_file_part(struct bash_ctx *bc, const struct lf_shell_part *part,
+			    struct lf_verdict *v, bool *skip)
+{
+	const struct lf_shell_word *w = part->target;
+	enum lf_capability cap = part->cap;
 	struct lf_verdict one;
 	bool known = false;
 	int r;
 
-	/* a wrapped command's words are a subset of its wrapper's, the
-	 * same words (the parser reuses its argv array, so compare words,
-	 * not arrays) */
-	const char *tail = part->argv[part->argc - 1].text;
-	if (tail == bc->args_tail && !w_all && !w_last && !del)
+	*skip = true;
+	if (!w->len || memchr(w->text, '\n', w->len))
 		return 0;
-	bc->args_tail = tail;
-	for (size_t i = 1; i < part->argc; i++) {
-		const struct lf_shell_word *w = &part->argv[i];
-		if (w->len && w->text[0] != '-' && !(w->flags & LF_WORD_NOT_LITERAL))
-			last = i;
-	}
-	for (size_t i = 1; i < part->argc && v->effect < LF_ASK; i++) {
-		const struct lf_shell_word *w = &part->argv[i];
-		if ((w->flags & LF_WORD_NOT_LITERAL) == LF_WORD_GLOB && w->len && !part->reason) {
+	if (!(w->flags & LF_WORD_NOT_LITERAL) && is_harmless_target(w->text))
+		return 0;
+	if (w->flags & LF_WORD_NOT_LITERAL) {
+		if ((w->flags & LF_WORD_NOT_LITERAL) == LF_WORD_GLOB) {
 			/* a pathname pattern: any file it could match */
-			enum lf_capability gcaps[2] = { LF_CAP_READ, LF_CAP_READ };
-			if (w_all || w_last)
-				gcaps[1] = LF_CAP_WRITE;
-			else if (del)
-				gcaps[1] = LF_CAP_DELETE;
-			for (size_t k = 0; k < 2 && v->effect < LF_ASK; k++) {
-				argument_glob_rules(bc, gcaps[k], w, &one, &known);
-				if (!known)
-					continue;
+			argument_glob_rules(bc, cap, w, &one, &known);
+			if (known) {
 				set_text(one.reason, sizeof(one.reason),
 					 "an argument pattern could name a file a rule guards: ",
 					 w->text);
 				*v = one;
+				*skip = false;
+				return 0;
 			}
-			continue;
 		}
+		if (part->sure && cap != LF_CAP_READ) {
+			/* where it writes is not known */
+			memset(v, 0, sizeof(*v));
+			v->effect = LF_ASK;
+			set_text(v->reason, sizeof(v->reason), "not analysable: ",
+				 "the file a command writes or deletes is not a literal word");
+			*skip = false;
+		}
+		return 0;
 	}
-	for (size_t i = 1; i < part->argc && v->effect < LF_DENY; i++) {
-		const struct lf_shell_word *w = &part->argv[i];
-		if (!w->len || w->text[0] == '-' || (w->flags & LF_WORD_NOT_LITERAL) ||
-		    memchr(w->text, '\n', w->len) || is_harmless_target(w->text))
-			continue;
-		enum lf_capability caps[2] = { LF_CAP_READ, LF_CAP_READ };
-		if (w_all || (w_last && i == last))
-			caps[1] = LF_CAP_WRITE;
-		else if (del)
-			caps[1] = LF_CAP_DELETE;
-		for (size_t k = 0; k < 2; k++) {
-			if (k == 1 && caps[1] == LF_CAP_READ)
-				break;
-			if ((r = argument_rules(bc, caps[k], w->text, w->len, &one, &known)) < 0)
+	if (!part->sure) {
+		if ((r = argument_rules(bc, cap, w->text, w->len, &one, &known)) < 0)
+			return r;
+		const char *canon = bc->naliases ? alias_of(bc, w->text) : NULL;
+		if (canon && canon[0] == '/') {
+			/* the file it names through its symlinks */
+			struct lf_verdict cv;
+			bool cknown;
+			if ((r = argument_rules(bc, cap, canon, strlen(canon), &cv, &cknown)) < 0)
 				return r;
-			const char *canon = bc->naliases ? alias_of(bc, w->text) : NULL;
-			if (canon && canon[0] == '/') {
-				/* the file it names through its symlinks */
-				struct lf_verdict cv;
-				bool cknown;
-				r = argument_rules(bc, caps[k], canon, strlen(canon), &cv, &cknown);
-				if (r < 0)
-					return r;
-				if (cknown && (!known || cv.effect > one.effect)) {
-					one = cv;
-					known = true;
-				}
+			if (cknown && (!known || cv.effect > one.effect)) {
+				one = cv;
+				known = true;
 			}
-			if (!known || one.effect <= v->effect)
-				continue;
-			one.part[0] = '\0';
+		}
+		if (!known)
+			return 0;
+		set_text(one.reason, sizeof(one.reason), "an argument names a file: ", w->text);
+		*v = one;
+		*skip = false;
+		return 0;
+	}
+	/* a file the program opens: a file request */
+	*skip = false;
+	if (w->text[0] != '/' && bc->cwd_unknown) {
+		memset(v, 0, sizeof(*v));
+		v->effect = LF_ASK;
+		set_text(v->reason, sizeof(v->reason),
+			 "not analysable: ", "the working directory is unknown after cd");
+		return 0;
+	}
+	/* a tree: what is judged is a file of the program's choosing below
+	 * the directory, DIR/(a name) */
+	char *below = NULL;
+	const char *ft = w->text;
+	size_t fl = w->len;
+	if (part->tree) {
+		below = malloc(w->len + 4);
+		if (!below)
+			return -ENOMEM;
+		memcpy(below, w->text, w->len);
+		memcpy(below + w->len, "/*", 3);
+		ft = below;
+		fl = w->len + 2;
+	}
+	if ((r = decide_path(bc, cap, ft, fl, v, &known)) < 0)
+		goto out;
+	if (!known) {
+		memset(v, 0, sizeof(*v));
+		v->effect = LF_ASK;
+		goto out;
+	}
+	const char *canon = bc->naliases ? alias_of(bc, w->text) : NULL;
+	if (canon && canon[0] == '/') {
+		struct lf_verdict cv;
+		bool cknown;
+		if ((r = decide_path(bc, cap, canon, strlen(canon), &cv, &cknown)) < 0)
+			goto out;
+		if (cknown && cv.effect > v->effect)
+			*v = cv;
+	}
+	if (part->tree && v->effect < LF_ASK) {
+		/* any file below it a deny or ask rule guards */
+		memcpy(below + w->len, "/**", 4);
+		struct lf_shell_word pw = { below, w->len + 3, LF_WORD_GLOB };
+		argument_glob_rules(bc, cap, &pw, &one, &known);
+		memcpy(below + w->len, "/*", 3);
+		if (known) {
 			set_text(one.reason, sizeof(one.reason),
-				 "an argument names a file: ", w->text);
+				 "the command writes files of its choosing below ", w->text);
 			*v = one;
 		}
 	}
-	return 0;
+	if (v->effect < LF_DENY && (r = file_check_all(bc, cap, ft, fl, v)) < 0)
+		goto out;
+	if (v->effect != LF_ALLOW && !v->reason[0]) {
+		char what[64];
+		set_text(what, sizeof(what), cap_verb(cap), " a file: ");
+		set_text(v->reason, sizeof(v->reason), what, w->text);
+	}
+out:
+	free(below);
+	return r;
 }
 
 static void add_cwd(struct bash_ctx *bc, const char *dir, size_t len)
@@ -1132,6 +1450,53 @@ static void track_cd(struct bash_ctx *bc, const struct lf_shell_part *part)
 	add_cwd(bc, part->argv[i].text, part->argv[i].len);
 }
 
+/* cd DIR && …: the parts up to the pop run in DIR, joined to each
+ * directory the line may be in before the cd; after the pop the line may
+ * be in any of them (the cd may have failed). */
+static void scope_push(struct bash_ctx *bc, const struct lf_shell_word *dir)
+{
+	if (bc->nscopes >= MAX_SCOPES) {
+		bc->scopes_over++;
+		add_cwd(bc, dir->text, dir->len);
+		return;
+	}
+	size_t k = bc->nscopes++;
+	memcpy(bc->scopes[k].cwds, bc->cwds, bc->ncwd * sizeof(bc->cwds[0]));
+	bc->scopes[k].ncwd = bc->ncwd;
+	bc->scopes[k].unknown = bc->cwd_unknown;
+	/* only the directories the cd leads to */
+	size_t n = bc->ncwd;
+	add_cwd(bc, dir->text, dir->len);
+	memmove(bc->cwds, bc->cwds + n, (bc->ncwd - n) * sizeof(bc->cwds[0]));
+	bc->ncwd -= n;
+	if (!bc->ncwd)
+		bc->cwd_unknown = true;
+}
+
+static void scope_pop(struct bash_ctx *bc)
+{
+	if (bc->scopes_over) {
+		bc->scopes_over--;
+		return;
+	}
+	if (!bc->nscopes)
+		return;
+	size_t k = --bc->nscopes;
+	for (size_t i = 0; i < bc->scopes[k].ncwd; i++) {
+		bool have = false;
+		for (size_t j = 0; j < bc->ncwd && !have; j++)
+			have = !strcmp(bc->cwds[j], bc->scopes[k].cwds[i]);
+		if (have)
+			continue;
+		if (bc->ncwd >= MAX_CWDS) {
+			bc->cwd_unknown = true;
+			break;
+		}
+		memcpy(bc->cwds[bc->ncwd++], bc->scopes[k].cwds[i], CWD_MAX);
+	}
+	bc->cwd_unknown = bc->cwd_unknown || bc->scopes[k].unknown;
+}
+
 static int on_part(void *ctx, const struct lf_shell_part *part)
 {
 	struct bash_ctx *bc = ctx;
@@ -1141,11 +1506,19 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 
 	memset(&v, 0, sizeof(v));
 	switch (part->kind) {
+	case LF_PART_CWD:
+		if (part->push)
+			scope_push(bc, part->target);
+		else
+			scope_pop(bc);
+		return 0;
 	case LF_PART_COMMAND:
 		r = decide_command(bc, part, &v, &matched);
-		if (r == 0)
-			r = check_arguments(bc, part, &v);
-		track_cd(bc, part);
+		if (r == 0 && !(part->argv[0].flags & LF_WORD_NOT_LITERAL) &&
+		    strchr(part->argv[0].text, '/'))
+			line_made(bc, part->argv[0].text, true, &v);
+		if (!part->cd_scoped)
+			track_cd(bc, part);
 		break;
 	case LF_PART_REDIRECT:
 		r = decide_redirect(bc, part, &v, &skip);
@@ -1157,6 +1530,46 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 			set_text(v.reason, sizeof(v.reason),
 				 "not analysable: ", "the working directory is unknown after cd");
 		}
+		if (r == 0 && !skip && !part->reason && v.effect < LF_DENY &&
+		    !(part->target->flags & LF_WORD_NOT_LITERAL))
+			r = file_check_all(bc, part->cap, part->target->text, part->target->len,
+					   &v);
+		if (r == 0 && !skip && !(part->target->flags & LF_WORD_NOT_LITERAL))
+			line_made(bc, part->target->text, false, &v);
+		if (r == 0 && !skip && part->cap == LF_CAP_WRITE)
+			remember_write(bc, part->target, false);
+		break;
+	case LF_PART_FILE:
+		if (part->conf) {
+			/* a configuration the program obeys: only the line's
+			 * own writes count */
+			const char *t = part->target->text;
+			bool wrote = bc->written_over || bc->links_over;
+			if (part->target->flags & LF_WORD_NOT_LITERAL)
+				wrote = wrote || bc->nwritten || bc->nlinks;
+			else
+				wrote = wrote ||
+					(bc->nwritten && paths_of(bc, t, is_written_near, NULL)) ||
+					(bc->nlinks && paths_of(bc, t, is_through_link, NULL));
+			if (!wrote)
+				return 0;
+			v.effect = LF_ASK;
+			set_text(v.reason, sizeof(v.reason), "not analysable: ",
+				 "the program obeys a configuration this line writes");
+			break;
+		}
+		r = decide_file_part(bc, part, &v, &skip);
+		if (r == 0 && !(part->target->flags & LF_WORD_NOT_LITERAL) && part->target->len &&
+		    (part->sure || part->link)) {
+			if (skip) {
+				memset(&v, 0, sizeof(v));
+				v.effect = LF_ALLOW;
+			}
+			line_made(bc, part->target->text, part->code, &v);
+			skip = skip && v.effect == LF_ALLOW;
+		}
+		if (r == 0 && part->cap != LF_CAP_READ && (part->sure || part->link))
+			remember_write(bc, part->target, part->link);
 		break;
 	case LF_PART_OPAQUE:
 		v.effect = LF_ASK;
@@ -1188,30 +1601,28 @@ static int on_part(void *ctx, const struct lf_shell_part *part)
 int lf_bash_decide(const struct lf_effective *e, const char *project_root, const char *cwd,
 		   const char *line, struct lf_verdict *out)
 {
-	return lf_bash_decide_aliased(e, project_root, cwd, line, NULL, 0, out);
+	return lf_bash_decide_env(e, project_root, cwd, line, NULL, out);
 }
 
 int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_root, const char *cwd,
 			   const char *line, const struct lf_path_alias *aliases, size_t n,
 			   struct lf_verdict *out)
 {
-	struct bash_ctx *bc;
-	int r;
+	struct lf_bash_env env = { .aliases = aliases, .naliases = aliases ? n : 0 };
+	return lf_bash_decide_env(e, project_root, cwd, line, &env, out);
+}
 
-	if (!e || !project_root || !line || !out || project_root[0] != '/' ||
-	    (cwd && cwd[0] != '/'))
-		return -EINVAL;
-	bc = malloc(sizeof(*bc));
+/* A context for one line: the bash rules in order, the start directory. */
+static struct bash_ctx *ctx_new(const struct lf_effective *e, const char *project_root,
+				const char *cwd)
+{
+	struct bash_ctx *bc = malloc(sizeof(*bc));
+
 	if (!bc)
-		return -ENOMEM;
+		return NULL;
 	memset(bc, 0, offsetof(struct bash_ctx, cwds));
 	bc->e = e;
 	bc->root = project_root;
-	bc->ncwd = 0;
-	bc->cwd_unknown = false;
-	bc->join = NULL;
-	bc->joincap = 0;
-	bc->have = false;
 	const char *start = cwd ? cwd : project_root;
 	if (strlen(start) >= CWD_MAX) {
 		bc->cwd_unknown = true;
@@ -1219,31 +1630,49 @@ int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_roo
 		strcpy(bc->cwds[0], start);
 		bc->ncwd = 1;
 	}
-	bc->has_globs = false;
-	bc->have_unmatched = false;
-	bc->args_tail = NULL;
 	bc->sp_budget = (size_t)32 << 20;
-	bc->aliases = aliases;
-	bc->naliases = aliases ? n : 0;
-	bc->bash = e->nrules <= sizeof(bc->bash_inline) / sizeof(bc->bash_inline[0])
-			   ? bc->bash_inline
-			   : malloc(e->nrules * sizeof(*bc->bash));
-	if (!bc->bash) {
-		free(bc);
-		return -ENOMEM;
+	bc->ix = e->bash_index;
+	if (!bc->ix) {
+		if (lf_bash_index_build(e, &bc->own_ix) < 0) {
+			free(bc);
+			return NULL;
+		}
+		bc->ix = bc->own_ix;
 	}
-	bc->nbash = 0;
-	for (size_t i = 0; i < e->nrules; i++) {
-		const struct lf_rule *rule = e->rules[i];
-		if (rule->cap != LF_CAP_BASH)
-			continue;
-		bc->bash[bc->nbash++] = rule;
-		for (size_t k = 0; k < rule->ncmds && !bc->has_globs; k++)
-			if (rule->cmds[k].matcher == LF_MATCH_GLOB)
-				bc->has_globs = true;
-	}
+	bc->bash = bc->ix->bash;
+	bc->nbash = bc->ix->nbash;
+	bc->has_globs = bc->ix->has_globs;
+	return bc;
+}
 
-	r = lf_shell_analyse(line, strlen(line), on_part, bc);
+static void ctx_free(struct bash_ctx *bc)
+{
+	lf_bash_index_free(bc->own_ix);
+	free(bc->join);
+	free(bc);
+}
+
+int lf_bash_decide_env(const struct lf_effective *e, const char *project_root, const char *cwd,
+		       const char *line, const struct lf_bash_env *env, struct lf_verdict *out)
+{
+	struct bash_ctx *bc;
+	struct lf_shell_opts so = { 0 };
+	int r;
+
+	if (!e || !project_root || !line || !out || project_root[0] != '/' ||
+	    (cwd && cwd[0] != '/'))
+		return -EINVAL;
+	bc = ctx_new(e, project_root, cwd);
+	if (!bc)
+		return -ENOMEM;
+	if (env) {
+		bc->aliases = env->aliases;
+		bc->naliases = env->aliases ? env->naliases : 0;
+		bc->file_check = env->file_check;
+		bc->file_ctx = env->file_ctx;
+		so.home = env->home;
+	}
+	r = lf_shell_analyse_opts(line, strlen(line), &so, on_part, bc);
 	if (r >= 0) {
 		if (!bc->have) {
 			/* an empty line runs nothing; it is judged like a
@@ -1256,10 +1685,37 @@ int lf_bash_decide_aliased(const struct lf_effective *e, const char *project_roo
 		*out = bc->best;
 		r = 0;
 	}
-	if (bc->bash != bc->bash_inline)
-		free(bc->bash);
-	free(bc->join);
-	free(bc);
+	ctx_free(bc);
+	return r;
+}
+
+int lf_bash_command_verdict(const struct lf_effective *e, const char *const *argv, size_t argc,
+			    struct lf_verdict *out)
+{
+	struct lf_shell_word *words;
+	struct bash_ctx *bc;
+	bool matched;
+	int r;
+
+	if (!e || !argv || !argc || !out)
+		return -EINVAL;
+	words = calloc(argc, sizeof(*words));
+	if (!words)
+		return -ENOMEM;
+	for (size_t k = 0; k < argc; k++)
+		words[k] = (struct lf_shell_word){ argv[k], strlen(argv[k]), 0 };
+	bc = ctx_new(e, "/", NULL);
+	if (!bc) {
+		free(words);
+		return -ENOMEM;
+	}
+	struct lf_shell_part p = { .kind = LF_PART_COMMAND, .argv = words, .argc = argc };
+	memset(out, 0, sizeof(*out));
+	r = decide_command(bc, &p, out, &matched);
+	if (r == 0)
+		lf_shell_part_format(&p, out->part, sizeof(out->part));
+	ctx_free(bc);
+	free(words);
 	return r;
 }
 

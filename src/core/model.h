@@ -133,6 +133,7 @@ void lf_strv_fini(struct lf_strv *sv);
 
 /* The resolved policy. Rules are pooled as pointers in layer order. */
 struct lf_decide_index; /* private to src/core/decide.c */
+struct lf_bash_index;	/* private to src/core/decide_bash.c */
 
 struct lf_effective {
 	const struct lf_policy *const *layers;
@@ -141,6 +142,7 @@ struct lf_effective {
 	size_t nrules;
 	lf_posture fallback;
 	struct lf_decide_index *index;
+	struct lf_bash_index *bash_index; /* NULL: built for each line */
 };
 
 /* The names the seed's tests and the shell analysis (src/core/

@@ -68,6 +68,8 @@ int lf_effective_resolve(const struct lf_policy *const *layers, size_t n, struct
 	e->fallback = fallback;
 
 	int r = lf_decide_index_build(e, &e->index);
+	if (r == 0)
+		r = lf_bash_index_build(e, &e->bash_index);
 	if (r < 0) {
 		lf_effective_free(e);
 		return r;
@@ -81,6 +83,7 @@ void lf_effective_free(struct lf_effective *e)
 	if (!e)
 		return;
 	lf_decide_index_free(e->index);
+	lf_bash_index_free(e->bash_index);
 	free(e->rules);
 	free((void *)e->layers);
 	free(e);

@@ -395,6 +395,42 @@ static int alias_part(void *ctx, const struct lf_shell_part *part)
 	return sc->err;
 }
 
+/* A file a command line surely opens (a redirection target, or a file the
+ * table of programs names), judged as lf_advisor_file judges it: where the
+ * kernel refuses what the policy would let through, the line is answered
+ * deny with the kernel's reason. */
+static int bash_file_check(void *ctx, enum lf_capability cap, const char *path,
+			   struct lf_verdict *v)
+{
+	struct lf_advice ad;
+	int r = lf_advisor_file(ctx, cap, path, NULL, &ad);
+
+	if (r == -ENAMETOOLONG) {
+		/* no answer for it: not a promise either */
+		if (v->effect < LF_ASK) {
+			v->effect = LF_ASK;
+			v->source = (struct lf_source){ 0 };
+			v->from_fallback = false;
+			lf_text(v->reason, sizeof(v->reason), "not analysable: %s a file: %s",
+				lf_capability_name(cap), "the path is too long to judge");
+		}
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	if (ad.effect > v->effect) {
+		*v = ad.policy;
+		v->effect = ad.effect;
+		if (ad.downgraded) {
+			v->source = (struct lf_source){ 0 };
+			v->from_fallback = false;
+			lf_text(v->reason, sizeof(v->reason), "%s %s: kernel %s",
+				lf_capability_name(cap), ad.path, ad.kernel);
+		}
+	}
+	return 0;
+}
+
 int lf_advisor_bash(struct lf_advisor *a, const char *line, const char *cwd, struct lf_advice *out)
 {
 	struct lf_advice ad;
@@ -410,9 +446,17 @@ int lf_advisor_bash(struct lf_advisor *a, const char *line, const char *cwd, str
 		return -ENOMEM;
 	sc->cwd = cwd ? cwd : a->st->project_root;
 	r = lf_shell_analyse(line, strlen(line), alias_part, sc);
-	if (r >= 0)
-		r = lf_bash_decide_aliased(a->st->eff, a->st->project_root, cwd, line, sc->v, sc->n,
-					   &ad.policy);
+	if (r >= 0) {
+		struct lf_bash_env env = {
+			.home = secure_getenv("HOME"),
+			.aliases = sc->v,
+			.naliases = sc->n,
+			.file_check = bash_file_check,
+			.file_ctx = a,
+		};
+		r = lf_bash_decide_env(a->st->eff, a->st->project_root, cwd, line, &env,
+				       &ad.policy);
+	}
 	for (size_t k = 0; k < sc->n; k++) {
 		free((char *)sc->v[k].word);
 		free((char *)sc->v[k].canon);

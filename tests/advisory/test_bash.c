@@ -149,7 +149,10 @@ static const struct {
 	{ "find . -exec rm {} \\;", D, 10, "rm {}" },
 	{ "git -C . push", D, 11, "git push" },
 	{ "timeout 5 ls", A, 23, NULL },
-	{ "env X=1 ls", A, 22, NULL },
+	/* an assignment in the environment of a command: only harmless
+	 * variables (locale, time zone, colour) leave it allowed */
+	{ "env X=1 ls", Q, 0, NULL },
+	{ "env LC_ALL=C TZ=UTC ls", A, 22, NULL },
 	{ "bash -c 'ls'", A, 29, NULL },
 	{ "xargs -I{} ls {}", Q, 32, "ls {}" },
 	{ "xargs -0 git push", D, 11, NULL },
@@ -185,7 +188,11 @@ static const struct {
 	{ "echo x > $F", Q, 0, NULL },
 	{ "echo x > ~/.bashrc", Q, 0, NULL },
 	{ "cd sub && echo x > secret", D, 8, "> secret" },
-	{ "cd sub && echo x > ok", Q, 0, NULL },
+	/* after cd DIR &&, the line is in DIR; after cd DIR; it may not be */
+	{ "cd sub && echo x > ok", A, -1, NULL },
+	{ "cd sub; echo x > ok", Q, 0, NULL },
+	{ "cd sub && echo x > ok; echo x > ok", Q, 0, NULL },
+	{ "(cd sub && echo x > ok) && echo x > ok", Q, 0, NULL },
 	{ "cd /work/proj/sub && echo x > secret", D, 8, NULL },
 	{ "cd $D && echo x > ok", Q, 32, "cd $D" }, /* likewise $D */
 	/* arguments that name denied files */
@@ -207,22 +214,33 @@ static const struct {
 	{ "echo \"$(cat .env)\"", D, 6, "cat .env" },
 	{ "echo \"$(cat README)\"", Q, 0, NULL },
 	{ "X=$(id) ls", Q, -1, NULL },
-	{ "echo ${X:-$(rm x)}", Q, 0, NULL },
-	{ "echo 'a $(b)'", Q, 0, NULL },
+	/* the default of ${X:-…} is parsed: a denied command in it decides */
+	{ "echo ${X:-$(rm x)}", D, 10, "rm x" },
+	{ "echo ${X:-$(ls)}", Q, 0, NULL },
+	/* quoted text is data: only a program that runs it makes it code */
+	{ "echo 'a $(b)'", A, 17, NULL },
 	{ "$CMD", Q, 0, NULL },
 	{ "eval ls", Q, 0, NULL },
 	{ "eval rm x", D, 10, NULL },
 	{ "echo 'unterminated", Q, 0, NULL },
 	{ "echo \"unterminated", Q, 0, NULL },
-	{ "cat <<EOF\n$(rm x)\nEOF", Q, 0, NULL },
-	{ "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", Q, 0, NULL },
+	/* an unquoted here-document body is expanded: its substitutions run */
+	{ "cat <<EOF\n$(rm x)\nEOF", D, 10, "rm x" },
+	{ "cat <<'EOF'\n$(rm x)\nEOF", A, 18, NULL },
+	/* a message from a quoted here-document is known text */
+	{ "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", A, -1, NULL },
+	{ "git commit -m \"$(cat <<EOF\n$x\nEOF\n)\"", Q, 0, NULL },
 	/* git commit vs git commitx; exact, prefix and glob */
-	{ "git commit", A, 12, NULL },
+	/* without a message git commit starts an editor, a program the line
+	 * does not name */
+	{ "git commit", Q, 0, NULL },
+	{ "git commit -m msg", A, 12, NULL },
 	{ "git commit -m 'x y'", A, 12, NULL },
-	{ "git commitx", Q, 9, NULL },
+	/* not a git subcommand: git runs an alias or a git-* program */
+	{ "git commitx", Q, 0, NULL },
 	{ "git", Q, 9, NULL },
 	{ "git push", D, 11, NULL },
-	{ "git pushx", Q, 9, NULL },
+	{ "git pushx", Q, 0, NULL },
 	{ "npm test", A, 15, NULL },
 	{ "npm test --watch", Q, 9, NULL },
 	{ "npm run build", Q, 14, NULL },
@@ -230,7 +248,8 @@ static const struct {
 	{ "git commit --force-with-lease", D, 32, NULL },
 	/* leading assignments */
 	{ "X=1 rm x", D, 10, "rm x" },
-	{ "X=1 Y='a b' ls", A, 16, "ls" },
+	{ "X=1 Y='a b' ls", Q, 0, "ls" },
+	{ "LANG=C LC_ALL=C ls", A, 16, "ls" },
 	{ "FOO=bar /bin/rm x", D, 10, NULL },
 	{ "A=1 B=2", Q, 9, NULL },
 	/* comments */
@@ -406,7 +425,11 @@ static void test_argument_rules(void **state)
 		const char *line;
 		enum lf_effect effect;
 	} t[] = {
-		{ "git status", LF_ALLOW },	 { "cat README", LF_ALLOW },
+		/* cat surely reads README: a read request, which "ask read **"
+		 * asks about (a program the table does not know only counts
+		 * through a rule naming the file) */
+		{ "git status", LF_ALLOW },	 { "cat README", LF_ASK },
+		{ "frob README", LF_ALLOW },	 { "frob sub/.env", LF_DENY },
 		{ "cat sub/.env", LF_DENY },	 { "cat .env", LF_DENY },
 		{ "rm keep/a", LF_DENY },	 { "rm other", LF_ALLOW },
 		{ "cat /etc/passwd", LF_ALLOW }, { "cd sub && cat .env", LF_DENY },
@@ -467,15 +490,19 @@ static const struct {
 	{ "git ${@}", Q, 7, NULL },
 	{ "git $1 origin", Q, 7, NULL },
 	{ "/usr/bin/git $x", Q, 7, NULL },
-	{ "git -C . $x", Q, 7, NULL },
+	{ "git -C . $x", Q, -1, NULL },
 	{ "git $x push", Q, 7, NULL },
 	{ "make $t", Q, 8, NULL },
-	{ "docker run $opts img", Q, 9, NULL },
+	{ "docker ps $opts", Q, 9, NULL },
+	{ "docker run $opts img", Q, 0, "containers" },
 	{ "git status $x", A, -1, NULL },
-	{ "make test $t", A, -1, NULL },
+	/* a word the shell expands could be a VAR=VALUE that runs make code */
+	{ "make test $t", Q, -1, NULL },
+	{ "make test", A, -1, NULL },
 	{ "echo $HOME", A, -1, NULL },
 	{ "echo \"$HOME/x\" ${PATH}", A, -1, NULL },
-	{ "git '$x'", A, -1, NULL },
+	/* no git subcommand has these names: an alias or a git-* program */
+	{ "git '$x'", Q, -1, NULL },
 	{ "git push $x", D, 7, NULL },
 	/* ANSI-C quoting, decoded */
 	{ "git $'push'", D, 7, NULL },
@@ -483,7 +510,7 @@ static const struct {
 	{ "git $'pu\\163h'", D, 7, NULL },
 	{ "git $'pu\\u0073h' origin", D, 7, NULL },
 	{ "$'r\\x6d' x", D, 10, NULL },
-	{ "git $'push\\n'", A, -1, NULL },
+	{ "git $'push\\n'", Q, -1, NULL },
 	{ "echo $'a\\tb'", A, -1, NULL },
 	/* brace expansion, expanded */
 	{ "git {push,origin}", D, 7, NULL },
@@ -494,7 +521,7 @@ static const struct {
 	{ "git pu{s..s}h", D, 7, NULL },
 	{ "r{m..n} x", D, 10, NULL },
 	{ "git {{push,a},b}", D, 7, NULL },
-	{ "git '{push,x}'", A, -1, NULL },
+	{ "git '{push,x}'", Q, -1, NULL },
 	{ "echo {1..3} {a,b}c", A, -1, NULL },
 	{ "git {1..1000}", Q, 7, NULL }, /* too many: unknown */
 	{ "git {pull,fetch}", A, -1, NULL },
@@ -613,6 +640,241 @@ static void test_expansions(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * The classes of lines a differential run against bash 5.2 found answered
+ * allow while bash ran a denied command or wrote a denied file, and the
+ * unusual lines that must stay allowed (doc/shell.md). One policy: files
+ * of the project readable, src/ writable, .git/ and .env guarded; rm and
+ * git push denied; everything else allowed.
+ */
+static const char class_policy[] =
+	"{\n"			     /* 1 */
+	"  \"version\": 1,\n"	     /* 2 */
+	"  \"fallback\": \"ask\",\n" /* 3 */
+	"  \"rules\": [\n"	     /* 4 */
+	"    { \"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"src/**\", "
+	"\"README\"] },\n" /* 5 */
+	"    { \"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"src/**\"] "
+	"},\n" /* 6 */
+	"    { \"effect\": \"deny\", \"capability\": \"write\", \"paths\": [\".git/**\", "
+	"\".env\"] "
+	"},\n"									   /* 7 */
+	"    { \"effect\": \"allow\", \"capability\": \"bash\", \"commands\": [\n" /* 8 */
+	"        { \"effect\": \"deny\", \"prefix\": \"rm\" },\n"		   /* 9 */
+	"        { \"effect\": \"deny\", \"prefix\": \"git push\" }\n"		   /* 10 */
+	"    ] }\n"								   /* 11 */
+	"  ]\n"									   /* 12 */
+	"}\n";
+
+static const struct {
+	const char *line;
+	enum lf_effect effect;
+	int rule_line;
+	const char *reason; /* a substring of the reason, or NULL */
+} class_table[] = {
+	/* 1. code assembled at run time inside arguments */
+	{ "x='a[$(rm y)]'; echo $((x))", Q, 0, "arithmetic" },
+	{ "x='a[$(rm y)]'; echo $[x]", Q, 0, "arithmetic" },
+	{ "x='a[$(rm y)]'; echo ${a[x]}", Q, 0, "subscript" },
+	{ "x='a[$(rm y)]'; echo ${s:x}", Q, 0, "offset" },
+	{ "x='a[$(rm y)]'; echo ${s:0:x}", Q, 0, "offset" },
+	{ "x='a[$(rm y)]'; echo ${!x}", Q, 0, "indirect" },
+	{ "x='$(rm y)'; echo ${x@P}", Q, 0, "transformation" },
+	{ "x='a[$(rm y)]'; [[ $x -eq 0 ]]", Q, 0, "arithmetic comparison" },
+	{ "x='a[$(rm y)]'; [[ -v $x ]]", Q, 0, "-v" },
+	{ "x='a[$(rm y)]'; let x", Q, 0, "arithmetic" },
+	{ "x='a[$(rm y)]'; (( x ))", Q, 0, "arithmetic" },
+	{ "declare -n r=x", Q, 0, "nameref" },
+	{ "printf -v 'a[$x]' hi", Q, 0, "subscript" },
+	{ "read 'a[$x]' <<< y", Q, 0, "subscript" },
+	{ "mapfile -C 'rm y' -c 1 a", Q, 0, "callback" },
+	{ "echo $\"hello\"", Q, 0, "translated" },
+	{ "echo '$''(' rm y", A, -1, NULL },
+	{ "echo $'\\x24(' rm y ')'", A, -1, NULL },
+	{ "echo \\$\\(rm y\\)", A, -1, NULL },
+	{ "echo $((1 + 2 * 0x10))", A, -1, NULL },
+	{ "echo $[1<<2]", A, -1, NULL },
+	{ "a[1<<$(rm y)]=1", D, 9, NULL },
+	{ "echo $(( $(rm y) ))", D, 9, NULL },
+	/* 2. here-document bodies end where bash ends them */
+	{ "cat <<EOF\nx\\\nEOF\nrm y\nEOF", A, -1, NULL },
+	{ "cat <<EOF\nx\\\\\nEOF\nrm y", D, 9, NULL },
+	/* a joined line equal to the delimiter ends the body: rm y runs */
+	{ "cat <<EOF\n\\\nEOF\nrm y\nEOF", D, 9, NULL },
+	{ "cat <<-EOF\n\tx\n\t\\\n\tEOF\nrm y\nEOF", D, 9, NULL },
+	{ "cat <<'EOF'\nx\\\nEOF\nrm y", D, 9, NULL },
+	{ "cat <<E\\\nOF\nEOF\nrm y", D, 9, NULL },
+	{ "cat <<EOF\n$(rm y)\nEOF", D, 9, NULL },
+	{ "cat <<'EOF'\n$(rm y)\nEOF", A, -1, NULL },
+	/* 3. a carriage return is a word character */
+	{ "ls\r; rm y", D, 9, NULL },
+	{ "ls\r\nrm y", D, 9, NULL },
+	{ "cat <<EOF\nx\nEOF\r\nrm y\nEOF", A, -1, NULL },
+	{ "echo a # c\r\nrm y", D, 9, NULL },
+	{ "rm\r y", A, -1, NULL },
+	/* 4. $[ ] is arithmetic, not a here-document */
+	{ "echo $[1<<2]\nrm y", D, 9, NULL },
+	{ "echo $[1<<EOF]\nrm y\nEOF", D, 9, NULL },
+	/* 5. coproc NAME { … } */
+	{ "coproc NAME { rm y; }", D, 9, NULL },
+	{ "coproc { rm y; }", D, 9, NULL },
+	{ "coproc rm y", D, 9, NULL },
+	/* 6. the environment of a command */
+	{ "MAKEFLAGS='--eval=$(shell rm y)' make test", Q, 0, "MAKEFLAGS" },
+	{ "GNUMAKEFLAGS=x make test", Q, 0, "decides what the command runs" },
+	{ "MAKEFILES=x make test", Q, 0, "decides what the command runs" },
+	{ "FOO=1 make test", Q, 0, "not known to be harmless" },
+	{ "env FOO=1 make test", Q, 0, "not known to be harmless" },
+	{ "export FOO=1; make test", Q, 0, "not known to be harmless" },
+	{ "LC_ALL=C TZ=UTC make test", A, -1, NULL },
+	{ "make test CFLAGS='$(shell rm y)'", Q, 0, "make variable" },
+	{ "PATH=./bin; ls", Q, 0, "later commands" },
+	/* an upper-case variable may already be exported to later programs */
+	{ "CC='rm y'; make test", Q, 0, "environment of later commands" },
+	{ "npm_config_script_shell=/bin/rm; make test", Q, 0, "environment of later" },
+	{ "x=1; make test", A, -1, NULL },
+	{ "FOO=1", A, 8, NULL },
+	{ "FOO=1; rm y", D, 9, NULL },
+	/* 7. writes through a program's own options and operands */
+	{ "git log --output=.git/hooks/pre-commit", D, 7, NULL },
+	{ "git -C .git/hooks log --output=pre-commit", D, 7, NULL },
+	{ "git -C .git -C hooks log --output=pre-commit", D, 7, NULL },
+	{ "make -C .git -C hooks -f /dev/null x=1", A, -1, NULL },
+	{ "sort -o .env src/a", D, 7, NULL },
+	{ "tee .git/config < src/a", D, 7, NULL },
+	{ "cp src/a .git/hooks/x", D, 7, NULL },
+	{ "cp -t .git/hooks src/a", D, 7, NULL },
+	{ "dd if=src/a of=.env", D, 7, NULL },
+	{ "sed -n 'w .env' src/a", D, 7, NULL },
+	{ "sed -i s/a/b/ .env", D, 7, NULL },
+	{ "awk '{print > \".env\"}' src/a", D, 7, NULL },
+	{ "touch .env", D, 7, NULL },
+	{ "git log --output=src/log", A, -1, NULL },
+	/* an unknown option does not make a written file a maybe */
+	{ "git log -1 --frobnicate --output=other/x", Q, 0, NULL },
+	{ "tee --frobnicate other/x < src/a", Q, 0, NULL },
+	{ "sort -o src/s src/a", A, -1, NULL },
+	{ "cp \"$x\" .", Q, 0, "could become an option" },
+	{ "cp src/a \"./$x\"", Q, 0, "not a literal" },
+	/* plainly written denied commands are denied, not asked */
+	{ "time { rm y; }", D, 9, NULL },
+	{ "${x:-$'\\''}; rm y", D, 9, NULL },
+	{ "a[1<<E]=1; rm y", D, 9, NULL },
+	{ "! rm y", D, 9, NULL },
+	{ "f() { rm y; }; f", D, 9, NULL },
+	{ "eval rm y", D, 9, NULL },
+	{ "find . -exec rm {} \\;", D, 9, NULL },
+	{ "git -C . push", D, 10, NULL },
+	/* lookups run nothing */
+	{ "command -v rm", A, -1, NULL },
+	{ "command -V rm", A, -1, NULL },
+	{ "type rm", A, -1, NULL },
+	{ "command rm y", D, 9, NULL },
+	/* unusual but harmless: allowed */
+	{ "c\\\nat README", A, -1, NULL },
+	{ "g$''rep src", A, -1, NULL },
+	{ "echo {rm,} y#", A, -1, NULL },
+	{ "echo x >src/../src/ok", A, -1, NULL },
+	{ "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", A, -1, NULL },
+	/* what the line itself makes */
+	{ "ln -s .git/hooks src/h && echo x > src/h/pre-commit", Q, 0, "link" },
+	{ "echo 'rm y' > src/x.sh; bash src/x.sh", Q, 0, "writes" },
+	{ "bash <(echo rm y)", Q, 0, NULL },
+	/* programs that run commands from their own arguments */
+	{ "tar -cf src/t.tar --checkpoint-action=exec='rm y' src", D, 9, NULL },
+	{ "tar -cf src/t.tar --checkpoint-action exec=\"$c\" src", Q, 0, NULL },
+	{ "less +!rm\\ y src/a", Q, 0, NULL },
+	{ "less +10 src/a", A, -1, NULL },
+	{ "pee 'rm y' cat < src/a", D, 9, NULL },
+	{ "ifne rm y < src/a", D, 9, NULL },
+	{ "chronic rm y", D, 9, NULL },
+	{ "ncat -e 'rm y' localhost 1", D, 9, NULL },
+	{ "nc -c 'rm y' localhost 1", D, 9, NULL },
+	{ "src/a | sponge .env", D, 7, NULL },
+	{ "psql -c x", Q, 0, "shell" },
+	{ "socat - EXEC:'rm y'", Q, 0, NULL },
+	/* wrappers and runners: the command they run is judged */
+	{ "perf stat rm y", D, 9, NULL },
+	{ "eatmydata rm y", D, 9, NULL },
+	{ "gosu me rm y", D, 9, NULL },
+	{ "npx -c 'rm y'", D, 9, NULL },
+	{ "npm exec -- rm y", D, 9, NULL },
+	{ "uv run rm y", D, 9, NULL },
+	{ "poetry run rm y", D, 9, NULL },
+	{ "bundle exec rm y", D, 9, NULL },
+	{ "fish -c 'rm y'", D, 9, NULL },
+	{ "go test -exec 'rm y' .", D, 9, NULL },
+	{ "docker run -v /:/h alpine rm /h/y", Q, 0, "containers" },
+	{ "xterm -e rm y", Q, 0, "terminal" },
+	{ "cmake -E rm -f y", Q, 0, "cmake -E" },
+	{ "m4 src/a", Q, 0, "m4" },
+	{ "julia -e 'rm(\"y\")'", Q, 0, "code" },
+	{ "python3 -m timeit 'x'", Q, 0, "module" },
+	{ "go build -ldflags=-extld=rm .", Q, 0, "linker" },
+	{ "cargo install x", Q, 0, "cargo" },
+	/* files named by the options of build tools and package managers */
+	{ "go build -o .git/hooks/pre-commit .", D, 7, NULL },
+	{ "go build -o=.git/hooks/pre-commit .", D, 7, NULL },
+	{ "go build --o=.git/hooks/pre-commit .", D, 7, NULL },
+	{ "cargo build --target-dir .git/hooks", D, 7, NULL },
+	{ "pip install --target .git/hooks x", D, 7, NULL },
+	{ "python3 -m pip install --target .git/hooks x", D, 7, NULL },
+	{ "python3 -Im venv .git/hooks", D, 7, NULL },
+	{ "rustc -o .git/hooks/pre-commit src/m.rs", D, 7, NULL },
+	{ "git apply --directory=.git/hooks src/p", D, 7, NULL },
+	{ "go build ./...", A, -1, NULL },
+	{ "go build -o src/x ./cmd/x", A, -1, NULL },
+	{ "cargo build --release", A, -1, NULL },
+	{ "npm test", A, -1, NULL },
+	{ "python3 -m pytest src", A, -1, NULL },
+	/* a configuration the program obeys, written by the line itself */
+	{ "echo 'all:; rm y' > src/Makefile && make -C src", Q, 0, "configuration" },
+	{ "echo x > src/r/.git/config; git -C src/r status", Q, 0, "configuration" },
+	{ "echo x > src/r.git/config; git --git-dir=src/r.git log", Q, 0, "configuration" },
+	{ "echo x > src/r.git/config; git --git-dir=src/r.git --work-tree=src log", Q, 0,
+	  "configuration" },
+	{ "echo x > src/package.json; cd src && npm test", Q, 0, "configuration" },
+	{ "echo x > src/new.c && make -C src", A, -1, NULL },
+};
+
+static void test_classes(void **state)
+{
+	struct lf_policy *p = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_diag d;
+	int bad = 0;
+
+	assert_int_equal(lf_policy_parse(class_policy, strlen(class_policy), "cls.json",
+					 LF_LAYER_PROJECT, &p, &d),
+			 0);
+	const struct lf_policy *one[] = { p };
+	assert_int_equal(lf_effective_resolve(one, 1, &e), 0);
+	for (size_t i = 0; i < sizeof(class_table) / sizeof(class_table[0]); i++) {
+		struct lf_verdict v;
+		int r = lf_effective_decide_bash(e, ROOT, class_table[i].line, &v);
+		bool ok = r == 0 && v.effect == class_table[i].effect;
+		if (ok && class_table[i].rule_line > 0)
+			ok = !v.from_fallback &&
+			     v.source.line == (unsigned)class_table[i].rule_line;
+		if (ok && class_table[i].rule_line == 0)
+			ok = v.source.line == 0 && v.reason[0];
+		if (ok && class_table[i].reason)
+			ok = strstr(v.reason, class_table[i].reason) != NULL;
+		if (!ok) {
+			print_error("[%s]: r=%d %s (line %u) part [%s] reason [%s]; expected %s "
+				    "line %d [%s]\n",
+				    class_table[i].line, r, lf_effect_name(v.effect), v.source.line,
+				    v.part, v.reason, lf_effect_name(class_table[i].effect),
+				    class_table[i].rule_line,
+				    class_table[i].reason ? class_table[i].reason : "");
+			bad++;
+		}
+	}
+	lf_effective_free(e);
+	lf_policy_free(p);
+	assert_int_equal(bad, 0);
+}
+
 /* A small deterministic generator: the same lines on every run. */
 static uint32_t rnd_state = 0x2545f491u;
 static uint32_t rnd(uint32_t n)
@@ -635,7 +897,7 @@ static void test_random_chains(void **state)
 		"ls -la",      "echo 'a && b; c | d'", "awk '{print $1}' f",
 		"cat src/a.c", "git status",	       "git commit -m \"x || y\"",
 		"make",	       "echo a\\;b",	       "ls -l # rm x\n",
-		"X=1 ls",      "timeout 5 ls",	       "env A=1 echo hi",
+		"LC_ALL=C ls", "timeout 5 ls",	       "env TZ=UTC echo hi",
 	};
 	static const char *const ops[] = { " && ", " || ", "; ", " | ", " & ",
 					   "\n",   " |& ", ";",	 "&&" };
@@ -681,7 +943,9 @@ static void test_random_chains(void **state)
 			} else {
 				continue;
 			}
-			if (line[0])
+			/* after a line that ends in a newline an operator would
+			 * be a syntax error; the newline separates */
+			if (line[0] && line[strlen(line) - 1] != '\n')
 				strcat(line, ops[rnd(9)]);
 			strcat(line, tmp);
 		}
@@ -712,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_random_chains),
 		cmocka_unit_test(test_argument_rules),
 		cmocka_unit_test(test_expansions),
+		cmocka_unit_test(test_classes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

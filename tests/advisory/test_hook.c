@@ -183,6 +183,34 @@ static void test_variants(void **state)
 	assert_string_equal(hook(j, why, sizeof(why)), "ask");
 	assert_non_null(strstr(why, "command substitution"));
 
+	/* the classes of doc/shell.md, as the hook answers them */
+	j = payload("bash");
+	set_input(j, "command", json_string("coproc NAME { rm y; }"));
+	assert_string_equal(hook(j, NULL, 0), "deny");
+	j = payload("bash");
+	set_input(j, "command", json_string("ls\r; rm y"));
+	assert_string_equal(hook(j, NULL, 0), "deny");
+	j = payload("bash");
+	set_input(j, "command", json_string("cat <<EOF\nx\nEOF\r\nrm y\nEOF"));
+	assert_string_equal(hook(j, NULL, 0), "allow");
+	j = payload("bash");
+	set_input(j, "command", json_string("command -v rm"));
+	assert_string_equal(hook(j, NULL, 0), "allow");
+	j = payload("bash");
+	set_input(j, "command", json_string("x='$(rm y)'; echo ${x@P}"));
+	assert_string_equal(hook(j, why, sizeof(why)), "ask");
+	assert_non_null(strstr(why, "transformation"));
+	j = payload("bash");
+	set_input(j, "command", json_string("MAKEFLAGS=x ls"));
+	assert_string_equal(hook(j, NULL, 0), "ask");
+	j = payload("bash");
+	set_input(j, "command", json_string("git log --output=.git/hooks/pre-commit"));
+	assert_string_equal(hook(j, why, sizeof(why)), FILE_ASK);
+	assert_non_null(strstr(why, "pre-commit"));
+	j = payload("bash");
+	set_input(j, "command", json_string("cat notes.txt"));
+	assert_string_equal(hook(j, NULL, 0), "allow");
+
 	/* Read and Bash agree on a symlink to a denied file */
 	j = payload("read");
 	set_input(j, "file_path", json_string("src/envlink"));

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The shell analyser alone (src/core/shell.c): which parts a line yields,
- * in order, written as "cmd:WORDS", "cmd+:WORDS" (more arguments at run
- * time), "read:TARGET", "write:TARGET", "opaque:TEXT", each followed by
+ * The shell analysis alone (src/core/shell_*.c): which parts a line
+ * yields, in order, written as "cmd:WORDS", "cmd+:WORDS" (more arguments
+ * at run time), "read:TARGET", "write:TARGET" (redirections), "fread:",
+ * "fwrite:", "fdelete:", "ftree:", "tdelete:" (files the table of
+ * programs says a command opens; "mread:" an operand that may be one, "~"
+ * after a word the shell still expands), "opaque:TEXT", each followed by
  * "!" when the part is at best ask. Also the command matchers.
  */
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/shell.h"
+#include "core/shell_table.h"
 
 struct collect {
 	char buf[8192];
@@ -31,6 +35,8 @@ static int collect_part(void *ctx, const struct lf_shell_part *p)
 	char text[256];
 	const char *kind = "cmd";
 
+	if (p->kind == LF_PART_FILE && p->conf)
+		return 0; /* a program's own configuration: see test_bash */
 	lf_shell_part_format(p, text, sizeof(text));
 	if (p->kind == LF_PART_COMMAND) {
 		kind = p->open_args ? "cmd+" : "cmd";
@@ -38,6 +44,19 @@ static int collect_part(void *ctx, const struct lf_shell_part *p)
 	} else if (p->kind == LF_PART_REDIRECT) {
 		kind = p->cap == LF_CAP_READ ? "read" : "write";
 		snprintf(text, sizeof(text), "%s", p->target->text);
+	} else if (p->kind == LF_PART_FILE) {
+		/* "fread", "fwrite", "fdelete"; "m" for a maybe-file, "t" for a
+		 * tree the program writes below; "~" after a word the shell
+		 * still expands */
+		kind = p->cap == LF_CAP_READ	? (p->sure ? "fread" : "mread")
+		       : p->cap == LF_CAP_WRITE ? (p->tree ? "ftree" : "fwrite")
+						: (p->tree ? "tdelete" : "fdelete");
+		snprintf(text, sizeof(text), "%s%s", p->target->text,
+			 (p->target->flags & LF_WORD_NOT_LITERAL) ? "~" : "");
+	} else if (p->kind == LF_PART_CWD) {
+		/* "in:DIR" … "out:" around the parts that run after cd DIR && */
+		kind = p->push ? "in" : "out";
+		snprintf(text, sizeof(text), "%s", p->push ? p->target->text : "");
 	} else {
 		kind = "opaque";
 	}
@@ -66,15 +85,15 @@ static const struct {
 	const char *line;
 	const char *parts;
 } cases[] = {
-	/* words, quotes, escapes */
+	/* words, quotes, escapes; a carriage return is a word character */
 	{ "ls -la", "cmd:ls -la" },
 	{ "  ls\t-la  ", "cmd:ls -la" },
-	{ "echo 'a b' \"c d\" e\\ f", "cmd:echo a b c d e f" },
+	{ "echo 'a b' \"c d\" e f", "cmd:echo a b c d e f" },
 	{ "echo 'it'\\''s'", "cmd:echo it's" },
-	{ "echo \"a \\\"q\\\" \\$x \\\\ \\n\"", "cmd:echo a \"q\" $x \\ \\n" },
+	{ "echo \"a \"q\" $x \\ \n\"", "cmd:echo a q $x \\  " },
 	{ "echo a\\\nb", "cmd:echo ab" },
 	{ "ls \\\n  -la", "cmd:ls -la" },
-	{ "'r''m' x", "cmd:rm x" },
+	{ "'r''m' x", "cmd:rm x | fdelete:x" },
 	{ "echo ''", "cmd:echo " },
 	{ "echo $HOME ${X}", "cmd:echo $HOME ${X}" },
 	/* operators split commands */
@@ -85,21 +104,22 @@ static const struct {
 	{ "a\nb\n\nc", "cmd:a | cmd:b | cmd:c" },
 	{ "(a; b) && { c; }", "cmd:a | cmd:b | cmd:c" },
 	{ "a&&b", "cmd:a | cmd:b" },
-	{ "awk 'x && y' f", "cmd:awk x && y f" },
+	{ "awk 'x && y' f", "cmd:awk x && y f | fread:f" },
 	{ "echo \"a; b | c\"", "cmd:echo a; b | c" },
-	{ "echo a\\;b", "cmd:echo a;b" },
+	{ "echo a;b", "cmd:echo a | cmd:b" },
 	/* comments */
 	{ "ls # rm -rf /", "cmd:ls" },
 	{ "# only a comment", "" },
-	{ "ls #c\nrm x", "cmd:ls | cmd:rm x" },
+	{ "ls #c\nrm x", "cmd:ls | cmd:rm x | fdelete:x" },
 	{ "echo a#b", "cmd:echo a#b" },
 	{ "", "" },
 	{ " \n\t\n", "" },
-	/* assignments */
-	{ "X=1 Y='a b' make all", "cmd:make all" },
+	/* assignments: before a command only harmless variables leave it allowed */
+	{ "X=1 Y='a b' make all", "cmd:make all!" },
+	{ "LC_ALL=C TZ=UTC make all", "cmd:make all" },
 	{ "X=1", "" },
 	{ "make X=1", "cmd:make X=1" },
-	{ "'X=1' make", "cmd:X=1 make" },
+	{ "'X=1' make", "cmd:X=1 make | mread:make" },
 	/* redirections */
 	{ "echo x > out", "write:out | cmd:echo x" },
 	{ "echo x>>out", "write:out | cmd:echo x" },
@@ -111,81 +131,129 @@ static const struct {
 	{ "cat <> rw", "read:rw | write:rw | cmd:cat" },
 	{ "echo x > $F", "write:$F! | cmd:echo x" },
 	{ "echo x > ~/f", "write:~/f! | cmd:echo x" },
+	/* an argument that looks like an assignment: bash expands its tilde
+	 * (unknown here: no home given); not in --name=~ nor after braces */
+	{ "dd of=~/x", "cmd:dd of=~/x | fwrite:~/x~" },
+	{ "dd of=a:~/x", "cmd:dd of=a:~/x | fwrite:a:~/x~" },
+	{ "dd 'of=~/x'", "cmd:dd of=~/x | fwrite:~/x" },
+	{ "sort --output=~/x a", "cmd:sort --output=~/x a | fwrite:~/x | fread:a" },
+	{ "dd {of,if}=~/x", "cmd:dd of=~/x if=~/x | fwrite:~/x | fread:~/x" },
 	{ "echo x > *.txt", "write:*.txt! | cmd:echo x" },
 	{ "echo x > 'a b'", "write:a b | cmd:echo x" },
 	{ "> empty", "write:empty" },
-	{ "echo >", "cmd:echo!" },
+	{ "echo >", "opaque:echo >!" },
 	{ "cat <<< 'word'", "cmd:cat" },
-	/* here-documents */
+	/* here-documents: the body ends where bash ends it */
 	{ "cat <<EOF > out\nhello $x\nEOF\nls", "write:out | cmd:cat | cmd:ls" },
-	{ "cat <<-'E'\n\tbody $(rm)\n\tE\nls", "cmd:cat | cmd:ls | opaque:$(rm)  E ls!" },
-	{ "cat <<EOF\n$(rm x)\nEOF", "cmd:cat | opaque:$(rm x) EOF! | opaque:$(rm x) EOF!" },
-	{ "cat <<EOF\nno end", "cmd:cat | opaque:EOF!" },
+	{ "cat <<-'E'\n\tbody $(rm)\n\tE\nls", "cmd:cat | cmd:ls" },
+	{ "cat <<EOF\n$(rm x)\nEOF", "cmd:rm x | fdelete:x | cmd:cat" },
+	{ "cat <<EOF\nno end", "opaque:EOF! | cmd:cat" },
 	{ "cat <<A <<B\na\nA\nb\nB\necho done", "cmd:cat | cmd:echo done" },
-	/* substitutions */
-	{ "echo $(rm x)", "cmd:rm x | cmd:echo $(rm x)! | opaque:$(rm x)!" },
-	{ "echo `rm x`", "cmd:rm x | cmd:echo `rm x`! | opaque:`rm x`!" },
-	{ "diff <(a) >(b)", "cmd:a | cmd:b | cmd:diff <(a) >(b)!" },
-	{ "echo \"$(a \"$(b)\")\"",
-	  "cmd:b | cmd:a $(b)! | cmd:echo $(a \"$(b)\")! | opaque:$(a \"$(b)\")\"!" },
-	{ "X=$(a) b", "cmd:a | cmd:b! | opaque:$(a) b!" },
-	{ "echo $((1+2))", "cmd:echo $((1+2))! | opaque:$((1+2))!" },
-	{ "echo ${X:-`a`}", "cmd:echo ${X:-`a`}! | opaque:`a`}!" },
-	{ "echo $(a", "cmd:echo $(a! | opaque:$(a!" },
-	{ "((x++))", "opaque:((x++))!" },
+	/* substitutions: their commands are analysed; only literal arithmetic is allowed */
+	{ "echo $(rm x)", "cmd:rm x | fdelete:x | cmd:echo $(rm x)!" },
+	{ "echo `rm x`", "cmd:rm x | fdelete:x | cmd:echo `rm x`!" },
+	{ "diff <(a) >(b)", "cmd:a | cmd:b | cmd:diff <(a) >(b)! | fread:<(a)~ | fread:>(b)~" },
+	{ "echo \"$(a \"$(b)\")\"", "cmd:b | cmd:a $(b)! | mread:$(b)~ | cmd:echo $(a \"$(b)\")!" },
+	{ "X=$(a) b", "cmd:a | cmd:b!" },
+	{ "echo $((1+2))", "cmd:echo $((1+2))" },
+	{ "echo $((x))", "cmd:echo $((x))!" },
+	{ "echo ${X:-`a`}", "cmd:a | cmd:echo ${X:-`a`}!" },
+	{ "echo $(a", "opaque:echo $(a!" },
+	{ "((x++))", "opaque:x++!" },
+	{ "echo 'open", "opaque:echo 'open!" },
+	{ "echo \"open", "opaque:echo \"open!" },
 	/* what cannot be analysed */
-	{ "echo 'open", "cmd:echo open!" },
-	{ "echo \"open", "cmd:echo open!" },
 	{ "$CMD x", "cmd:$CMD x!" },
 	{ "\"$CMD\" x", "cmd:$CMD x!" },
 	{ "eval ls", "cmd:eval ls! | cmd:ls" },
-	{ "eval \"rm x;\" ls", "cmd:eval rm x; ls! | cmd:rm x | cmd:ls" },
-	{ "eval $X", "cmd:eval $X!" },
+	{ "eval \"rm x;\" ls", "cmd:eval rm x; ls! | cmd:rm x | fdelete:x | cmd:ls" },
+	{ "eval $X", "cmd:eval $X! | opaque:$X!" },
 	{ "r* x", "cmd:r* x!" },
-	{ "echo 'a $(b)'", "cmd:echo a $(b) | opaque:$(b)'!" },
-	/* wrappers */
-	{ "env -i A=1 B=2 rm x", "cmd:env -i A=1 B=2 rm x | cmd:rm x" },
-	{ "env -u X -- rm x", "cmd:env -u X -- rm x | cmd:rm x" },
-	{ "env -S 'rm -f x'", "cmd:env -S rm -f x | cmd:rm -f x" },
+	{ "echo 'a $(b)'", "cmd:echo a $(b)" },
+	{ "env -i A=1 B=2 rm x", "cmd:env -i A=1 B=2 rm x! | cmd:rm x | fdelete:x" },
+	/* wrappers and the programs they run */
+	{ "env -u X -- rm x", "cmd:env -u X -- rm x | cmd:rm x | fdelete:x" },
+	{ "env -S 'rm -f x'", "cmd:env -S rm -f x | cmd:rm -f x | fdelete:x" },
 	{ "timeout -k 1 --signal=KILL 5s rm x",
-	  "cmd:timeout -k 1 --signal=KILL 5s rm x | cmd:rm x" },
-	{ "nice -n 5 rm x", "cmd:nice -n 5 rm x | cmd:rm x" },
-	{ "nice -5 rm x", "cmd:nice -5 rm x | cmd:rm x" },
-	{ "nohup rm x", "cmd:nohup rm x | cmd:rm x" },
-	{ "busybox rm x", "cmd:busybox rm x | cmd:rm x" },
-	{ "time -p rm x", "cmd:time -p rm x | cmd:rm x" },
-	{ "command -p rm x", "cmd:command -p rm x | cmd:rm x" },
-	{ "exec -a n rm x", "cmd:exec -a n rm x | cmd:rm x" },
-	{ "xargs -0 -n1 -I{} rm {}", "cmd:xargs -0 -n1 -I{} rm {} | cmd+:rm {}" },
-	{ "xargs", "cmd:xargs" },
-	{ "sudo -u root -E rm x", "cmd:sudo -u root -E rm x | cmd:rm x" },
-	{ "sudo --weird rm x", "cmd:sudo --weird rm x | opaque:sudo!" },
-	{ "/usr/bin/env rm x", "cmd:/usr/bin/env rm x | cmd:rm x" },
-	{ "sh -c 'rm x; ls'", "cmd:sh -c rm x; ls | cmd:rm x | cmd:ls" },
+	  "cmd:timeout -k 1 --signal=KILL 5s rm x | cmd:rm x | fdelete:x" },
+	{ "nice -n 5 rm x", "cmd:nice -n 5 rm x | cmd:rm x | fdelete:x" },
+	{ "nice -5 rm x", "cmd:nice -5 rm x | cmd:rm x | fdelete:x" },
+	{ "nohup rm x", "cmd:nohup rm x | cmd:rm x | fdelete:x" },
+	{ "busybox rm x", "cmd:busybox rm x | cmd:rm x | fdelete:x" },
+	{ "time -p rm x", "cmd:rm x | fdelete:x" },
+	{ "command -p rm x", "cmd:command -p rm x | cmd:rm x | fdelete:x" },
+	{ "command -v rm", "cmd:command -v rm" },
+	{ "exec -a n rm x", "cmd:exec -a n rm x | cmd:rm x | fdelete:x" },
+	{ "xargs -0 -n1 -I{} rm {}", "cmd:xargs -0 -n1 -I{} rm {} | cmd+:rm {} | fdelete:{}~" },
+	{ "xargs", "cmd:xargs | cmd+:echo" },
+	{ "sudo -u root -E rm x", "cmd:sudo -u root -E rm x | cmd:rm x | fdelete:x" },
+	{ "sudo --weird rm x", "cmd:sudo --weird rm x!" },
+	{ "/usr/bin/env rm x", "cmd:/usr/bin/env rm x | cmd:rm x | fdelete:x" },
+	{ "sh -c 'rm x; ls'", "cmd:sh -c rm x; ls | cmd:rm x | fdelete:x | cmd:ls" },
 	{ "bash -lc \"git push\"", "cmd:bash -lc git push | cmd:git push" },
 	{ "bash -c \"$X\"", "cmd:bash -c $X | opaque:$X!" },
-	{ "bash script.sh", "cmd:bash script.sh" },
-	{ "curl x | sh", "cmd:curl x | cmd:sh | opaque:sh!" },
-	{ "bash -c", "cmd:bash -c | opaque:bash!" },
+	{ "bash script.sh", "cmd:bash script.sh | fread:script.sh" },
+	{ "curl x | sh", "cmd:curl x | cmd:sh!" },
+	{ "bash -c", "cmd:bash -c!" },
 	{ "find . -exec rm {} \\; -exec ls {} +",
-	  "cmd:find . -exec rm {} ; -exec ls {} + | cmd:rm {} | cmd:ls {}" },
+	  "cmd:find . -exec rm {} ; -exec ls {} + | cmd:rm {} | fdelete:{}~ | cmd+:ls {} | "
+	  "mread:{}~ | fread:." },
 	{ "git -C sub -c a=b push", "cmd:git -C sub -c a=b push | cmd:git push" },
-	{ "timeout 5 env X=1 nice rm x",
-	  "cmd:timeout 5 env X=1 nice rm x | cmd:env X=1 nice rm x | cmd:nice rm x | cmd:rm x" },
-	{ "time -o log make", "cmd:time -o log make | write:log | cmd:make" },
+	{ "timeout 5 env LC_ALL=C nice rm x",
+	  "cmd:timeout 5 env LC_ALL=C nice rm x | cmd:env LC_ALL=C nice rm x | cmd:nice rm x | "
+	  "cmd:rm x | fdelete:x" },
+	{ "time -o log make", "cmd:-o log make | mread:log | mread:make" },
 	/* compound commands */
-	{ "if a; then b; elif c; else d; fi", "cmd:a | cmd:b | cmd:c | cmd:d" },
+	{ "if a; then b; elif c; then d; else e; fi", "cmd:a | cmd:b | cmd:c | cmd:d | cmd:e" },
 	{ "while a; do b; done", "cmd:a | cmd:b" },
-	{ "for f in x y; do rm $f; done", "cmd:rm $f" },
-	{ "for f in $(ls); do :; done",
-	  "cmd:ls | opaque:$(ls)! | cmd:: | opaque:$(ls); do :; done!" },
-	{ "case $x in a|b) rm y;; (*) ls;; esac", "cmd:rm y | cmd:ls" },
-	{ "f() { rm x; }; f", "cmd:rm x | cmd:f" },
-	{ "function g { rm x; }", "cmd:rm x" },
+	{ "for f in x y; do rm $f; done", "cmd:rm $f | fdelete:$f~" },
+	{ "for f in $(ls); do :; done", "cmd:ls | cmd::" },
+	{ "case $x in a|b) rm y;; (*) ls;; esac", "cmd:rm y | fdelete:y | cmd:ls" },
+	{ "f() { rm x; }; f", "cmd:rm x | fdelete:x | cmd:f" },
+	{ "function g { rm x; }", "cmd:rm x | fdelete:x" },
 	{ "! a", "cmd:a" },
-	{ "[[ a && b ]] && c", "cmd:[[ a && b ]] | cmd:c" },
-	{ "[ -f x ] && ls [ab]", "cmd:[ -f x ] | cmd:ls [ab]" },
-	{ "echo (", "cmd:echo!" },
+	{ "[[ a && b ]] && c", "cmd:c" },
+	{ "[ -f x ] && ls [ab]", "cmd:[ -f x ] | cmd:ls [ab] | mread:[ab]~" },
+	{ "echo (", "opaque:echo (!" },
+	{ "ls\r; rm y", "cmd:ls  | cmd:rm y | fdelete:y" },
+	/* the classes of lines bash reads differently from a scanner */
+	{ "cat <<EOF\nx\\\nEOF\nrm y\nEOF", "cmd:cat" },
+	{ "cat <<EOF\nx\\\\\nEOF\nrm y", "cmd:cat | cmd:rm y | fdelete:y" },
+	{ "echo $[1<<2]\nrm y", "cmd:echo $[1<<2] | cmd:rm y | fdelete:y" },
+	{ "coproc NAME { rm y; }", "cmd:rm y | fdelete:y" },
+	{ "coproc rm y", "cmd:rm y | fdelete:y" },
+	{ "time { rm y; }", "cmd:rm y | fdelete:y" },
+	{ "${x:-$'\\''}; rm y", "cmd:${x:-$'\\''}! | cmd:rm y | fdelete:y" },
+	{ "a[1<<E]=1", "opaque:a[1<<E]=1!" },
+	{ "c\\\nat README", "cmd:cat README | fread:README" },
+	{ "g$''rep src", "cmd:grep src" },
+	{ "echo {rm,} y#", "cmd:echo rm y#" },
+	/* files named by options and operands (the table of programs) */
+	{ "git log --output=.git/hooks/pre-commit",
+	  "cmd:git log --output=.git/hooks/pre-commit | fwrite:.git/hooks/pre-commit" },
+	{ "git log --outp=x", "cmd:git log --outp=x" },
+	{ "sort -o out in", "cmd:sort -o out in | fwrite:out | fread:in" },
+	{ "tee a b", "cmd:tee a b | fwrite:a | fwrite:b" },
+	{ "cp a b c", "cmd:cp a b c | fread:a | fread:b | fwrite:c" },
+	{ "cp -t dir a b", "cmd:cp -t dir a b | ftree:dir | fread:a | fread:b" },
+	{ "mv a b", "cmd:mv a b | fdelete:a | fwrite:b" },
+	{ "dd if=a of=b", "cmd:dd if=a of=b | fread:a | fwrite:b" },
+	{ "sed -i s/a/b/ f", "cmd:sed -i s/a/b/ f | fwrite:f" },
+	{ "sed -n 'w out' in", "cmd:sed -n w out in | fwrite:out | fread:in" },
+	{ "sed 'e rm y' in", "cmd:sed e rm y in! | fread:in" },
+	{ "awk '{print > \"out\"}' in", "cmd:awk {print > \"out\"} in | fwrite:out | fread:in" },
+	{ "awk 'BEGIN{system(\"rm y\")}'", "cmd:awk BEGIN{system(\"rm y\")}!" },
+	{ "tar -xf a.tar -C dir", "cmd:tar -xf a.tar -C dir | fread:a.tar | ftree:dir" },
+	{ "find . -delete", "cmd:find . -delete | tdelete:." },
+	/* expansions that evaluate code or names at run time */
+	{ "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", "cmd:cat | cmd:git commit -m msg" },
+	{ "echo ${!x}", "cmd:echo ${!x}!" },
+	{ "echo ${x@P}", "cmd:echo ${x@P}!" },
+	{ "echo ${y:x}", "cmd:echo ${y:x}!" },
+	{ "echo ${a[1]} ${a[i]}", "cmd:echo ${a[1]} ${a[i]}!" },
+	{ "MAKEFLAGS=x make test", "cmd:make test!" },
+	{ "make test CFLAGS='$(shell rm y)'", "cmd:make test CFLAGS=$(shell rm y)!" },
+	{ "git -c alias.x='!rm y' x", "cmd:git -c alias.x=!rm y x! | cmd:git x" },
 };
 
 static void test_parts_table(void **state)
@@ -220,7 +288,21 @@ static void test_reasons(void **state)
 		{ "sh -c \"$X\"", "not a literal" },
 		{ "cat <<E\nx", "unterminated here-document" },
 		{ "echo > $X", "not a literal" },
-		{ "echo $((1))", "arithmetic" },
+		{ "echo $((x))", "arithmetic" },
+		{ "echo $[x]", "arithmetic" },
+		{ "echo ${!x}", "indirect" },
+		{ "echo ${x@P}", "transformation" },
+		{ "echo ${x:y}", "offset" },
+		{ "echo ${a[i]}", "subscript" },
+		{ "MAKEFLAGS=x make", "decides what the command runs" },
+		{ "X=1 ls", "not known to be harmless" },
+		{ "PATH=/x", "later commands" },
+		{ "git -c alias.p=push p", "git -c" },
+		{ "awk 'BEGIN{system(\"x\")}'", "awk runs a command" },
+		{ "sed 'e x' f", "sed runs a command" },
+		{ "echo (", "syntax error" },
+		{ "[[ $x -eq 1 ]]", "arithmetic comparison" },
+		{ "printf -v 'a[$x]' y", "subscript" },
 	};
 	struct collect c;
 
@@ -281,7 +363,8 @@ static void test_long_line(void **state)
 	assert_non_null(line);
 	for (size_t i = 0; i < n; i++)
 		line[i] = i % 2 ? ' ' : 'a';
-	memcpy(line, "ls ", 3);
+	/* echo: its operands are no files, so one part */
+	memcpy(line, "echo ", 5);
 	line[n] = '\0';
 	memset(&c, 0, sizeof(c));
 	assert_int_equal(lf_shell_analyse(line, n, collect_part, &c), 0);
@@ -388,13 +471,19 @@ static void test_matchers(void **state)
 	assert_false(lf_cmd_glob_match("*a*a*a*a*a*a*a*a*a*b", text, strlen(text), false));
 }
 
+/* The table of programs is searched by bisection: it must stay sorted. */
+static void test_table_sorted(void **state)
+{
+	assert_true(sh_table_sorted());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parts_table),  cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_depth_limits), cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_long_line),    cmocka_unit_test(test_format_truncates),
-		cmocka_unit_test(test_matchers),
+		cmocka_unit_test(test_matchers),     cmocka_unit_test(test_table_sorted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -525,13 +526,24 @@ static int env_add(struct lf_sandbox_input *in, const char *name, char *why)
 	return 0;
 }
 
+/* Whether any layer's list at offset field of struct lf_policy (a
+ * struct lf_strv: env.keep, protect.lift) holds name. */
+static bool layers_list_has(const struct lf_effective *e, size_t field, const char *name)
+{
+	for (size_t l = 0; e && l < e->nlayers; l++) {
+		const struct lf_strv *v =
+			(const struct lf_strv *)(const void *)((const char *)e->layers[l] + field);
+
+		for (size_t i = 0; i < v->n; i++)
+			if (!strcmp(v->v[i], name))
+				return true;
+	}
+	return false;
+}
+
 static bool env_kept(const struct lf_effective *e, const char *name)
 {
-	for (size_t l = 0; e && l < e->nlayers; l++)
-		for (size_t i = 0; i < e->layers[l]->env_keep.n; i++)
-			if (!strcmp(e->layers[l]->env_keep.v[i], name))
-				return true;
-	return false;
+	return layers_list_has(e, offsetof(struct lf_policy, env_keep), name);
 }
 
 /* The scrub: the default list less what a layer keeps, what a layer
@@ -574,11 +586,7 @@ static int protect_new(struct lf_sandbox_input *in, enum lf_protect_base base, c
 
 static bool protect_lifted(const struct lf_effective *e, const char *name)
 {
-	for (size_t l = 0; e && l < e->nlayers; l++)
-		for (size_t i = 0; i < e->layers[l]->protect_lift.n; i++)
-			if (!strcmp(e->layers[l]->protect_lift.v[i], name))
-				return true;
-	return false;
+	return layers_list_has(e, offsetof(struct lf_policy, protect_lift), name);
 }
 
 /* The protections: every row of the persistence table (a row a layer

@@ -869,10 +869,10 @@ static void setup(const char *bin, const char *difftrace, const char *stub)
 {
 	char p[PATH_MAX], q[PATH_MAX];
 
-	/* in memory when there is a tmpfs: the project is copied back after
-	 * every line that changed it */
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	snprintf(dir, sizeof(dir), "%s/lf-diff-XXXXXX", base);
+	/* Not below /dev/shm, although the project is copied back after
+	 * every line that changed it: landfence refuses a project root
+	 * below /dev (a system directory). */
+	snprintf(dir, sizeof(dir), "/tmp/lf-diff-XXXXXX");
 	if (!mkdtemp(dir))
 		fatal("mkdtemp: %s", strerror(errno));
 	snprintf(tmpl, sizeof(tmpl), "%s/t", dir);

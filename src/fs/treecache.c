@@ -37,7 +37,7 @@
 
 #define CACHE_MAGIC "landfence-tree-cache 1\n"
 #define CACHE_MAX (64u << 20)
-#define RACY_NS (2ll * 1000000000ll)
+#define RACY_NS (2LL * 1000000000LL)
 /* The search recurses with one PATH_MAX buffer a level. */
 #define TREE_MAX_DEPTH 64
 
@@ -136,7 +136,7 @@ static int cmp_rec(const void *a, const void *b)
 	return strcmp(((const struct rec *)a)->rel, ((const struct rec *)b)->rel);
 }
 
-static int recs_push(struct recs *rs, struct rec *r)
+static int recs_push(struct recs *rs, const struct rec *r)
 {
 	if (lf_grow((void **)&rs->v, &rs->cap, rs->n, sizeof(*rs->v)) < 0)
 		return -ENOMEM;
@@ -195,7 +195,8 @@ static void cache_load(const char *file, const char *root, struct recs *old)
 		recs_fini(old);
 		goto out;
 	}
-	qsort(old->v, old->n, sizeof(*old->v), cmp_rec);
+	if (old->n > 1)
+		qsort(old->v, old->n, sizeof(*old->v), cmp_rec);
 	for (size_t i = 1; i < old->n; i++)
 		if (!strcmp(old->v[i - 1].rel, old->v[i].rel)) {
 			recs_fini(old); /* the same directory twice: not ours */
@@ -264,7 +265,7 @@ static void cache_save(const char *file, const char *root, const struct recs *no
 
 static int64_t ts_ns(int64_t s, int64_t ns)
 {
-	return s * 1000000000ll + ns;
+	return s * 1000000000LL + ns;
 }
 
 static int64_t mono_ns(void)
@@ -349,10 +350,14 @@ static int found_push(struct search *s, const char *path, unsigned char type, si
 {
 	if (lf_grow((void **)&s->found, &s->capfound, s->nfound, sizeof(*s->found)) < 0)
 		return -ENOMEM;
-	char *p = strdup(path);
-	if (!p)
+	struct lf_dotgit *g = &s->found[s->nfound];
+
+	g->path = strdup(path);
+	if (!g->path)
 		return -ENOMEM;
-	s->found[s->nfound++] = (struct lf_dotgit){ p, type, depth };
+	g->type = type;
+	g->depth = depth;
+	s->nfound++;
 	return 0;
 }
 
@@ -407,7 +412,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	 * so a tree too large for one launch is known after a few. */
 	s->work += hit ? 1 : c.nentries;
 	if (s->work > LF_WALK_MAX_ENTRIES ||
-	    mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000ll) {
+	    mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL) {
 		rec_fini(&c);
 		return -EAGAIN;
 	}

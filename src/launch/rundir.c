@@ -22,7 +22,7 @@
 /* A tmpfs needs this much free space to hold the run directory: a
  * program's temporary files (a compiler's, a test suite's) must not fill
  * a small one (a container's 64 MiB /dev/shm). */
-#define TMPFS_MIN_FREE (256ull << 20)
+#define TMPFS_MIN_FREE (256ULL << 20)
 
 /* Whether dir is a tmpfs with room that the run directory may go in:
  * shared, like /tmp (sticky, owned by root), or private (owned by us,

@@ -255,10 +255,10 @@ struct keyset {
 
 static uint64_t key_hash(const struct scan *sc, struct span k)
 {
-	uint64_t h = 14695981039346656037ull;
+	uint64_t h = 14695981039346656037ULL;
 
 	for (size_t i = k.a; i < k.b; i++)
-		h = (h ^ (unsigned char)sc->s[i]) * 1099511628211ull;
+		h = (h ^ (unsigned char)sc->s[i]) * 1099511628211ULL;
 	return h;
 }
 
@@ -418,7 +418,6 @@ static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 		spans[pos->n] = k;
 		if ((r = check_duplicate(sc, &ks, spans, pos->n, kl, kc)) < 0)
 			goto out;
-		r = -1;
 		/* NOLINTEND(clang-analyzer-optin.portability.UnixAPI,clang-analyzer-core.NullDereference) */
 		struct lf_jpos_kid *kid = &pos->kids[pos->n++];
 		kid->key_line = kl;

@@ -276,6 +276,7 @@ static void test_bash_default(void **state)
 		const char *line;
 		int status;
 		const char *has;
+		bool no_file; /* the line names no file: no kernel to ask */
 	} t[] = {
 		{ "cat ~/secret.txt", 1, "secret.txt" },
 		{ "cat README", 0, NULL },
@@ -287,14 +288,14 @@ static void test_bash_default(void **state)
 		/* bash expands the tilde of an argument that looks like an
 		 * assignment */
 		{ "dd if=README of=~/secret.txt", 1, "secret.txt" },
-		{ "echo a=~/secret.txt", 0, NULL },
+		{ "echo a=~/secret.txt", 0, NULL, true },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *const a[] = { "check", "-C", dir, "bash", "--", t[i].line, NULL };
 		run_tool(r, NULL, env, a);
 		/* without Landlock the default's fallback deny cannot be
 		 * enforced: the sandbox would not start, every file is refused */
-		int want = t[i].status == 0 && !landlock_here() ? 1 : t[i].status;
+		int want = t[i].status == 0 && !t[i].no_file && !landlock_here() ? 1 : t[i].status;
 		if (r->status != want || (t[i].has && !strstr(r->out, t[i].has)))
 			fail_msg("[%s]: exit %d, expected %d [%s]: %s", t[i].line, r->status, want,
 				 t[i].has ? t[i].has : "", r->out);
@@ -310,19 +311,21 @@ static void test_starter_policy(void **state)
 		const char *line;
 		int status;
 	} t[] = {
-		/* 3 (ask) by the rule on rm; deleting / is also a delete request
-		 * the kernel refuses, which makes the answer deny (1) where
-		 * Landlock enforces */
-		{ "rm -rf /", -3 },
-		{ "rm -fr /", -3 },
-		{ "rm -r -f /", -3 },
-		{ "rm -R -f /", -3 },
-		{ "rm --recursive /", -3 },
-		{ "/bin/rm -fr x", 3 },
+		/* ask by the rule on rm, but deleting / is also a delete
+		 * request the fallback (deny) and the kernel refuse: deny (1),
+		 * with Landlock or without */
+		{ "rm -rf /", 1 },
+		{ "rm -fr /", 1 },
+		{ "rm -r -f /", 1 },
+		{ "rm -R -f /", 1 },
+		{ "rm --recursive /", 1 },
+		/* negative: that answer where Landlock enforces; without it the
+		 * file it names is refused (the sandbox would not start) */
+		{ "/bin/rm -fr x", -3 },
 		{ "git push", 1 },
 		{ "git -C . push", 1 },
 		{ "git push --force", 1 },
-		{ "ls && rm -fr /", -3 },
+		{ "ls && rm -fr /", 1 },
 		{ "ls -la", 0 },
 	};
 	struct run *r = calloc(1, sizeof(*r));
@@ -339,7 +342,7 @@ static void test_starter_policy(void **state)
 		const char *const a[] = { "check", "-C", dir,	    "-p", policy,
 					  "bash",  "--", t[i].line, NULL };
 		run_tool(r, NULL, NULL, a);
-		int want = t[i].status < 0 ? (landlock_here() ? 1 : -t[i].status) : t[i].status;
+		int want = t[i].status < 0 ? (landlock_here() ? -t[i].status : 1) : t[i].status;
 		if (r->status != want)
 			fail_msg("[%s]: exit %d, expected %d: %s", t[i].line, r->status, want,
 				 r->out);

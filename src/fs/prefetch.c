@@ -23,6 +23,7 @@
 
 #include "core/model.h"
 #include "core/sandbox.h"
+#include "fs/fs.h"
 #include "fs/prefetch.h"
 
 /* The only root the /etc job walks: lf_prefetch_etc hands its result over
@@ -69,6 +70,7 @@ void lf_homes_fini(struct lf_homes *h)
 
 int lf_homes_read(struct lf_homes *out)
 {
+	struct lf_realpath_memo memo = { 0 };
 	size_t cap = 0;
 	int r = 0;
 
@@ -81,7 +83,7 @@ int lf_homes_read(struct lf_homes *out)
 			continue;
 		/* A home that cannot be resolved (not there yet, not ours
 		 * to look into) is compared as written. */
-		dir = realpath(pw->pw_dir, NULL);
+		dir = lf_realpath_memo(&memo, pw->pw_dir, NULL);
 		if (!dir && errno == ENOMEM)
 			r = -ENOMEM;
 		if (r == 0 && !dir && !(dir = strdup(pw->pw_dir)))
@@ -100,6 +102,7 @@ int lf_homes_read(struct lf_homes *out)
 		free(dir);
 	}
 	endpwent();
+	lf_realpath_memo_fini(&memo);
 	if (r < 0)
 		lf_homes_fini(out);
 	return r;

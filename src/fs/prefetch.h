@@ -59,11 +59,17 @@ void lf_homes_fini(struct lf_homes *h);
  * not with LANDFENCE_NO_NAMESPACES). */
 #define LF_PREFETCH_ETC 1u
 #define LF_PREFETCH_HOMES 2u
+/* A thread for each fact, or one for both, whatever the number of
+ * processors (tests). */
+#define LF_PREFETCH_THREAD_EACH 4u
+#define LF_PREFETCH_THREAD_ONE 8u
 
-/* Starts a thread for each fact of what, once per process (later calls do
- * nothing); every signal is blocked in them, so that the process's
+/* Starts gathering the facts of what, once per process (later calls do
+ * nothing): a thread for each with three or more processors online, else
+ * one thread for both, the homes first, so that the caller keeps a
+ * processor. Every signal is blocked in them, so that the process's
  * handlers run on the calling thread. A thread that cannot be started is
- * no error: its fact is gathered when asked for. */
+ * no error: its facts are gathered when asked for. */
 void lf_prefetch_start(unsigned what);
 
 /* The look at /etc under root: the thread's result when one was started

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -124,18 +125,19 @@ static void assert_same_scan(struct lf_etc_scan *a, struct lf_etc_scan *b)
 	}
 }
 
-/* The threads' answers are the direct ones; each is handed over once. */
-static void test_prefetch_same_answers(void **state)
+/* The threads' answers are the direct ones; each is handed over once.
+ * Once with one thread for both facts (in a child: the threads start once
+ * per process), then with a thread for each. */
+static void same_answers(unsigned how)
 {
 	struct lf_etc_scan direct, got, again, other;
 	struct lf_homes hd, hp, hagain;
 
-	(void)state;
 	assert_int_equal(lf_etc_scan("/etc", &direct), 0);
 	assert_int_equal(lf_homes_read(&hd), 0);
 
-	lf_prefetch_start(LF_PREFETCH_ETC | LF_PREFETCH_HOMES);
-	lf_prefetch_start(LF_PREFETCH_ETC | LF_PREFETCH_HOMES); /* once only */
+	lf_prefetch_start(LF_PREFETCH_ETC | LF_PREFETCH_HOMES | how);
+	lf_prefetch_start(LF_PREFETCH_ETC | LF_PREFETCH_HOMES | how); /* once only */
 
 	/* Another root is looked at now, never answered by the /etc thread. */
 	assert_int_equal(lf_prefetch_etc(base, &other), 0);
@@ -173,6 +175,33 @@ static void test_prefetch_same_answers(void **state)
 	lf_homes_fini(&hd);
 	lf_homes_fini(&hp);
 	lf_homes_fini(&hagain);
+}
+
+static void one_thread(void **state)
+{
+	(void)state;
+	same_answers(LF_PREFETCH_THREAD_ONE);
+}
+
+static void test_prefetch_same_answers(void **state)
+{
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	/* One thread for both (the default below three processors), in a
+	 * child whose failed assertion is its exit status; then a thread for
+	 * each. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const struct CMUnitTest one[] = { cmocka_unit_test(one_thread) };
+
+		_exit(cmocka_run_group_tests_name("one thread", one, NULL, NULL) ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	same_answers(LF_PREFETCH_THREAD_EACH);
 }
 
 int main(void)

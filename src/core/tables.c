@@ -288,7 +288,7 @@ const struct lf_persist_row lf_persist_home[] = {
 	/* The claude, codex and gemini profiles grant these read-write, and
 	 * the agents write them as they run: watched, not masked. */
 	{ ".claude.json", "Claude Code's MCP servers (commands it starts) for every project",
-	  WATCH },
+	  WATCH | LF_PERSIST_JSON_KEYS },
 	/* Codex writes sessions, logs and history below ~/.codex at every
 	 * run; what it obeys later is config.toml (masked, below) and the
 	 * approval rules it saves when told "don't ask again". */
@@ -373,6 +373,13 @@ bool lf_protect_row_watch_only(const char *name)
 	const struct lf_persist_row *row = name ? row_named(name) : NULL;
 
 	return row && (row->flags & LF_PERSIST_WATCH);
+}
+
+bool lf_protect_row_json_keys(const char *name)
+{
+	const struct lf_persist_row *row = name ? row_named(name) : NULL;
+
+	return row && (row->flags & LF_PERSIST_JSON_KEYS);
 }
 
 bool lf_persist_hook_dir(const char *path)

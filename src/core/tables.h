@@ -119,6 +119,9 @@ extern const char *const lf_env_default_scrub[];
  * write it as they run (Claude Code's ~/.claude.json, an editor's
  * .vscode/). A row left without flags is protected: the safe default. */
 #define LF_PERSIST_WATCH 0x1u
+/* A JSON file its tool rewrites at every run, of which only the members
+ * that can make something run are compared (lf_protect_row_json_keys). */
+#define LF_PERSIST_JSON_KEYS 0x2u
 
 struct lf_persist_row {
 	const char *rel;
@@ -162,5 +165,13 @@ bool lf_protect_row_known(const char *name);
  * (LF_PERSIST_WATCH: ~/.codex, .vscode, ...): the post-run report looks
  * at the place itself, not at every file below it. */
 bool lf_protect_row_watch_only(const char *name);
+
+/* Whether name is a row flagged LF_PERSIST_JSON_KEYS (~/.claude.json,
+ * which Claude Code rewrites at every start: its counters, tips and
+ * per-project history): the post-run report compares the members whose
+ * names say they make something run or widen what runs (MCP servers,
+ * allowed tools, hooks, trust, permissions, commands, environment...),
+ * and the whole content when the file is not JSON. */
+bool lf_protect_row_json_keys(const char *name);
 
 #endif /* LF_CORE_TABLES_H */

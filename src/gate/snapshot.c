@@ -13,6 +13,14 @@
  * again, compared. The change time cannot be set back by the program
  * (utimes sets mtime and atime only; the clock is not the program's to
  * set), so a rewrite at the same size with the mtime restored is seen.
+ *
+ * A JSON file its tool rewrites at every run (LF_PERSIST_JSON_KEYS:
+ * Claude Code's ~/.claude.json) is compared by what can make something
+ * run, not by its bytes, or every run would end with a warning that then
+ * nobody reads: existence, type, mode and owner, and a SHA-256 over every
+ * member, at any depth, whose name says it starts or allows something
+ * (json_keys_digest). A file that does not parse as JSON is compared
+ * whole.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,9 +32,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "core/path.h"
 #include "core/tables.h"
 #include "gate/gate.h"
+#include "policy/policy.h"
 #include "project/sha256.h"
 
 /* How many entries below one persistence directory are looked at. */
@@ -41,6 +52,7 @@ struct snap_item {
 	bool exists;
 	bool deep;   /* a base whose directory is looked at below */
 	bool hashed; /* sha holds the content */
+	bool keys;   /* sha holds json_keys_digest (LF_PERSIST_JSON_KEYS) */
 	struct stat st;
 	uint8_t sha[LF_SHA256_LEN];
 };
@@ -55,6 +67,194 @@ struct lf_snapshot {
 	struct snap_list items; /* bases plus hook files, as taken */
 	char *incomplete;	/* a hook directory not looked at whole, or NULL */
 };
+
+/* How much of a LF_PERSIST_JSON_KEYS file is read: Claude Code's keeps
+ * every project's history and grows to megabytes. */
+#define SNAP_JSON_MAX (64u << 20)
+/* The longest path of names to a member that is compared (longer: the
+ * file is compared whole). */
+#define JSON_PATH_MAX 8192
+
+/* Member names (lower-cased substrings) whose value can make something
+ * run, or widen what runs without asking, when the tool starts again:
+ * MCP servers and their lists, hooks, allowed tools and permission
+ * modes, trust, commands, environment, helpers, plugins. */
+static const char *const json_run_keys[] = {
+	"mcp",	   "hook",  "allowedtools", "permission", "bypass", "trust",
+	"command", "env",   "helper",	    "statusline", "plugin", "market",
+	"script",  "shell", "exec",	    "server",	  NULL,
+};
+
+/* Subtrees of counters that merely share a word with the list above
+ * (tipsHistory holds {"permissions": 36}, how often a tip was shown). */
+static const char *const json_quiet_keys[] = { "tipsHistory", NULL };
+
+static bool json_key_runs(const char *key)
+{
+	char low[256];
+	size_t n = strlen(key);
+
+	if (n >= sizeof(low))
+		return true; /* an odd name: compared */
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)(key[i] >= 'A' && key[i] <= 'Z' ? key[i] - 'A' + 'a' : key[i]);
+	for (size_t i = 0; json_run_keys[i]; i++)
+		if (strstr(low, json_run_keys[i]))
+			return true;
+	return false;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void digest_str(struct lf_sha256 *c, const char *s)
+{
+	lf_sha256_add(c, s, strlen(s) + 1); /* with its NUL: unambiguous */
+}
+
+/* Whether v can make nothing run: null, false, "", [] or {}. Such a
+ * member is left out, so that the empty lists Claude Code writes for
+ * each new project are no news. */
+static bool json_empty(json_t *v)
+{
+	return json_is_null(v) || json_is_false(v) ||
+	       (json_is_string(v) && !json_string_length(v)) ||
+	       (json_is_array(v) && !json_array_size(v)) ||
+	       (json_is_object(v) && !json_object_size(v));
+}
+
+/* Adds every member below v whose name runs something and whose value is
+ * not empty: the names and indexes that lead to it, then its value,
+ * objects in sorted key order (the tool's own order may change). What
+ * leads nowhere adds nothing: a new history entry is no news. at is the
+ * path so far (len bytes of a buffer of size). */
+static int digest_runs(struct lf_sha256 *c, json_t *v, int depth, char *at, size_t len, size_t size)
+{
+	int r = 0;
+
+	if (depth > 64)
+		return -E2BIG;
+	if (json_is_array(v)) {
+		size_t i;
+		json_t *e;
+
+		json_array_foreach(v, i, e)
+		{
+			int n = snprintf(at + len, size - len, "\x1f[%zu]", i);
+
+			if (n < 0 || (size_t)n >= size - len)
+				return -E2BIG;
+			if ((r = digest_runs(c, e, depth + 1, at, len + (size_t)n, size)) < 0)
+				return r;
+		}
+		at[len] = '\0';
+		return 0;
+	}
+	if (!json_is_object(v))
+		return 0;
+	size_t n = json_object_size(v), k = 0;
+	const char **keys = calloc(n ? n : 1, sizeof(*keys));
+	const char *key;
+	json_t *e;
+
+	if (!keys)
+		return -ENOMEM;
+	json_object_foreach(v, key, e) keys[k++] = key;
+	if (k > 1)
+		qsort(keys, k, sizeof(*keys), cmp_key);
+	for (size_t i = 0; r == 0 && i < k; i++) {
+		bool quiet = false;
+		int m;
+
+		e = json_object_get(v, keys[i]);
+		for (size_t q = 0; json_quiet_keys[q] && depth == 0; q++)
+			quiet |= strcmp(keys[i], json_quiet_keys[q]) == 0;
+		m = snprintf(at + len, size - len, "\x1f%s", keys[i]);
+		if (m < 0 || (size_t)m >= size - len) {
+			r = -E2BIG;
+			break;
+		}
+		if (quiet)
+			continue;
+		if (!json_key_runs(keys[i])) {
+			r = digest_runs(c, e, depth + 1, at, len + (size_t)m, size);
+			continue;
+		}
+		if (json_empty(e))
+			continue;
+		char *text = json_dumps(e, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+
+		if (!text) {
+			r = -ENOMEM;
+			break;
+		}
+		digest_str(c, at);
+		digest_str(c, text);
+		free(text);
+	}
+	at[len] = '\0';
+	free(keys);
+	return r;
+}
+
+/* The digest of what in the JSON text can make something run; false
+ * when it is not JSON (or too deep): compared whole then. */
+static bool json_keys_digest(const char *text, size_t len, uint8_t sha[LF_SHA256_LEN])
+{
+	struct lf_sha256 c;
+	json_error_t err;
+	json_t *root = json_loadb(text, len, JSON_DECODE_ANY, &err);
+	int r;
+
+	if (!root)
+		return false;
+	char *at = malloc(JSON_PATH_MAX);
+
+	if (!at) {
+		json_decref(root);
+		return false;
+	}
+	at[0] = '\0';
+	lf_sha256_init(&c);
+	digest_str(&c, "landfence json keys 1");
+	r = digest_runs(&c, root, 0, at, 0, JSON_PATH_MAX);
+	free(at);
+	json_decref(root);
+	if (r < 0)
+		return false;
+	lf_sha256_finish(&c, sha);
+	return true;
+}
+
+/* A LF_PERSIST_JSON_KEYS file: its digest when it parses, else the hash
+ * of its content. Only when it is still the file st describes. */
+static void snap_hash_json(struct snap_item *it, int dirfd, const char *name)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct lf_sha256 c;
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || st.st_ino != it->st.st_ino || st.st_dev != it->st.st_dev ||
+	    !S_ISREG(st.st_mode) ||
+	    lf_fd_read(fd, (size_t)st.st_size, SNAP_JSON_MAX, &text, &len) < 0) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	if (!json_keys_digest(text, len, it->sha)) {
+		lf_sha256_init(&c);
+		lf_sha256_add(&c, text, len);
+		lf_sha256_finish(&c, it->sha);
+	}
+	free(text);
+	it->hashed = true;
+}
 
 /* The content of the regular file name in dirfd, when it is still the
  * file st describes. */
@@ -96,7 +296,7 @@ static void snap_hash(struct snap_item *it, int dirfd, const char *name)
 /* Looks at name in dirfd (AT_FDCWD and the path for a base), known as
  * path. */
 static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const char *path,
-			const char *why)
+			const char *why, bool keys)
 {
 	struct snap_item *it;
 
@@ -110,16 +310,21 @@ static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const 
 		free(it->path);
 		return -ENOMEM;
 	}
+	it->keys = keys;
 	it->exists = fstatat(dirfd, name, &it->st, AT_SYMLINK_NOFOLLOW) == 0;
-	if (it->exists && S_ISREG(it->st.st_mode))
-		snap_hash(it, dirfd, name);
+	if (it->exists && S_ISREG(it->st.st_mode)) {
+		if (keys)
+			snap_hash_json(it, dirfd, name);
+		else
+			snap_hash(it, dirfd, name);
+	}
 	l->n++;
 	return 0;
 }
 
-static int snap_push(struct snap_list *l, const char *path, const char *why)
+static int snap_push(struct snap_list *l, const char *path, const char *why, bool keys)
 {
-	return snap_push_at(l, AT_FDCWD, path, path, why);
+	return snap_push_at(l, AT_FDCWD, path, path, why, keys);
 }
 
 static void snap_list_fini(struct snap_list *l)
@@ -154,7 +359,7 @@ static int hook_visit(void *ctx, const struct lf_walk_entry *e)
 
 	if (h->hooks && e->depth == 1 && hook_sample(e->name))
 		return LF_WALK_SKIP;
-	r = snap_push_at(h->l, e->dirfd, e->name, e->path, h->why);
+	r = snap_push_at(h->l, e->dirfd, e->name, e->path, h->why, false);
 
 	/* Everything below counts: a script a hook or a setting names may
 	 * live in a subdirectory (.claude/hooks/lib/run.sh). */
@@ -172,7 +377,7 @@ static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **
 		struct hook_walk h = { out, b->why, lf_persist_hook_dir(b->path) };
 		struct lf_walk w = { .visit = hook_visit, .ctx = &h };
 
-		r = snap_push(out, b->path, b->why);
+		r = snap_push(out, b->path, b->why, b->keys);
 		if (r < 0)
 			break;
 		/* As the directory is now: the program may have made it. */
@@ -219,7 +424,7 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 
 		if (pr->mechanism != LF_MECH_WATCHED)
 			continue;
-		r = snap_push(&s->bases, pr->path, pr->why);
+		r = snap_push(&s->bases, pr->path, pr->why, lf_protect_row_json_keys(pr->entry));
 		/* Below a place its tool writes as it runs, every run would
 		 * be news: the place itself is compared. */
 		if (r == 0)
@@ -241,6 +446,12 @@ static bool snap_same(const struct snap_item *a, const struct snap_item *b)
 		return false;
 	if (!a->exists)
 		return true;
+	/* Rewritten at every run (a new inode, size and times): what it
+	 * says is compared, and who may change it. */
+	if (a->keys && b->keys && S_ISREG(a->st.st_mode) && S_ISREG(b->st.st_mode))
+		return a->st.st_mode == b->st.st_mode && a->st.st_uid == b->st.st_uid &&
+		       a->st.st_gid == b->st.st_gid && a->hashed == b->hashed &&
+		       (!a->hashed || memcmp(a->sha, b->sha, sizeof(a->sha)) == 0);
 	return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino &&
 	       a->st.st_mode == b->st.st_mode && a->st.st_size == b->st.st_size &&
 	       a->st.st_uid == b->st.st_uid && a->st.st_gid == b->st.st_gid &&

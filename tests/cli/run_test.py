@@ -496,6 +496,82 @@ def nested_cache(s):
           "the new project's cache is missing: %r" % kept)
 
 
+def claude_state(s):
+    """~/.claude.json, which Claude Code rewrites at every start (counters,
+    tips, each project's history and costs), is compared by what can make
+    something run: a rewrite of the rest ends without a warning; an MCP
+    server added (at the top or for a project), a tool allowed, a project
+    trusted, an environment set, the file made invalid JSON or its mode
+    changed are each reported."""
+    need_enforcement(s)
+    state = s.h(".claude.json")
+    base = {
+        "numStartups": 3,
+        "tipsHistory": {"permissions": 1},
+        "userID": "u",
+        "projects": {s.proj: {"allowedTools": [], "mcpServers": {}, "history": [],
+                              "hasTrustDialogAccepted": True, "lastCost": 0.1}},
+        "mcpServers": {"files": {"command": "npx", "args": ["fs-server"]}},
+    }
+    fake_agent(s, "claude", 'python3 edit.py\n')
+
+    def run_edit(edit):
+        # The agent rewrites the file as Claude Code does in the sandbox
+        # (its temporary file beside it is refused): in place, another
+        # size, new times.
+        s.write("edit.py",
+                "import json, os\n"
+                "p = os.path.expanduser('~/.claude.json')\n"
+                "d = json.load(open(p))\n" + edit +
+                "open(p, 'w').write(json.dumps(d, indent=1))\n")
+        with open(state, "w") as f:
+            json.dump(base, f)
+        os.chmod(state, 0o600)
+        res = s.lf("run", "--", "claude")
+        check(res.code == 0, "the fake claude failed: %r" % res.err)
+        return "the program changed %s" % state in res.err
+
+    proj = "d['projects'][%r]" % s.proj
+    check(not run_edit("d['numStartups'] += 1\n"
+                       "d['tipsHistory']['permissions'] += 1\n"
+                       "d['cachedChangelog'] = 'x' * 5000\n"
+                       + proj + "['history'].append({'display': 'fix the bug'})\n"
+                       + proj + "['lastCost'] = 2.5\n"
+                       "d['projects']['/elsewhere'] = {'allowedTools': [], "
+                       "'mcpServers': {}, 'hasTrustDialogAccepted': False}\n"),
+          "a rewrite of counters, history and a new empty project was reported")
+    check(run_edit("d['mcpServers']['evil'] = {'command': 'sh', 'args': ['-c', 'id']}\n"),
+          "an MCP server added at the top was not reported")
+    check(run_edit(proj + "['mcpServers']['x'] = {'command': '/tmp/x'}\n"),
+          "an MCP server added for the project was not reported")
+    check(run_edit("d['mcpServers']['files']['args'] = ['other']\n"),
+          "an MCP server's arguments changed were not reported")
+    check(run_edit(proj + "['allowedTools'] = ['Bash(*)']\n"),
+          "a tool allowed for the project was not reported")
+    check(run_edit("d['projects']['/elsewhere'] = {'hasTrustDialogAccepted': True}\n"),
+          "a project trusted was not reported")
+    check(run_edit("d['bypassPermissionsModeAccepted'] = True\n"),
+          "bypass permissions mode accepted was not reported")
+    check(run_edit(proj + "['env'] = {'NODE_OPTIONS': '--require /tmp/x'}\n"),
+          "an environment added was not reported")
+    s.write("edit.py", "import os\n"
+            "open(os.path.expanduser('~/.claude.json'), 'w').write('{not json')\n")
+    with open(state, "w") as f:
+        json.dump(base, f)
+    res = s.lf("run", "--", "claude")
+    check("the program changed %s" % state in res.err, "invalid JSON was not reported")
+    # Replaced by a link (from outside: the sandbox cannot make one in
+    # the home directory), between two runs' snapshots is not the
+    # program's doing; its mode made group-writable is.
+    s.write("edit.py", "import os\n"
+            "os.chmod(os.path.expanduser('~/.claude.json'), 0o666)\n")
+    with open(state, "w") as f:
+        json.dump(base, f)
+    os.chmod(state, 0o600)
+    res = s.lf("run", "--", "claude")
+    check("the program changed %s" % state in res.err, "a mode change was not reported")
+
+
 TESTS = {
     "firstrun-profiles": firstrun_profiles,
     "firstrun-unmakeable": firstrun_unmakeable,
@@ -508,6 +584,7 @@ TESTS = {
     "network": network,
     "nested-cache": nested_cache,
     "escaped-output": escaped_output,
+    "claude-state": claude_state,
 }
 
 if __name__ == "__main__":

@@ -312,6 +312,7 @@ struct lf_sandbox {
 	lf_posture posture;
 	char *project_root;
 	char *home;
+	char *config_dir; /* landfence's configuration directory (its caches), or NULL */
 	char *run_dir;
 	struct lf_sandbox_rule *rules;
 	bool *rule_dir;	   /* the path was a directory when compiled */

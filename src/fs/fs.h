@@ -81,6 +81,11 @@ struct lf_walk_budget {
 
 #define LF_WALK_MAX_ENTRIES 200000u
 #define LF_WALK_MAX_MILLIS 3000u
+
+/* The entry budget of a walk that sets none: LANDFENCE_SCAN_MAX_ENTRIES
+ * when set (decimal digits, > 0), else LF_WALK_MAX_ENTRIES. Returns 0, or
+ * -EINVAL (the value is malformed: a walk begun so is incomplete). */
+int lf_walk_budget_entries(size_t *out);
 /* For walks that must finish whatever the size (removing the run
  * directory): no budget at all. */
 #define LF_WALK_UNLIMITED ((size_t)-1)

@@ -36,11 +36,21 @@
 #include "fs/treecache.h"
 #include "policy/policy.h"
 
-#define CACHE_MAGIC "landfence-tree-cache 1\n"
+/* One magic per search: a cache of one kind is never read as the other
+ * (their files are named apart too). */
+#define CACHE_MAGIC_GIT "landfence-tree-cache 2\n"
+#define CACHE_MAGIC_DEV "landfence-dev-cache 1\n"
 #define CACHE_MAX (64u << 20)
 #define RACY_NS (2LL * 1000000000LL)
 /* The search recurses with one PATH_MAX buffer a level. */
 #define TREE_MAX_DEPTH 64
+
+/* A device node a directory holds (the device search). */
+struct devent {
+	char *name;
+	uint64_t rdev;
+	uint8_t block;
+};
 
 struct rec {
 	char *rel; /* below the root: "" for the root, else "a/b" */
@@ -48,8 +58,11 @@ struct rec {
 	int64_t cs, cns, ms, mns;
 	uint32_t nentries; /* what the walk would count */
 	uint8_t gittype;   /* DT_* of its ".git" entry, 0 without one */
-	char **subs;	   /* its subdirectories but ".git", in directory order */
+	char **subs;	   /* its subdirectories in directory order (".git"
+			      only for the device search) */
 	uint32_t nsub;
+	struct devent *devs; /* its device nodes (the device search) */
+	uint32_t ndev;
 };
 
 struct recs {
@@ -66,8 +79,12 @@ struct search {
 	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
 	size_t work;	    /* entries read, plus directories found unchanged */
 	bool changed;	    /* a listing read again */
+	bool devices;	    /* the device search, else the .git search */
+	size_t budget;	    /* the walk's entry budget */
 	struct lf_dotgit *found;
 	size_t nfound, capfound;
+	struct lf_tree_devnode *devfound;
+	size_t ndevfound, capdevfound;
 };
 
 static void rec_fini(struct rec *r)
@@ -75,6 +92,9 @@ static void rec_fini(struct rec *r)
 	for (uint32_t i = 0; i < r->nsub; i++)
 		free(r->subs[i]);
 	free(r->subs);
+	for (uint32_t i = 0; i < r->ndev; i++)
+		free(r->devs[i].name);
+	free(r->devs);
 	free(r->rel);
 }
 
@@ -87,6 +107,13 @@ static void recs_fini(struct recs *rs)
 }
 
 void lf_dotgits_free(struct lf_dotgit *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+void lf_tree_devnodes_free(struct lf_tree_devnode *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i].path);
@@ -147,7 +174,12 @@ static int recs_push(struct recs *rs, const struct rec *r)
 
 /* Reads the cache of root into old; leaves it empty when there is none or
  * it cannot be trusted to parse. */
-static void cache_load(const char *file, const char *root, struct recs *old)
+static bool name_ok(const char *n)
+{
+	return n[0] && !strchr(n, '/') && strcmp(n, ".") != 0 && strcmp(n, "..") != 0;
+}
+
+static void cache_load(const char *file, const char *magic, const char *root, struct recs *old)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -155,10 +187,10 @@ static void cache_load(const char *file, const char *root, struct recs *old)
 	if (lf_file_read_at(AT_FDCWD, file, LF_FILE_STRICT, CACHE_MAX, &text, &len) < 0)
 		return;
 	struct rd r = { (const unsigned char *)text, (const unsigned char *)text + len, false };
-	size_t ml = strlen(CACHE_MAGIC);
+	size_t ml = strlen(magic);
 	char *croot = NULL;
 
-	if (len < ml || memcmp(text, CACHE_MAGIC, ml) != 0)
+	if (len < ml || memcmp(text, magic, ml) != 0)
 		goto out;
 	r.p += ml;
 	croot = rd_str(&r);
@@ -183,8 +215,19 @@ static void cache_load(const char *file, const char *root, struct recs *old)
 			r.bad = true;
 		for (uint32_t i = 0; !r.bad && i < c.nsub; i++) {
 			c.subs[i] = rd_str(&r);
-			if (!r.bad && (!c.subs[i][0] || strchr(c.subs[i], '/') ||
-				       !strcmp(c.subs[i], ".") || !strcmp(c.subs[i], "..")))
+			if (!r.bad && !name_ok(c.subs[i]))
+				r.bad = true;
+		}
+		rd_bytes(&r, &c.ndev, sizeof(c.ndev));
+		if (!r.bad && c.nsub + (uint64_t)c.ndev > c.nentries)
+			r.bad = true;
+		if (!r.bad && c.ndev && !(c.devs = calloc(c.ndev, sizeof(*c.devs))))
+			r.bad = true;
+		for (uint32_t i = 0; !r.bad && i < c.ndev; i++) {
+			c.devs[i].name = rd_str(&r);
+			rd_bytes(&r, &c.devs[i].rdev, sizeof(c.devs[i].rdev));
+			rd_bytes(&r, &c.devs[i].block, sizeof(c.devs[i].block));
+			if (!r.bad && !name_ok(c.devs[i].name))
 				r.bad = true;
 		}
 		if (r.bad || recs_push(old, &c) < 0) {
@@ -222,7 +265,8 @@ static int wr_str(FILE *f, const char *s)
 
 /* Written to a temporary file and renamed over: a reader sees the old
  * cache or the new one. Failing to write costs the next launch a walk. */
-static void cache_save(const char *file, const char *root, const struct recs *now)
+static void cache_save(const char *file, const char *magic, const char *root,
+		       const struct recs *now)
 {
 	char tmp[PATH_MAX + 16];
 	int fd, r = 0;
@@ -239,7 +283,7 @@ static void cache_save(const char *file, const char *root, const struct recs *no
 		unlink(tmp);
 		return;
 	}
-	r = wr(f, CACHE_MAGIC, strlen(CACHE_MAGIC)) ?: wr_str(f, root);
+	r = wr(f, magic, strlen(magic)) ?: wr_str(f, root);
 	for (size_t i = 0; r == 0 && i < now->n; i++) {
 		const struct rec *c = &now->v[i];
 
@@ -253,6 +297,11 @@ static void cache_save(const char *file, const char *root, const struct recs *no
 						 ?: wr(f, &c->nsub, sizeof(c->nsub));
 		for (uint32_t k = 0; r == 0 && k < c->nsub; k++)
 			r = wr_str(f, c->subs[k]);
+		r = r ?: wr(f, &c->ndev, sizeof(c->ndev));
+		for (uint32_t k = 0; r == 0 && k < c->ndev; k++)
+			r = wr_str(f, c->devs[k].name) ?: wr(f, &c->devs[k].rdev, sizeof(c->devs[k].rdev))
+							       ?: wr(f, &c->devs[k].block,
+								     sizeof(c->devs[k].block));
 	}
 	if (fclose(f) != 0)
 		r = -EIO;
@@ -294,12 +343,12 @@ static bool same_times(const struct rec *c, const struct stat *st)
  * descriptor as its entries) into c. Returns 1 read, 0 nothing there (gone,
  * not a directory, a link: what the walk skips too), -EAGAIN anything
  * else (the caller walks), -ENOMEM. */
-static int list_read(const char *path, struct rec *c, struct stat *st)
+static int list_read(const char *path, bool devices, struct rec *c, struct stat *st)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *d;
 	DIR *dir;
-	size_t cap = 0;
+	size_t cap = 0, devcap = 0;
 
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : -EAGAIN;
@@ -327,6 +376,30 @@ static int list_read(const char *path, struct rec *c, struct stat *st)
 		c->nentries++;
 		if (!strcmp(d->d_name, ".git")) {
 			c->gittype = type ? type : DT_UNKNOWN;
+			if (!devices)
+				continue;
+		}
+		/* A device node: its number from lstat, as the walk's scan
+		 * (gate/scan.c, visit_device) takes it. */
+		if (devices && (type == DT_CHR || type == DT_BLK)) {
+			if (fstatat(dirfd(dir), d->d_name, &est, AT_SYMLINK_NOFOLLOW) != 0) {
+				if (errno == ENOENT)
+					continue;
+				closedir(dir);
+				return -EAGAIN;
+			}
+			if (!S_ISCHR(est.st_mode) && !S_ISBLK(est.st_mode)) {
+				closedir(dir);
+				return -EAGAIN; /* replaced while read: the walk decides */
+			}
+			if (lf_grow((void **)&c->devs, &devcap, c->ndev, sizeof(*c->devs)) < 0 ||
+			    !(c->devs[c->ndev].name = strdup(d->d_name))) {
+				closedir(dir);
+				return -ENOMEM;
+			}
+			c->devs[c->ndev].rdev = (uint64_t)est.st_rdev;
+			c->devs[c->ndev++].block = S_ISBLK(est.st_mode);
+			errno = 0;
 			continue;
 		}
 		if (type != DT_DIR)
@@ -362,6 +435,20 @@ static int found_push(struct search *s, const char *path, unsigned char type, si
 	return 0;
 }
 
+static int devfound_push(struct search *s, const char *dir, const struct devent *d)
+{
+	if (lf_grow((void **)&s->devfound, &s->capdevfound, s->ndevfound, sizeof(*s->devfound)) < 0)
+		return -ENOMEM;
+	struct lf_tree_devnode *g = &s->devfound[s->ndevfound];
+
+	if (asprintf(&g->path, "%s/%s", dir, d->name) < 0)
+		return -ENOMEM;
+	g->rdev = (dev_t)d->rdev;
+	g->block = d->block;
+	s->ndevfound++;
+	return 0;
+}
+
 /* One directory (rel below the root, at depth: its entries' depth), then
  * its subdirectories. Returns 0, -EAGAIN (walk instead), -ENOMEM. */
 static int search_dir(struct search *s, const char *rel, size_t depth)
@@ -393,9 +480,13 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		c.nsub = o->nsub;
 		o->subs = NULL;
 		o->nsub = 0;
+		c.devs = o->devs;
+		c.ndev = o->ndev;
+		o->devs = NULL;
+		o->ndev = 0;
 	} else {
 		s->changed = true;
-		r = list_read(path, &c, &st);
+		r = list_read(path, s->devices, &c, &st);
 		if (r <= 0) {
 			rec_fini(&c);
 			return r;
@@ -412,12 +503,18 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	 * runs, and says what it could not see. What was read so far is kept,
 	 * so a tree too large for one launch is known after a few. */
 	s->work += hit ? 1 : c.nentries;
-	if (s->work > LF_WALK_MAX_ENTRIES ||
-	    mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL) {
+	if (s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL) {
 		rec_fini(&c);
 		return -EAGAIN;
 	}
-	if (c.gittype) {
+	for (uint32_t i = 0; s->devices && i < c.ndev; i++) {
+		r = devfound_push(s, path, &c.devs[i]);
+		if (r < 0) {
+			rec_fini(&c);
+			return r;
+		}
+	}
+	if (c.gittype && !s->devices) {
 		size_t pl = strlen(path);
 
 		r = pl + sizeof("/.git") > sizeof(path) ? -EAGAIN : 0;
@@ -456,10 +553,11 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	return r;
 }
 
-/* At most this many projects' caches are kept: the directory is a fence,
- * which the pre-launch scans walk, and scratch projects (tests, one-off
- * clones) would otherwise leave a file each for ever. */
-#define CACHE_KEEP 64
+/* At most this many caches are kept (a project's nested-repository
+ * search, and without a mount namespace each grant's device search): the
+ * directory is a fence, which the pre-launch scans walk, and scratch
+ * projects (tests, one-off clones) would otherwise leave files for ever. */
+#define CACHE_KEEP 128
 
 struct aged {
 	char name[32];
@@ -473,12 +571,13 @@ static int cmp_aged(const void *a, const void *b)
 	return x->mtime_ns < y->mtime_ns ? -1 : x->mtime_ns > y->mtime_ns;
 }
 
-/* Whether name is a cache file's: "tree-" and 16 hexadecimal digits. */
+/* Whether name is a cache file's: "tree-" or "dev-" and 16 hexadecimal
+ * digits. */
 static bool cache_name(const char *name)
 {
-	if (strncmp(name, "tree-", 5) != 0 || strlen(name) != 21)
-		return false;
-	return strspn(name + 5, "0123456789abcdef") == 16;
+	size_t p = !strncmp(name, "tree-", 5) ? 5 : !strncmp(name, "dev-", 4) ? 4 : 0;
+
+	return p && strlen(name) == p + 16 && strspn(name + p, "0123456789abcdef") == 16;
 }
 
 /* Removes the least recently written cache files beyond CACHE_KEEP, when
@@ -520,28 +619,31 @@ static void cache_prune(const char *dir)
 	closedir(d);
 }
 
-int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dotgit **out,
-			 size_t *nout)
+/* The search of root below config_dir's cache: 1 whole (s->found or
+ * s->devfound), 0 the caller walks, -ENOMEM. */
+static int search_run(const char *config_dir, const char *root, struct search *s)
 {
-	struct search s = { .root = root };
+	const char *magic = s->devices ? CACHE_MAGIC_DEV : CACHE_MAGIC_GIT;
 	char file[PATH_MAX];
 	struct timespec now;
 	int r;
 
-	*out = NULL;
-	*nout = 0;
-	/* The root "/" (a project named so with -C) is walked as before. */
+	s->root = root;
+	/* The root "/" (a project named so with -C) is walked as before;
+	 * so is everything when the budget in the environment is bad (the
+	 * walk says so). */
 	if (!config_dir || config_dir[0] != '/' || !root || root[0] != '/' || !root[1] ||
-	    clock_gettime(CLOCK_REALTIME, &now) != 0 ||
-	    snprintf(file, sizeof(file), "%s/cache/tree-%016llx", config_dir,
+	    lf_walk_budget_entries(&s->budget) < 0 || clock_gettime(CLOCK_REALTIME, &now) != 0 ||
+	    snprintf(file, sizeof(file), "%s/cache/%s-%016llx", config_dir,
+		     s->devices ? "dev" : "tree",
 		     (unsigned long long)lf_fnv(root, strlen(root))) >= (int)sizeof(file))
 		return 0;
-	s.rootlen = strlen(root);
-	s.start_ns = ts_ns(now.tv_sec, now.tv_nsec);
-	s.start_mono = mono_ns();
-	cache_load(file, root, &s.old);
-	r = search_dir(&s, "", 1);
-	if ((r == 0 || r == -EAGAIN) && s.changed) {
+	s->rootlen = strlen(root);
+	s->start_ns = ts_ns(now.tv_sec, now.tv_nsec);
+	s->start_mono = mono_ns();
+	cache_load(file, magic, root, &s->old);
+	r = search_dir(s, "", 1);
+	if ((r == 0 || r == -EAGAIN) && s->changed) {
 		char dir[PATH_MAX];
 		bool made = true;
 
@@ -557,18 +659,46 @@ int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dot
 			struct stat st;
 			bool fresh = lstat(file, &st) != 0;
 
-			cache_save(file, root, &s.now);
+			cache_save(file, magic, root, &s->now);
 			if (fresh)
 				cache_prune(dir);
 		}
 	}
-	recs_fini(&s.old);
-	recs_fini(&s.now);
-	if (r < 0) {
+	recs_fini(&s->old);
+	recs_fini(&s->now);
+	return r == -EAGAIN ? 0 : r < 0 ? r : 1;
+}
+
+int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dotgit **out,
+			 size_t *nout)
+{
+	struct search s = { 0 };
+	int r = search_run(config_dir, root, &s);
+
+	*out = NULL;
+	*nout = 0;
+	if (r <= 0) {
 		lf_dotgits_free(s.found, s.nfound);
-		return r == -EAGAIN ? 0 : r;
+		return r;
 	}
 	*out = s.found;
 	*nout = s.nfound;
+	return 1;
+}
+
+int lf_treecache_devnodes(const char *config_dir, const char *root, struct lf_tree_devnode **out,
+			  size_t *nout)
+{
+	struct search s = { .devices = true };
+	int r = search_run(config_dir, root, &s);
+
+	*out = NULL;
+	*nout = 0;
+	if (r <= 0) {
+		lf_tree_devnodes_free(s.devfound, s.ndevfound);
+		return r;
+	}
+	*out = s.devfound;
+	*nout = s.ndevfound;
 	return 1;
 }

@@ -6,7 +6,9 @@
 #ifndef LF_FS_TREECACHE_H
 #define LF_FS_TREECACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* A ".git" entry below the root: its path, its DT_* type, its depth (1
  * for the root's own entries), as the walk's entry gives them. */
@@ -26,5 +28,22 @@ struct lf_dotgit {
 int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dotgit **out,
 			 size_t *nout);
 void lf_dotgits_free(struct lf_dotgit *v, size_t n);
+
+/* A device node below a root: its path, number and kind. */
+struct lf_tree_devnode {
+	char *path;
+	dev_t rdev;
+	bool block;
+};
+
+/* Every character or block device node below root (absolute, canonical;
+ * not "/"), ".git" directories included, in the walk's order, from a
+ * cache of the same kind kept below config_dir (dev-HASH beside the
+ * .git search's tree-HASH): what the device-node scan would find
+ * (gate/scan.c). Returns as lf_treecache_dotgits: 1 whole, 0 walk, or
+ * -ENOMEM. Free *out with lf_tree_devnodes_free. */
+int lf_treecache_devnodes(const char *config_dir, const char *root, struct lf_tree_devnode **out,
+			  size_t *nout);
+void lf_tree_devnodes_free(struct lf_tree_devnode *v, size_t n);
 
 #endif /* LF_FS_TREECACHE_H */

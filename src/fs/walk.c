@@ -52,7 +52,7 @@ static long long now_ns(void)
 /* The default entry budget: LANDFENCE_SCAN_MAX_ENTRIES when set (decimal
  * digits, > 0), else LF_WALK_MAX_ENTRIES. Returns -EINVAL for anything
  * else: a typo must not silently change how far a scan looks. */
-static int budget_from_env(size_t *out)
+int lf_walk_budget_entries(size_t *out)
 {
 	const char *v = secure_getenv("LANDFENCE_SCAN_MAX_ENTRIES");
 	size_t n = 0;
@@ -76,7 +76,7 @@ void lf_walk_begin(struct lf_walk *w)
 	bool bad = false;
 
 	if (!w->budget.max_entries)
-		bad = budget_from_env(&w->budget.max_entries) < 0;
+		bad = lf_walk_budget_entries(&w->budget.max_entries) < 0;
 	if (!w->budget.max_millis)
 		w->budget.max_millis = LF_WALK_MAX_MILLIS;
 	w->entries = 0;

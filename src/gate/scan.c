@@ -27,6 +27,7 @@
 #include "core/model.h"
 #include "core/path.h"
 #include "core/tables.h"
+#include "fs/treecache.h"
 #include "gate/scan.h"
 
 struct candidate {
@@ -412,16 +413,75 @@ static bool take_device_root(void *ctx, const struct lf_path_access *root)
 int lf_devnode_scan(const struct lf_path_access *roots, size_t nroots,
 		    const struct lf_walk_budget *budget, struct lf_devnode_report *out)
 {
+	return lf_devnode_scan_cached(NULL, roots, nroots, budget, out);
+}
+
+/* The roots the cache answered are not walked again. */
+struct dev_rest {
+	struct dev_scan *d;
+	const bool *cached;
+	const struct lf_path_access *roots;
+};
+
+static bool take_uncached_root(void *ctx, const struct lf_path_access *root)
+{
+	struct dev_rest *x = ctx;
+
+	return !x->cached[root - x->roots] && take_device_root(x->d, root);
+}
+
+int lf_devnode_scan_cached(const char *config_dir, const struct lf_path_access *roots,
+			   size_t nroots, const struct lf_walk_budget *budget,
+			   struct lf_devnode_report *out)
+{
 	struct lf_devnode_report rep = { 0 };
 	struct dev_scan d = { &rep, 0, NULL };
+	struct dev_rest rest = { &d, NULL, roots };
+	bool *cached;
 	struct lf_walk w;
-	int r;
+	int r = 0;
 
 	if (!out || roots_valid(roots, nroots) < 0)
 		return -EINVAL;
-	walk_init(&w, visit_device, &d, budget);
-	r = walk_roots(&w, roots, nroots, take_device_root, &d);
-	r = walk_finish(&w, r, &rep.files_seen, &rep.incomplete, rep.reason, sizeof(rep.reason));
+	if (!(cached = calloc(nroots ? nroots : 1, sizeof(*cached))))
+		return -ENOMEM;
+	/* A root the cache of directory listings answers whole (src/fs/
+	 * treecache.c): its device nodes from there. The budget is the
+	 * walk's own only when none was given. */
+	for (size_t i = 0; r == 0 && config_dir && !budget && i < nroots; i++) {
+		struct lf_tree_devnode *v = NULL;
+		size_t n = 0;
+		int c;
+
+		if (!take_device_root(&d, &roots[i]))
+			continue;
+		c = lf_treecache_devnodes(config_dir, roots[i].path, &v, &n);
+		if (c < 0)
+			r = c;
+		for (size_t k = 0; c == 1 && r == 0 && k < n; k++) {
+			if (lf_grow((void **)&rep.hits, &d.cap, rep.nhits, sizeof(*rep.hits)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			rep.hits[rep.nhits++] = (struct lf_devnode_hit){
+				.path = v[k].path,
+				.root = roots[i].path,
+				.block = v[k].block,
+				.rdev = v[k].rdev,
+			};
+			v[k].path = NULL;
+		}
+		cached[i] = c == 1;
+		lf_tree_devnodes_free(v, n);
+	}
+	if (r == 0) {
+		rest.cached = cached;
+		walk_init(&w, visit_device, &d, budget);
+		r = walk_roots(&w, roots, nroots, take_uncached_root, &rest);
+		r = walk_finish(&w, r, &rep.files_seen, &rep.incomplete, rep.reason,
+				sizeof(rep.reason));
+	}
+	free(cached);
 	if (r == 0)
 		*out = rep;
 	else

@@ -111,6 +111,17 @@ struct lf_devnode_report {
 
 int lf_devnode_scan(const struct lf_path_access *roots, size_t nroots,
 		    const struct lf_walk_budget *budget, struct lf_devnode_report *out);
+
+/* The same, each root first asked of the cache of directory listings below
+ * config_dir (landfence's configuration directory; NULL: none), when no
+ * budget is given: a root it answers whole is not walked (a directory
+ * whose device, inode, change and modification times are those cached is
+ * not read again: making, linking or renaming a node in changes them;
+ * doc/landlock.md). The others are walked as by lf_devnode_scan, which
+ * says what it could not see. files_seen counts the walked roots only. */
+int lf_devnode_scan_cached(const char *config_dir, const struct lf_path_access *roots,
+			   size_t nroots, const struct lf_walk_budget *budget,
+			   struct lf_devnode_report *out);
 void lf_devnode_report_fini(struct lf_devnode_report *r);
 int lf_devnode_hit_format(const struct lf_devnode_hit *h, char *buf, size_t size);
 

@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.dont_write_bytecode = True
-from lftest import check, denied, main, need_enforcement  # noqa: E402
+from lftest import Skip, check, denied, main, need_enforcement  # noqa: E402
 
 
 def fake_agent(s, name, script):
@@ -469,31 +469,33 @@ def nested_cache(s):
     check(protected(s, "/inner/.git/") == first, "a broken cache lost the nested repository")
     with open(caches[0], "rb") as f:
         check(len(f.read()) > 40, "the broken cache was not rewritten")
-    # Bounded: 70 other projects' caches (written days ago, one a minute
-    # apart); a new project's first run keeps the 64 most recently
+    # Bounded: with 134 other caches (written days ago, one a minute
+    # apart), a new project's first run keeps the 128 most recently
     # written, its own among them.
     cdir = s.h(".config/landfence/cache")
+    before = set(os.listdir(cdir))  # this project's (and, without a
+    # namespace, its grants' device caches): all recent
     old = int(time.time()) - 7 * 86400
-    for i in range(70):
-        fake = os.path.join(cdir, "tree-%016x" % (0xfeed0000 + i))
-        with open(fake, "w") as f:
-            f.write("landfence-tree-cache 1\n")
-        os.utime(fake, (old + 60 * i, old + 60 * i))
+    nfake, keep = 134, 128
+    fakes = ["tree-%016x" % (0xfeed0000 + i) for i in range(nfake)]
+    for i, name in enumerate(fakes):
+        with open(os.path.join(cdir, name), "w") as f:
+            f.write("landfence-tree-cache 2\n")
+        os.utime(os.path.join(cdir, name), (old + 60 * i, old + 60 * i))
     other = os.path.join(s.top, "other")
     os.makedirs(os.path.join(other, "sub"))
     git(s, other, "init", "-q", ".")
     time.sleep(2.2)
     res = s.lf("run", "--", "true", cwd=other)
     check(res.code == 0, "run in a second project failed")
-    kept = sorted(os.path.basename(p) for p in glob.glob(os.path.join(cdir, "tree-*")))
-    check(len(kept) == 64, "%d caches kept, not 64" % len(kept))
-    check(os.path.basename(caches[0]) in kept, "the first project's recent cache was removed")
-    check("tree-%016x" % (0xfeed0000 + 69) in kept and
-          "tree-%016x" % (0xfeed0000 + 7) not in kept,
-          "not the least recently written caches were removed: %r" % kept)
-    check(len(kept) == 64 and len(set(kept) - {"tree-%016x" % (0xfeed0000 + i)
-                                              for i in range(70)}) == 2,
-          "the new project's cache is missing: %r" % kept)
+    kept = set(os.listdir(cdir))
+    new = {n for n in kept - before - set(fakes) if n.startswith("tree-")}
+    check(len(kept) == keep, "%d caches kept, not %d" % (len(kept), keep))
+    check(before <= kept, "a recent cache was removed: %r" % (before - kept))
+    check(len(new) == 1, "the new project's cache is missing: %r" % sorted(kept))
+    left = [n for n in fakes if n in kept]
+    check(left == fakes[len(fakes) - len(left):],
+          "not the least recently written caches were removed: %r" % left)
 
 
 def claude_state(s):
@@ -572,6 +574,56 @@ def claude_state(s):
     check("the program changed %s" % state in res.err, "a mode change was not reported")
 
 
+def device_cache(s):
+    """Without a mount namespace the device-node scan answers from its
+    cache of directory listings as the walk would: a node there at the
+    first launch is refused; the cache, once warm, still refuses a node
+    made later in a directory it knows, deep down, or inside .git; a
+    tree larger than one walk's budget is searched whole (each grant
+    root its own budget). Root only: making a device node needs
+    CAP_MKNOD."""
+    import glob
+    import time
+    if os.geteuid() != 0:
+        raise Skip("making device nodes needs root")
+    need_enforcement(s)
+    no_ns = {"LANDFENCE_NO_NAMESPACES": "1"}
+    git(s, s.proj, "init", "-q", ".")
+    for d in ("a/b/c", "d"):
+        os.makedirs(os.path.join(s.proj, d))
+    node = os.path.join(s.proj, "a/b/c/disk")
+    os.mknod(node, 0o666 | stat.S_IFBLK, os.makedev(7, 0))
+    time.sleep(2.2)
+
+    def refused(where, kind="block"):
+        res = s.lf("run", "--", "true", extra=no_ns)
+        return res.code == 125 and ("%s is a %s device node" % (where, kind)) in res.err
+
+    check(refused(node), "a device node there at the first launch was not refused")
+    check(glob.glob(s.h(".config/landfence/cache/dev-*")), "no device cache was written")
+    check(refused(node), "the warm cache lost the device node")
+    os.unlink(node)
+    time.sleep(2.2)
+    res = s.lf("run", "--", "true", extra=no_ns)
+    check(res.code == 0, "the node removed, run still refused: %r" % res.err)
+    time.sleep(2.2)
+    res = s.lf("run", "--", "true", extra=no_ns)  # all of it cached now
+    check(res.code == 0, "run refused from a warm cache: %r" % res.err)
+    for rel in ("a/b/c/later", ".git/objects/hidden", "d/chr"):
+        path = os.path.join(s.proj, rel)
+        os.mknod(path, 0o666 | (stat.S_IFCHR if rel == "d/chr" else stat.S_IFBLK),
+                 os.makedev(1, 3))
+        check(refused(path, "character" if rel == "d/chr" else "block"),
+              "a node made after the cache was warm was not refused: " + rel)
+        os.unlink(path)
+    # More entries than one walk may see (LANDFENCE_SCAN_MAX_ENTRIES), in
+    # a root whose cache answers: the walk alone refused; the cache's own
+    # budget counts a known directory as one.
+    res = s.lf("run", "--", "true", extra=dict(no_ns, LANDFENCE_SCAN_MAX_ENTRIES="3"))
+    check(res.code == 125 and "incomplete" in res.err,
+          "a budget of 3 entries did not refuse: %r" % res.err)
+
+
 TESTS = {
     "firstrun-profiles": firstrun_profiles,
     "firstrun-unmakeable": firstrun_unmakeable,
@@ -585,6 +637,7 @@ TESTS = {
     "nested-cache": nested_cache,
     "escaped-output": escaped_output,
     "claude-state": claude_state,
+    "device-cache": device_cache,
 }
 
 if __name__ == "__main__":

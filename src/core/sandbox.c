@@ -2260,12 +2260,14 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	sb->project_root = strdup(in->host.project_root);
 	sb->home = in->host.home ? strdup(in->host.home) : NULL;
 	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;
+	sb->config_dir = in->host.config_dir ? strdup(in->host.config_dir) : NULL;
 	sb->ns.available = in->host.ns;
 	sb->ns.user = in->host.ns && in->host.ns_user;
 	sb->ns_failed = in->host.ns_failed ? strdup(in->host.ns_failed) : NULL;
 	sb->ns.failed = sb->ns_failed;
 	r = !sb->project_root || (in->host.home && !sb->home) ||
 			    (in->host.run_dir && !sb->run_dir) ||
+			    (in->host.config_dir && !sb->config_dir) ||
 			    (in->host.ns_failed && !sb->ns_failed)
 		    ? -ENOMEM
 		    : 0;
@@ -2357,6 +2359,7 @@ void lf_sandbox_free(struct lf_sandbox *sb)
 	lf_strv_fini(&sb->notices);
 	free(sb->project_root);
 	free(sb->home);
+	free(sb->config_dir);
 	free(sb->run_dir);
 	free(sb);
 }

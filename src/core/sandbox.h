@@ -313,6 +313,7 @@ struct lf_sandbox {
 	char *project_root;
 	char *home;
 	char *run_dir;
+	char *config_dir; /* landfence's configuration directory, or NULL */
 	struct lf_sandbox_rule *rules;
 	bool *rule_dir;	   /* the path was a directory when compiled */
 	bool *rule_device; /* a device node: device rights only */

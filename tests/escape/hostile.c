@@ -539,6 +539,23 @@ const struct esc_case esc_cases[] = {
 		       "the program changed @P/.claude/hooks/deep/run.sh",
 		       "the program changed @P/.devcontainer/devcontainer.json",
 		       "the program changed @P/.cursor/mcp.json" } },
+	/* A git directory that did not exist at launch can be neither
+	 * masked nor watched by name: the program made a repository with
+	 * its own config and gave it to the index as a gitlink, and the
+	 * user's next git status in the project ran its core.fsmonitor,
+	 * with no word after the run. The search for git directories runs
+	 * again after the program, with and without the masks. */
+	{ .name = "report: a git repository, a submodule's git directory and a .git file made "
+		  "during the run",
+	  .kind = 11,
+	  .policy = ALL_RW,
+	  .probe = "mkdir @P/src/x mkdir @P/src/x/.git put @P/src/x/.git/HEAD ref put "
+		   "@P/src/x/.git/config [core] mkdir @P/.git/modules mkdir @P/.git/modules/m put "
+		   "@P/.git/modules/m/HEAD ref mkdir @P/src/y put @P/src/y/.git gitdir:x",
+	  .want = "ok ok ok ok ok ok ok ok ok",
+	  .err_has = { "the program made the git directory @P/src/x/.git",
+		       "the program made the git directory @P/.git/modules/m",
+		       "the program made @P/src/y/.git" } },
 	{ .name = "honest: ordinary writes, and git's own files, are not reported",
 	  .kind = 11,
 	  .flags = ESC_NO_NS,
@@ -547,7 +564,7 @@ const struct esc_case esc_cases[] = {
 	  .probe = "put @P/src/a.txt B put @P/.git/HEAD ref create @P/src/new readsome "
 		   "@P/.git/config readsome @P/.vscode/tasks.json",
 	  .want = "ok ok ok ok ok",
-	  .err_lacks = { "the program changed" } },
+	  .err_lacks = { "the program changed", "the program made" } },
 	{ .name = "with the masks the same places are read-only",
 	  .kind = 13,
 	  .flags = ESC_NS,

@@ -192,6 +192,7 @@ struct lf_protect_path {
 	char *path;	    /* the parent canonical, the last component as written */
 	size_t entry;	    /* index into lf_sandbox_input.protects */
 	enum lf_ftype type; /* lstat: a link is never followed */
+	bool alias;	    /* another mount path of an earlier entry */
 };
 
 /* A variable the scrub removes. */

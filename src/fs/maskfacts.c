@@ -799,7 +799,7 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
 			}
 			in->protect_paths[in->nprotect_paths++] =
 				(struct lf_protect_path){ al[k], in->protect_paths[i].entry,
-							  in->protect_paths[i].type };
+							  in->protect_paths[i].type, true };
 			al[k] = NULL;
 		}
 		for (size_t k = 0; k < nal; k++)

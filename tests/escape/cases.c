@@ -1413,6 +1413,21 @@ const struct esc_case esc_cases[] = {
 		   "@B/alias/src/a.txt A create @B/alias/src/new",
 	  .want = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok ok",
 	  .after = alias_gone },
+	/* Not granted at @B/alias, and reached all the same: Landlock's
+	 * rule is on the project directory's inode, which the bind shows.
+	 * The masks at the project's paths do not cover the other mount,
+	 * so the secret was read and the config written through it. */
+	{ .name = "masks: the project bound a second time elsewhere, not granted there",
+	  .kind = 13,
+	  .flags = ESC_ROOT,
+	  .policy = MASKP,
+	  .setup = alias_mount,
+	  .probe =
+		  "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "
+		  "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq @P/src/a.txt A",
+	  .want = "EACCES EACCES EACCES EACCES EACCES",
+	  .want_ns = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok",
+	  .after = alias_gone },
 	{ .name = "masks: a fence reached through a symbolic link is dropped, not masked",
 	  .kind = 13,
 	  .flags = ESC_NS,

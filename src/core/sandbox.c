@@ -1419,10 +1419,10 @@ static int grant_etc(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 
 			if (!alias)
 				return -ENOMEM;
-			if (rules_cover(sb, alias, RO))
-				r = mask_add(
-					sb, alias, kind, LF_ORIGIN_HOST, c->source, c->layer,
-					xasprintf("host: not readable by others (%s)", h->path));
+			/* Reached through /etc's inode even where no rule
+			 * names it (mask_aliases). */
+			r = mask_add(sb, alias, kind, LF_ORIGIN_HOST, c->source, c->layer,
+				     xasprintf("host: not readable by others (%s)", h->path));
 			free(alias);
 		}
 	}
@@ -1805,6 +1805,45 @@ static int compile_fences(struct lf_sandbox *sb, const struct lf_sandbox_input *
 	return 0;
 }
 
+/* Another mount path of a fenced place that no grant's path reaches is
+ * still reached: Landlock's rule sits on the inode of the granted
+ * directory, which the other mount shows too, so `cat /mnt/.env`
+ * through a bind of the project at /mnt read what the mask at the
+ * project's .env hides. In the mount namespace such a place is masked
+ * where it is (hidden for a read fence, read-only for a write fence),
+ * whatever becomes of the fence elsewhere; an alias is never granted by
+ * its own path, so nothing the policy gives is lost. */
+static int mask_aliases(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
+{
+	int r = 0;
+
+	if (!in->host.ns)
+		return 0;
+	for (size_t i = 0; i < sb->nfences && r == 0; i++) {
+		const struct lf_fence_in *F = &in->fences[sb->fence_src[i]];
+		const struct lf_sandbox_fence *f = &sb->fences[i];
+		char *words;
+
+		if (sb->fence_form[i] != LF_FORM_ALIAS || f->mechanism == LF_MECH_MASK ||
+		    (F->type != LF_FT_DIR && F->type != LF_FT_FILE) ||
+		    mask_over(sb, f->path, f->access))
+			continue;
+		words = fence_words(F);
+		if (!words)
+			return -ENOMEM;
+		r = mask_add(sb, f->path, mask_kind(f->access, F->type), F->origin, F->source,
+			     F->layer,
+			     xasprintf("%s (another mount path of %s)", words,
+				       F->canon ? F->canon : F->raw));
+		free(words);
+		r = r
+			    ?: fence_mech_set(sb, i, LF_MECH_MASK,
+					      "another mount path: Landlock reaches it through the "
+					      "grant's directory there");
+	}
+	return r;
+}
+
 /* ------------------------------------------------------------------------
  * Protections, and what the launcher binds before the masks
  */
@@ -1877,7 +1916,9 @@ static int compile_protects(struct lf_sandbox *sb, const struct lf_sandbox_input
 		const struct lf_protect_in *e = &in->protects[pp->entry];
 		enum lf_mechanism m = LF_MECH_WATCHED;
 
-		if (!rules_reach(sb, pp->path, RW))
+		/* Another mount path of a protection is reached through the
+		 * inode of the grant's directory it shows (mask_aliases). */
+		if (!rules_reach(sb, pp->path, RW) && !(pp->alias && in->host.ns))
 			continue;
 		why[0] = '\0';
 		bool covered = mask_over(sb, pp->path, RW) != NULL;
@@ -2261,6 +2302,7 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	sb->home = in->host.home ? strdup(in->host.home) : NULL;
 	sb->config_dir = in->host.config_dir ? strdup(in->host.config_dir) : NULL;
 	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;
+	sb->config_dir = in->host.config_dir ? strdup(in->host.config_dir) : NULL;
 	sb->ns.available = in->host.ns;
 	sb->ns.user = in->host.ns && in->host.ns_user;
 	sb->ns_failed = in->host.ns_failed ? strdup(in->host.ns_failed) : NULL;
@@ -2268,6 +2310,7 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	r = !sb->project_root || (in->host.home && !sb->home) ||
 			    (in->host.config_dir && !sb->config_dir) ||
 			    (in->host.run_dir && !sb->run_dir) ||
+			    (in->host.config_dir && !sb->config_dir) ||
 			    (in->host.ns_failed && !sb->ns_failed)
 		    ? -ENOMEM
 		    : 0;
@@ -2275,6 +2318,8 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 		r = compile_fences(sb, in);
 	if (r == 0)
 		r = compile_rules(sb, in);
+	if (r == 0)
+		r = mask_aliases(sb, in);
 	if (r == 0)
 		r = compile_protects(sb, in);
 	if (r == 0)

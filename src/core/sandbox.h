@@ -192,6 +192,7 @@ struct lf_protect_path {
 	char *path;	    /* the parent canonical, the last component as written */
 	size_t entry;	    /* index into lf_sandbox_input.protects */
 	enum lf_ftype type; /* lstat: a link is never followed */
+	bool alias;	    /* another mount path of an earlier entry */
 };
 
 /* A variable the scrub removes. */
@@ -314,6 +315,7 @@ struct lf_sandbox {
 	char *home;
 	char *config_dir; /* landfence's configuration directory (its caches), or NULL */
 	char *run_dir;
+	char *config_dir; /* landfence's configuration directory, or NULL */
 	struct lf_sandbox_rule *rules;
 	bool *rule_dir;	   /* the path was a directory when compiled */
 	bool *rule_device; /* a device node: device rights only */

@@ -364,8 +364,12 @@ static int mask_links(struct lf_sandbox *sb)
 		free(rules);
 		return -ENOMEM;
 	}
+	/* A masked fence counts by its masks: an expanded glob leaves the
+	 * rest of its static prefix granted (lf_sandbox_paths). */
 	for (size_t i = 0; i < sb->nfences; i++)
-		fences[nf++] = (struct lf_path_access){ sb->fences[i].path, sb->fences[i].access };
+		if (sb->fences[i].mechanism != LF_MECH_MASK)
+			fences[nf++] =
+				(struct lf_path_access){ sb->fences[i].path, sb->fences[i].access };
 	for (size_t i = 0; i < sb->nmasks; i++)
 		fences[nf++] = (struct lf_path_access){ sb->masks[i].path, sb->masks[i].access };
 	for (size_t i = 0; i < nr; i++)

@@ -410,25 +410,25 @@ static char *gitdir_of(const char *dotgit)
 	return out;
 }
 
-static int gitdir_add(struct lf_sandbox_input *in, char *dir)
+static int gitdir_add(struct lf_strv *dirs, char *dir)
 {
 	int r = 0;
 
 	if (!dir)
 		return 0;
-	for (size_t i = 0; i < in->gitdirs.n; i++)
-		if (!strcmp(in->gitdirs.v[i], dir)) {
+	for (size_t i = 0; i < dirs->n; i++)
+		if (!strcmp(dirs->v[i], dir)) {
 			free(dir);
 			return 0;
 		}
-	r = lf_strv_push(&in->gitdirs, dir);
+	r = lf_strv_push(dirs, dir);
 	free(dir);
 	return r;
 }
 
 struct gitwalk {
-	struct lf_sandbox_input *in;
-	struct lf_strv dotgit_files; /* ".git" files found: gitdir pointers */
+	struct lf_strv *dirs;
+	struct lf_strv *dotgit_files; /* ".git" files found: gitdir pointers */
 };
 
 /* Nested repositories: a ".git" anywhere below the project root. */
@@ -440,10 +440,10 @@ static int nested_visit(void *ctx, const struct lf_walk_entry *e)
 		return LF_WALK_NEXT;
 	/* A .git file names the git directory git uses there: pointed
 	 * elsewhere, at hooks made for it, it plants them. */
-	if (e->type == DT_REG && lf_strv_push(&g->dotgit_files, e->path) < 0)
+	if (e->type == DT_REG && lf_strv_push(g->dotgit_files, e->path) < 0)
 		return -ENOMEM;
 	if (e->depth > 1) {
-		int r = gitdir_add(g->in, gitdir_of(e->path));
+		int r = gitdir_add(g->dirs, gitdir_of(e->path));
 
 		if (r < 0)
 			return r;
@@ -464,7 +464,7 @@ static int modules_visit(void *ctx, const struct lf_walk_entry *e)
 	if (snprintf(head, sizeof(head), "%s/HEAD", e->name) >= (int)sizeof(head) ||
 	    fstatat(e->dirfd, head, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 		return LF_WALK_NEXT;
-	int r = gitdir_add(g->in, realpath(e->path, NULL));
+	int r = gitdir_add(g->dirs, realpath(e->path, NULL));
 	/* Its own modules/ is looked at when its turn comes. */
 	return r < 0 ? r : LF_WALK_SKIP;
 }
@@ -513,26 +513,26 @@ static int walk_collect(const char *root, lf_walk_fn visit, struct gitwalk *g, c
 static int protect_extra(struct lf_sandbox_input *in, const char *name, const char *why,
 			 const char *path);
 
-static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err)
+int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree, struct lf_strv *dirs,
+		    struct lf_strv *dotgit_files, char **err)
 {
-	const char *root = in->host.project_root;
-	struct gitwalk g = { .in = in };
+	struct gitwalk g = { .dirs = dirs, .dotgit_files = dotgit_files };
 	char *main = NULL;
 	struct stat st;
 	int r;
 
 	if (asprintf(&main, "%s/.git", strcmp(root, "/") ? root : "") < 0)
 		return -ENOMEM;
-	r = gitdir_add(in, gitdir_of(main));
+	r = gitdir_add(dirs, gitdir_of(main));
 	if (r == 0 && lstat(main, &st) == 0 && S_ISREG(st.st_mode))
-		r = lf_strv_push(&g.dotgit_files, main);
+		r = lf_strv_push(dotgit_files, main);
 	free(main);
 	if (r == 0 && walk_tree) {
 		/* The cache of directory listings when it can answer whole
 		 * (treecache.c), else the walk. */
 		struct lf_dotgit *dg = NULL;
 		size_t ndg = 0;
-		int c = lf_treecache_dotgits(in->host.config_dir, root, &dg, &ndg);
+		int c = lf_treecache_dotgits(config_dir, root, &dg, &ndg);
 
 		if (c < 0)
 			r = c;
@@ -553,20 +553,15 @@ static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err
 		}
 		lf_dotgits_free(dg, ndg);
 	}
-	for (size_t i = 0; r == 0 && i < g.dotgit_files.n; i++)
-		r = protect_extra(in, ".git (a file)",
-				  "names the git directory, and so the hooks, git uses there",
-				  g.dotgit_files.v[i]);
-	lf_strv_fini(&g.dotgit_files);
 	/* The list grows while it is read: each directory's own. A linked
 	 * worktree's git directory below worktrees/ holds its commondir and
 	 * config.worktree, which git in that worktree (outside the project,
 	 * perhaps) reads: a git directory too. */
-	for (size_t i = 0; r == 0 && i < in->gitdirs.n; i++) {
+	for (size_t i = 0; r == 0 && i < dirs->n; i++) {
 		char *mods = NULL, *wts = NULL;
-		r = gitdir_add(in, commondir_of(in->gitdirs.v[i]));
-		if (r == 0 && (asprintf(&mods, "%s/modules", in->gitdirs.v[i]) < 0 ||
-			       asprintf(&wts, "%s/worktrees", in->gitdirs.v[i]) < 0))
+		r = gitdir_add(dirs, commondir_of(dirs->v[i]));
+		if (r == 0 && (asprintf(&mods, "%s/modules", dirs->v[i]) < 0 ||
+			       asprintf(&wts, "%s/worktrees", dirs->v[i]) < 0))
 			r = -ENOMEM;
 		if (r == 0)
 			r = walk_collect(mods, modules_visit, &g, err);
@@ -575,6 +570,21 @@ static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err
 		free(mods);
 		free(wts);
 	}
+	return r;
+}
+
+static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err)
+{
+	struct lf_strv dotgit_files = { 0 };
+	int r;
+
+	r = lf_gitdirs_find(in->host.project_root, in->host.config_dir, walk_tree, &in->gitdirs,
+			    &dotgit_files, err);
+	for (size_t i = 0; r == 0 && i < dotgit_files.n; i++)
+		r = protect_extra(in, ".git (a file)",
+				  "names the git directory, and so the hooks, git uses there",
+				  dotgit_files.v[i]);
+	lf_strv_fini(&dotgit_files);
 	return r;
 }
 
@@ -790,7 +800,7 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
 			}
 			in->protect_paths[in->nprotect_paths++] =
 				(struct lf_protect_path){ al[k], in->protect_paths[i].entry,
-							  in->protect_paths[i].type };
+							  in->protect_paths[i].type, true };
 			al[k] = NULL;
 		}
 		for (size_t k = 0; k < nal; k++)

@@ -6,7 +6,10 @@
 #ifndef LF_FS_MASKFACTS_H
 #define LF_FS_MASKFACTS_H
 
+#include <stdbool.h>
+
 struct lf_sandbox_input;
+struct lf_strv;
 
 /* Fills, in in: each fence's type at launch, its other mount paths and,
  * for a read fence at or above a read grant whose glob has a tail, its
@@ -17,5 +20,17 @@ struct lf_sandbox_input;
  * Returns 0 or -ENOMEM; what cannot be looked at is a fact, not an
  * error. */
 int lf_facts_masks(struct lf_sandbox_input *in, char **notice);
+
+/* The git directories of the project at root (canonical absolute): its
+ * own, the one its .git file names, each one's common directory,
+ * submodules' below modules/ and linked worktrees' below worktrees/,
+ * and, with walk_tree, every nested repository's (from the cache of
+ * directory listings below config_dir when it can answer, else a walk).
+ * Appends each directory once (realpath) to dirs and each ".git" file
+ * found to dotgit_files. *err, when NULL, gets a message (malloc'ed) for
+ * a walk that could not finish. Returns 0 or -ENOMEM; what cannot be
+ * looked at is left out. */
+int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree, struct lf_strv *dirs,
+		    struct lf_strv *dotgit_files, char **err);
 
 #endif /* LF_FS_MASKFACTS_H */

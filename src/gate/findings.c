@@ -82,17 +82,34 @@ int lf_findings_add(struct lf_findings *f, unsigned scan, bool incomplete,
 int lf_sandbox_paths(const struct lf_sandbox *sb, bool rules, struct lf_path_access **out,
 		     size_t *n)
 {
-	size_t k = rules ? sb->nrules : sb->nfences;
+	size_t k = rules ? sb->nrules : sb->nfences + sb->nmasks, m = 0;
 	struct lf_path_access *v = calloc(k ? k : 1, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < k; i++) {
-		v[i].path = rules ? sb->rules[i].path : sb->fences[i].path;
-		v[i].access = rules ? sb->rules[i].access : sb->fences[i].access;
+	if (rules) {
+		for (size_t i = 0; i < sb->nrules; i++)
+			v[m++] = (struct lf_path_access){ sb->rules[i].path, sb->rules[i].access };
+		goto out;
 	}
+	/* A masked fence is enforced by its masks, not by its static
+	 * prefix: an expanded glob (every .pem file of the project) leaves
+	 * the rest of its prefix granted, so a second name there of a
+	 * fenced file is reachable and must not count as fenced
+	 * (doc/escape.md, kind 2). Each mask is a fenced place. */
+	for (size_t i = 0; i < sb->nfences; i++)
+		if (sb->fences[i].mechanism != LF_MECH_MASK)
+			v[m++] =
+				(struct lf_path_access){ sb->fences[i].path, sb->fences[i].access };
+	/* The entries of /etc hidden because others cannot read them are
+	 * not fences: their second names were masked when the value was
+	 * built where they could be found (mask_links, src/fs/facts.c). */
+	for (size_t i = 0; i < sb->nmasks; i++)
+		if (sb->masks[i].origin != LF_ORIGIN_HOST)
+			v[m++] = (struct lf_path_access){ sb->masks[i].path, sb->masks[i].access };
+out:
 	*out = v;
-	*n = k;
+	*n = m;
 	return 0;
 }
 

@@ -27,8 +27,11 @@ int lf_findings_add(struct lf_findings *f, unsigned scan, bool incomplete,
 		    enum lf_severity severity, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-/* The value's final rules (rules true) or fences as (path, access) pairs,
- * borrowing its strings; free the array with free(). Returns 0, -ENOMEM. */
+/* The value's final rules (rules true), or the places it keeps from them
+ * (rules false: every fence not enforced by masks, and every mask but
+ * those of /etc's listing), as
+ * (path, access) pairs, borrowing its strings; free the array with
+ * free(). Returns 0, -ENOMEM. */
 int lf_sandbox_paths(const struct lf_sandbox *sb, bool rules, struct lf_path_access **out,
 		     size_t *n);
 

@@ -36,6 +36,7 @@
 
 #include "core/path.h"
 #include "core/tables.h"
+#include "fs/maskfacts.h"
 #include "gate/gate.h"
 #include "policy/policy.h"
 #include "project/sha256.h"
@@ -66,6 +67,14 @@ struct lf_snapshot {
 	struct snap_list bases; /* the persistence paths */
 	struct snap_list items; /* bases plus hook files, as taken */
 	char *incomplete;	/* a hook directory not looked at whole, or NULL */
+	/* Git directories made by the program (lf_gitdirs_find after it):
+	 * the project root when a grant writes it, NULL otherwise; the
+	 * configuration directory for the cache of listings; the places
+	 * known at launch (every protection); the writable grants. */
+	char *root;
+	char *config_dir;
+	struct lf_strv known;
+	struct lf_strv writable;
 };
 
 /* How much of a LF_PERSIST_JSON_KEYS file is read: Claude Code's keeps
@@ -402,7 +411,83 @@ void lf_snapshot_free(struct lf_snapshot *s)
 	snap_list_fini(&s->bases);
 	snap_list_fini(&s->items);
 	free(s->incomplete);
+	free(s->root);
+	free(s->config_dir);
+	lf_strv_fini(&s->known);
+	lf_strv_fini(&s->writable);
 	free(s);
+}
+
+/* What the search for git directories made during the run needs: a git
+ * directory (its hooks, its config and the fsmonitor or filters it
+ * names) made anywhere in a writable project runs outside the sandbox
+ * later, when git is used there or when the project's own git goes
+ * through it as a submodule (git status does), and none of it existed
+ * at launch to be masked or watched. */
+static int gitdirs_take(struct lf_snapshot *s, const struct lf_sandbox *sb)
+{
+	bool project = false;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sb->nrules; i++) {
+		if (!(sb->rules[i].access & LF_ACCESS_RW))
+			continue;
+		project = project || lf_path_overlap(sb->rules[i].path, sb->project_root);
+		r = lf_strv_push(&s->writable, sb->rules[i].path);
+	}
+	for (size_t i = 0; r == 0 && i < sb->nprotects; i++)
+		r = lf_strv_push(&s->known, sb->protects[i].path);
+	if (r == 0 && project && !(s->root = strdup(sb->project_root)))
+		r = -ENOMEM;
+	if (r == 0 && project && sb->config_dir && !(s->config_dir = strdup(sb->config_dir)))
+		r = -ENOMEM;
+	return r;
+}
+
+static bool in_list(const struct lf_strv *l, const char *path, bool below)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (below ? lf_path_covers(path, l->v[i]) : lf_path_covers(l->v[i], path))
+			return true;
+	return false;
+}
+
+/* Every git directory and .git file in a writable place that no
+ * protection of the launch knew is news. */
+static int report_gitdirs(const struct lf_snapshot *s, struct lf_findings *f)
+{
+	struct lf_strv dirs = { 0 }, files = { 0 };
+	char *err = NULL;
+	int r;
+
+	if (!s->root)
+		return 0;
+	r = lf_gitdirs_find(s->root, s->config_dir, true, &dirs, &files, &err);
+	for (size_t i = 0; r == 0 && i < dirs.n; i++)
+		if (in_list(&s->writable, dirs.v[i], false) && !in_list(&s->known, dirs.v[i], true))
+			r = lf_findings_add(
+				f, LF_SCAN_CHANGES, false, LF_SEVERITY_WARNING, dirs.v[i],
+				"the program made the git directory %s, whose hooks and "
+				"config run outside the sandbox later (git used there, "
+				"or through it as a submodule)",
+				dirs.v[i]);
+	for (size_t i = 0; r == 0 && i < files.n; i++)
+		if (in_list(&s->writable, files.v[i], false) &&
+		    !in_list(&s->known, files.v[i], true))
+			r = lf_findings_add(
+				f, LF_SCAN_CHANGES, false, LF_SEVERITY_WARNING, files.v[i],
+				"the program made %s, which names the git directory, and "
+				"so the hooks, git uses there",
+				files.v[i]);
+	if (r == 0 && err)
+		r = lf_findings_add(f, LF_SCAN_CHANGES, true, LF_SEVERITY_WARNING, NULL,
+				    "the search for git directories the program made is "
+				    "incomplete: %s",
+				    err);
+	free(err);
+	lf_strv_fini(&dirs);
+	lf_strv_fini(&files);
+	return r;
 }
 
 int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
@@ -432,6 +517,8 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 	}
 	if (r == 0)
 		r = snap_take(s, &s->items, &s->incomplete);
+	if (r == 0)
+		r = gitdirs_take(s, sb);
 	if (r < 0) {
 		lf_snapshot_free(s);
 		return r;
@@ -531,6 +618,8 @@ int lf_snapshot_compare(const struct lf_snapshot *before, struct lf_findings **o
 			changed[nchanged++] = &before->items.v[i];
 	if (r == 0)
 		r = report_changes(changed, nchanged, f);
+	if (r == 0)
+		r = report_gitdirs(before, f);
 	if (r == 0 && before->incomplete)
 		r = lf_findings_add(f, LF_SCAN_CHANGES, true, LF_SEVERITY_WARNING, NULL,
 				    "only the first %d entries of %s were looked at: a change to "

@@ -79,6 +79,15 @@ static void hard_hook(struct esc *e)
 		link(esc_path(e, "proj/.git/hooks/pre-commit"), esc_path(e, "proj/src/pc")), 0);
 }
 
+/* A read deny whose glob is expanded (its static prefix is the project
+ * root) beside second names of a fenced secret and of a matched file. */
+static void hard_glob(struct esc *e)
+{
+	hard_secret(e);
+	esc_put(e, "proj/src/k.pem", "PEM");
+	assert_int_equal(link(esc_path(e, "proj/src/k.pem"), esc_path(e, "proj/src/pem.txt")), 0);
+}
+
 static void untouched(struct esc *e, const struct esc_result *r)
 {
 	(void)r;
@@ -577,6 +586,25 @@ const struct esc_case esc_cases[] = {
 		   "create @P/src/ok",
 	  .want = "EROFS EROFS EBUSY EBUSY ok",
 	  .after = untouched },
+	/* A glob expanded at launch (every .pem file) masks its matches,
+	 * not its static prefix: the rest of the project stays readable, so
+	 * a second name there must be masked too, whether the file it names
+	 * is fenced by that glob or by another rule. Without a namespace
+	 * the glob drops the project's read grant. */
+	{
+		.name = "hard links beside an expanded read glob: masked at their own names",
+		.kind = 2,
+		.policy =
+			"{'version':1,'fallback':'deny','rules':["
+			"{'effect':'allow','capability':'read','paths':['**']},"
+			"{'effect':'deny','capability':'read','paths':['secret/**','**/*.pem']}]}",
+		.setup = hard_glob,
+		.probe = "readeq @P/src/innocent KEY readeq @P/src/pem.txt PEM readeq @P/src/k.pem "
+			 "PEM "
+			 "readeq @P/src/a.txt A",
+		.want = "EACCES EACCES EACCES EACCES",
+		.want_ns = "DIFF|EACCES DIFF|EACCES DIFF|EACCES ok",
+	},
 	/* 3. Rename and link -------------------------------------- */
 	{ .name = "mv a new file into the fenced hooks directory",
 	  .kind = 3,
@@ -1384,6 +1412,21 @@ const struct esc_case esc_cases[] = {
 		   "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq "
 		   "@B/alias/src/a.txt A create @B/alias/src/new",
 	  .want = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok ok",
+	  .after = alias_gone },
+	/* Not granted at @B/alias, and reached all the same: Landlock's
+	 * rule is on the project directory's inode, which the bind shows.
+	 * The masks at the project's paths do not cover the other mount,
+	 * so the secret was read and the config written through it. */
+	{ .name = "masks: the project bound a second time elsewhere, not granted there",
+	  .kind = 13,
+	  .flags = ESC_ROOT,
+	  .policy = MASKP,
+	  .setup = alias_mount,
+	  .probe =
+		  "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "
+		  "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq @P/src/a.txt A",
+	  .want = "EACCES EACCES EACCES EACCES EACCES",
+	  .want_ns = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok",
 	  .after = alias_gone },
 	{ .name = "masks: a fence reached through a symbolic link is dropped, not masked",
 	  .kind = 13,

@@ -360,7 +360,9 @@ const struct esc_case esc_cases[] = {
 	  .setup = locked_src,
 	  .probe = "readeq @P/src/a.txt A create @P/src/ran read @P/src/locked/f",
 	  .want = "ok ok EACCES",
-	  .err_lacks = { "incomplete" },
+	  /* The search for git directories still says it could not look
+	   * below src/locked, before and after the run. */
+	  .err_lacks = { "device-node scan is incomplete" },
 	  .after = ran },
 	{ .name = "a link hidden behind a chmod 000 directory below the fence: run refused",
 	  .kind = 2,
@@ -539,6 +541,23 @@ const struct esc_case esc_cases[] = {
 		       "the program changed @P/.claude/hooks/deep/run.sh",
 		       "the program changed @P/.devcontainer/devcontainer.json",
 		       "the program changed @P/.cursor/mcp.json" } },
+	/* A git directory that did not exist at launch can be neither
+	 * masked nor watched by name: the program made a repository with
+	 * its own config and gave it to the index as a gitlink, and the
+	 * user's next git status in the project ran its core.fsmonitor,
+	 * with no word after the run. The search for git directories runs
+	 * again after the program, with and without the masks. */
+	{ .name = "report: a git repository, a submodule's git directory and a .git file made "
+		  "during the run",
+	  .kind = 11,
+	  .policy = ALL_RW,
+	  .probe = "mkdir @P/src/x mkdir @P/src/x/.git put @P/src/x/.git/HEAD ref put "
+		   "@P/src/x/.git/config [core] mkdir @P/.git/modules mkdir @P/.git/modules/m put "
+		   "@P/.git/modules/m/HEAD ref mkdir @P/src/y put @P/src/y/.git gitdir:x",
+	  .want = "ok ok ok ok ok ok ok ok ok",
+	  .err_has = { "the program made the git directory @P/src/x/.git",
+		       "the program made the git directory @P/.git/modules/m",
+		       "the program made @P/src/y/.git" } },
 	{ .name = "honest: ordinary writes, and git's own files, are not reported",
 	  .kind = 11,
 	  .flags = ESC_NO_NS,
@@ -547,7 +566,7 @@ const struct esc_case esc_cases[] = {
 	  .probe = "put @P/src/a.txt B put @P/.git/HEAD ref create @P/src/new readsome "
 		   "@P/.git/config readsome @P/.vscode/tasks.json",
 	  .want = "ok ok ok ok ok",
-	  .err_lacks = { "the program changed" } },
+	  .err_lacks = { "the program changed", "the program made" } },
 	{ .name = "with the masks the same places are read-only",
 	  .kind = 13,
 	  .flags = ESC_NS,

@@ -2302,7 +2302,6 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	sb->home = in->host.home ? strdup(in->host.home) : NULL;
 	sb->config_dir = in->host.config_dir ? strdup(in->host.config_dir) : NULL;
 	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;
-	sb->config_dir = in->host.config_dir ? strdup(in->host.config_dir) : NULL;
 	sb->ns.available = in->host.ns;
 	sb->ns.user = in->host.ns && in->host.ns_user;
 	sb->ns_failed = in->host.ns_failed ? strdup(in->host.ns_failed) : NULL;
@@ -2310,7 +2309,6 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	r = !sb->project_root || (in->host.home && !sb->home) ||
 			    (in->host.config_dir && !sb->config_dir) ||
 			    (in->host.run_dir && !sb->run_dir) ||
-			    (in->host.config_dir && !sb->config_dir) ||
 			    (in->host.ns_failed && !sb->ns_failed)
 		    ? -ENOMEM
 		    : 0;

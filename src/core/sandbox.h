@@ -315,7 +315,6 @@ struct lf_sandbox {
 	char *home;
 	char *config_dir; /* landfence's configuration directory (its caches), or NULL */
 	char *run_dir;
-	char *config_dir; /* landfence's configuration directory, or NULL */
 	struct lf_sandbox_rule *rules;
 	bool *rule_dir;	   /* the path was a directory when compiled */
 	bool *rule_device; /* a device node: device rights only */

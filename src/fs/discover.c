@@ -657,8 +657,11 @@ static char *gitdir_read(const char *file, const char *base, const char *prefix)
  * and a linked worktree's own entry (its index, HEAD and logs, which
  * hold no hooks and no configuration git reads unless
  * extensions.worktreeConfig is set). A separated git directory or a
- * submodule's keeps index and HEAD beside its hooks and config: they stay
- * read-only, and a note says what fails. */
+ * submodule's keeps index and HEAD beside its hooks and config: with a
+ * mount namespace it is read-write, its hooks, config and the other
+ * protections of a git directory masked read-only as the project's own
+ * .git's are (maskfacts.c finds it through the .git file); without one it
+ * stays read-only, and a note says what fails. */
 static int git_dirs(struct look *l)
 {
 	const char *root = l->host->project_root;
@@ -700,13 +703,19 @@ static int git_dirs(struct look *l)
 		r = add(l, gitdir, RO | RW, LF_DISCOVERED_GIT, 0,
 			xstrdup_printf("git: this worktree's entry (index, HEAD, its logs) in %s",
 				       common));
-	if (r == 0 && !linked)
+	if (r == 0 && !linked && l->host->ns)
+		r = add(l, gitdir, RO | RW, LF_DISCOVERED_GIT, 0,
+			xstrdup_printf("git: the git directory %s names (index, HEAD); its hooks "
+				       "and config are masked read-only",
+				       dotgit));
+	if (r == 0 && !linked && !l->host->ns)
 		r = lf_strv_pushf(&l->out->notes,
 				  "%s names the git directory %s outside the project: git reads it "
 				  "and writes its objects, refs and logs, but its index and HEAD "
-				  "sit beside its hooks and config, which stay read-only, so git "
-				  "add and git commit fail there; grant it with host.write to "
-				  "allow them (its hooks and config then become writable too)",
+				  "sit beside its hooks and config, which stay read-only without a "
+				  "mount namespace, so git add and git commit fail there; grant it "
+				  "with host.write to allow them (its hooks and config then become "
+				  "writable too)",
 				  dotgit, gitdir);
 out:
 	free(dotgit);

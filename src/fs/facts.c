@@ -507,6 +507,13 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	}
 	config = config_dir(host.home);
 	host.config_dir = config;
+	/* First: what discovery grants depends on it (a separated git
+	 * directory is writable only where its hooks can be masked). */
+	r = host_namespace(&host, o.namespaces, &probe);
+	if (r < 0) {
+		free(config);
+		return r;
+	}
 	struct env_view view = { .home = host.home };
 	struct lf_discovery found = { 0 };
 	r = lf_discover(e, &host, env_lookup, &view, &found);
@@ -519,9 +526,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	host.ndiscovered = found.n;
 	host.notes = (const char *const *)found.notes.v;
 	host.nnotes = found.notes.n;
-	r = host_namespace(&host, o.namespaces, &probe);
-	if (r == 0)
-		r = lf_sandbox_sources(e, plan, &host, o.profiles, o.nprofiles, &in, diag);
+	r = lf_sandbox_sources(e, plan, &host, o.profiles, o.nprofiles, &in, diag);
 	if (r == 0)
 		r = lf_facts_gather(in);
 	if (r == 0)

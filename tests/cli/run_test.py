@@ -229,19 +229,36 @@ def git_worktree(s):
 
 
 def git_submodule(s):
-    """A submodule's checkout as the project: git status works, and git
-    add fails with git's Permission denied, which run explains first."""
+    """A submodule's checkout as the project: git status works. With a
+    mount namespace git add and commit work there too, and the git
+    directory's hooks and config (outside the project) stay read-only;
+    without one git add fails with git's Permission denied, which run
+    explains first."""
     need_enforcement(s)
     lib = git_repo(s, "lib")
     sup = git_repo(s, "super")
     git(s, sup, "submodule", "add", "-q", lib, "sub")
     sub = os.path.join(sup, "sub")
+    gitdir = os.path.join(sup, ".git/modules/sub")
     res = s.sh("git status --short && echo status-ok", cwd=sub)
     check(res.code == 0 and "status-ok" in res.out, "git status failed in the submodule")
+    ns = "mount namespace: yes" in s.lf("plan", cwd=sub).out
+    if ns:
+        res = s.sh("echo c > c.txt && git add c.txt && git -c user.name=t "
+                   "-c user.email=t@example.com commit -q -m c && echo committed", cwd=sub)
+        check(res.code == 0 and "committed" in res.out,
+              "git commit failed in the submodule: %r" % res.err)
+        for rel in ("hooks/pre-commit", "config"):
+            res = s.sh("echo x >> %s/%s" % (gitdir, rel), cwd=sub)
+            check(res.code != 0 and ("Read-only" in res.err or denied(res)),
+                  "the submodule's %s was writable" % rel)
+        check("x" not in s.read(os.path.join(gitdir, "config")).splitlines(),
+              "the submodule's config was changed")
+        return
     res = s.sh("echo c > c.txt && git add c.txt", cwd=sub)
     check(res.code != 0 and "index.lock': Permission denied" in res.err,
           "git add did not fail as documented")
-    check("names the git directory %s/.git/modules/sub outside the project" % sup in res.err
+    check("names the git directory %s outside the project" % gitdir in res.err
           and "git add and git commit fail there" in res.err, "run did not say why")
 
 

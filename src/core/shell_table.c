@@ -266,6 +266,32 @@ static void eff_cmd_marked(struct tc *t, size_t from, size_t to, bool open, cons
 	t->ran_cmd = true;
 }
 
+/*
+ * Without -I, xargs appends words read from standard input to the
+ * command: any text, options too (`echo -oF | xargs sort` writes F,
+ * `xargs env` runs whatever it reads). The last command effect gets one
+ * more word the shell would expand, so the program's options, operands
+ * and wrapped command are judged as for `CMD "$@"`.
+ */
+static void eff_cmd_stdin_args(struct tc *t)
+{
+	static const struct lf_shell_word in = { "${standard input}", 17, LF_WORD_EXPANSION };
+	struct sh_eff *e = t->out->n ? &t->out->v[t->out->n - 1] : NULL;
+	struct lf_shell_word *v;
+
+	if (!e || e->kind != SH_EF_CMD || !e->words)
+		return; /* out of memory: already reported */
+	v = sh_alloc(t->a, (e->nwords + 1) * sizeof(*v));
+	if (!v) {
+		t->out->nomem = true;
+		return;
+	}
+	memcpy(v, e->words, e->nwords * sizeof(*v));
+	v[e->nwords] = in;
+	e->words = v;
+	e->nwords++;
+}
+
 /* A command of the program's own, as words (tar's compressor, the echo
  * of xargs without a command). */
 static void eff_words(struct tc *t, enum sh_eff_kind kind, const char *const *words, size_t n)
@@ -1693,6 +1719,8 @@ static int h_xargs(struct tc *t)
 		/* replaced words are unknown */
 		t->out->v[k] = t->out->v[--t->out->n];
 		eff_cmd_marked(t, e.from, e.to, e.open, mark);
+		if (!mark[0])
+			eff_cmd_stdin_args(t);
 		break;
 	}
 	if (!t->ran_cmd && !t->no_cmd) {

@@ -835,6 +835,22 @@ static const struct {
 	  "configuration" },
 	{ "echo x > src/package.json; cd src && npm test", Q, 0, "configuration" },
 	{ "echo x > src/new.c && make -C src", A, -1, NULL },
+	/* xargs appends words read from standard input, options too */
+	{ "echo -o.env | xargs sort src/a", Q, 0, "option" },
+	{ "xargs sed -i s/a/b/", Q, 0, "option" },
+	{ "xargs tee", Q, 0, "literal" },
+	{ "xargs cp src/a", Q, 0, NULL },
+	{ "xargs env", Q, 0, NULL },
+	{ "xargs nice", Q, 0, NULL },
+	{ "xargs timeout 1", Q, 0, NULL },
+	{ "xargs git log", Q, 0, "option" },
+	{ "xargs find src", Q, 0, NULL },
+	{ "xargs dd", Q, 0, NULL },
+	{ "xargs -0 grep -n x", A, -1, NULL },
+	{ "xargs -r ls -la", A, -1, NULL },
+	{ "xargs -n1 cat", A, -1, NULL },
+	{ "xargs -I % cat %", A, -1, NULL },
+	{ "xargs", A, -1, NULL },
 };
 
 static void test_classes(void **state)

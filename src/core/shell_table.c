@@ -1912,8 +1912,19 @@ static const char *sed_script(struct tc *t, const char *s, size_t n)
 			braces--;
 			break;
 		case '#':
-		case ':':
 			while (i < n && s[i] != '\n')
+				i++;
+			break;
+		case ':':
+		case 'b':
+		case 't':
+		case 'T':
+		case 'v':
+			/* a label (and v's version) ends at a blank, ';' or a
+			 * newline, as GNU sed reads it: in `:a w F`, `b x w F`
+			 * and `v 4.2 w F`, w F is a command */
+			SKIP_BLANKS();
+			while (i < n && s[i] != ';' && !strchr(" \t\n\v\f\r", s[i]))
 				i++;
 			break;
 		case 'a':
@@ -1925,12 +1936,6 @@ static const char *sed_script(struct tc *t, const char *s, size_t n)
 					i++;
 				i++;
 			}
-			break;
-		case 'b':
-		case 't':
-		case 'T':
-			while (i < n && s[i] != '\n' && s[i] != ';' && s[i] != '}')
-				i++;
 			break;
 		case 'r':
 		case 'R':
@@ -1999,10 +2004,6 @@ static const char *sed_script(struct tc *t, const char *s, size_t n)
 		case 'l':
 		case 'L':
 			while (i < n && s[i] >= '0' && s[i] <= '9')
-				i++;
-			break;
-		case 'v':
-			while (i < n && s[i] != '\n' && s[i] != ';')
 				i++;
 			break;
 		case '=':

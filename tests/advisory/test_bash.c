@@ -851,6 +851,16 @@ static const struct {
 	{ "xargs -n1 cat", A, -1, NULL },
 	{ "xargs -I % cat %", A, -1, NULL },
 	{ "xargs", A, -1, NULL },
+	/* a sed label ends at a blank or ';': what follows is a command */
+	{ "sed ':a;w .env' src/a", D, 7, NULL },
+	{ "sed ':a w .env' src/a", D, 7, NULL },
+	{ "sed -n 'b end w .env' src/a", D, 7, NULL },
+	{ "sed -n 't x;w .env' src/a", D, 7, NULL },
+	{ "sed -n 'T x w .env' src/a", D, 7, NULL },
+	{ "sed -n 'v 4.2 w .env' src/a", D, 7, NULL },
+	{ "sed ':a e rm y' src/a", Q, 0, "sed runs" },
+	{ "sed ':a;N;$!ba;s/\\n/ /g' src/a", A, -1, NULL },
+	{ "sed -e :a -e '$!N;s/\\n//;ta' src/a", A, -1, NULL },
 };
 
 static void test_classes(void **state)

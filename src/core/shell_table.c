@@ -39,6 +39,7 @@
  *   P  the pattern is given by an option: every operand is a file (grep -e)
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -2155,70 +2156,173 @@ static int h_sed(struct tc *t)
 /*
  * An awk program: system(), pipes (| "cmd", "cmd" | getline), output
  * redirections in print and printf (a literal file name is a write), and
- * gawk's @load / @include.
+ * gawk's @load / @include and indirect calls.
+ *
+ * A '/' starts a regular expression where an operand may start and is a
+ * division after one: after a name, a number, a string, a regular
+ * expression, ')', ']', ++ or --, as mawk and gawk read it. Where they
+ * differ (after the ')' of an if, while or for condition, after a bare
+ * length, a '/' inside a bracket expression) the program asks: a quote
+ * or a '>' inside what one awk takes for a regular expression is code
+ * for the other.
  */
+static bool awk_regex_keyword(const char *s, size_t l)
+{
+	static const char *const kw[] = { "print", "printf", "return",	 "case",   "do",
+					  "else",  "in",     "exit",	 "delete", "BEGIN",
+					  "END",   "func",   "function", NULL };
+	for (size_t k = 0; kw[k]; k++)
+		if (strlen(kw[k]) == l && !memcmp(s, kw[k], l))
+			return true;
+	return false;
+}
+
+/* The end of the regular expression opening at s[i] ('/'), or n. */
+static size_t awk_regex_end(const char *s, size_t n, size_t i, bool brackets)
+{
+	for (i++; i < n && s[i] != '/'; i++) {
+		if (s[i] == '\\') {
+			i++;
+		} else if (brackets && s[i] == '[') {
+			size_t j = i + 1;
+			if (j < n && s[j] == '^')
+				j++;
+			if (j < n && s[j] == ']')
+				j++;
+			while (j < n && s[j] != ']' && s[j] != '\n') {
+				if (s[j] == '[' && j + 1 < n && strchr(":.=", s[j + 1])) {
+					char close = s[j + 1];
+					for (j += 2;
+					     j + 1 < n && !(s[j] == close && s[j + 1] == ']'); j++)
+						;
+					j++;
+				}
+				j++;
+			}
+			if (j >= n)
+				return n;
+			i = j;
+		}
+	}
+	return i;
+}
+
 static const char *awk_program(struct tc *t, const char *s, size_t n)
 {
-	bool in_print = false;
-	unsigned parens = 0;
-	char prev = '\0';
+	enum {
+		A_START,
+		A_OPERAND,
+		A_AMBIGUOUS
+	} prev = A_START;
+	bool in_print = false, cond_next = false;
+	unsigned parens = 0, depth = 0;
+	uint64_t cond = 0; /* bit d: the paren at depth d is a condition's */
 
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
+		/* blanks, and a backslash-newline, separate tokens */
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f')
+			continue;
+		if (c == '\\' && i + 1 < n && s[i + 1] == '\n') {
+			i++;
+			continue;
+		}
 		if (c == '"') {
 			for (i++; i < n && s[i] != '"'; i++)
 				if (s[i] == '\\')
 					i++;
-			prev = '"';
+			prev = A_OPERAND;
+			cond_next = false;
 			continue;
 		}
 		if (c == '#') {
 			while (i < n && s[i] != '\n')
 				i++;
+			prev = A_START;
 			continue;
 		}
-		if (c == '/' && (prev == '\0' || strchr("(,~!&|{};\n=", prev))) {
-			/* a regular expression */
-			for (i++; i < n && s[i] != '/'; i++)
-				if (s[i] == '\\')
-					i++;
-			prev = '/';
+		if (c == '/' && prev != A_OPERAND) {
+			if (prev == A_AMBIGUOUS)
+				return "an awk program this analysis cannot read ('/' after a "
+				       "condition or length)";
+			size_t e = awk_regex_end(s, n, i, false);
+			if (e != awk_regex_end(s, n, i, true))
+				return "an awk program this analysis cannot read ('/' in a bracket "
+				       "expression)";
+			i = e;
+			prev = A_OPERAND;
+			cond_next = false;
 			continue;
 		}
-		if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' || c == '@') {
+		if (c == '@')
+			return "awk runs a command or loads code (@load, @include, an indirect "
+			       "call)";
+		if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' ||
+		    (c >= '0' && c <= '9') || c == '.') {
 			size_t j = i;
 			while (j < n &&
 			       (((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z') || s[j] == '_' ||
-				s[j] == '@' || (s[j] >= '0' && s[j] <= '9')))
+				(s[j] >= '0' && s[j] <= '9') || s[j] == '.'))
 				j++;
 			size_t l = j - i;
-			if ((l == 6 && !memcmp(s + i, "system", 6)) ||
-			    (l == 5 && !memcmp(s + i, "@load", 5)) ||
-			    (l == 8 && !memcmp(s + i, "@include", 8)) ||
-			    (l == 10 && !memcmp(s + i, "@namespace", 10)))
+			if (l == 6 && !memcmp(s + i, "system", 6))
 				return "awk runs a command or loads code (system, @load, @include)";
 			if ((l == 5 && !memcmp(s + i, "print", 5)) ||
 			    (l == 6 && !memcmp(s + i, "printf", 6))) {
 				in_print = true;
 				parens = 0;
 			}
+			cond_next = (l == 2 && !memcmp(s + i, "if", 2)) ||
+				    (l == 5 && !memcmp(s + i, "while", 5)) ||
+				    (l == 3 && !memcmp(s + i, "for", 3));
+			if (l == 6 && !memcmp(s + i, "length", 6))
+				prev = A_AMBIGUOUS;
+			else
+				prev = awk_regex_keyword(s + i, l) ? A_START : A_OPERAND;
 			i = j - 1;
-			prev = 'a';
 			continue;
 		}
 		if (c == '|') {
 			if (i + 1 < n && s[i + 1] == '|') {
 				i++;
-				prev = '|';
+				prev = A_START;
+				cond_next = false;
 				continue;
 			}
 			return "awk runs a command through a pipe";
 		}
-		if (c == '(')
+		if ((c == '+' || c == '-') && i + 1 < n && s[i + 1] == c) {
+			i++;
+			prev = A_OPERAND;
+			cond_next = false;
+			continue;
+		}
+		if (c == '(') {
 			parens++;
-		else if (c == ')' && parens)
-			parens--;
-		else if (c == ';' || c == '\n' || c == '}' || c == '{')
+			if (depth >= 64)
+				return "an awk program this analysis cannot read (nesting)";
+			cond = cond_next ? cond | (UINT64_C(1) << depth)
+					 : cond & ~(UINT64_C(1) << depth);
+			depth++;
+			cond_next = false;
+			prev = A_START;
+			continue;
+		}
+		cond_next = false;
+		if (c == ')') {
+			if (parens)
+				parens--;
+			if (depth)
+				depth--;
+			prev = cond & (UINT64_C(1) << depth) ? A_AMBIGUOUS : A_OPERAND;
+			continue;
+		}
+		if (c == ']') {
+			prev = A_OPERAND;
+			continue;
+		}
+		prev = A_START;
+		if (c == ';' || c == '\n' || c == '}' || c == '{')
 			in_print = false;
 		if (c == '>' && in_print && parens == 0) {
 			size_t j = i + 1;
@@ -2230,7 +2334,13 @@ static const char *awk_program(struct tc *t, const char *s, size_t n)
 				size_t e = j + 1;
 				while (e < n && s[e] != '"' && s[e] != '\\')
 					e++;
-				if (e < n && s[e] == '"') {
+				size_t after = e + 1;
+				while (after < n && (s[after] == ' ' || s[after] == '\t'))
+					after++;
+				/* the name is the whole expression after '>':
+				 * print > "a" "b" writes ab */
+				if (e < n && s[e] == '"' &&
+				    (after >= n || strchr(";\n}#", s[after]))) {
 					struct lf_shell_word *f = sh_alloc(t->a, sizeof(*f));
 					char *name =
 						f ? sh_strndup(t->a, s + j + 1, e - j - 1) : NULL;
@@ -2242,14 +2352,12 @@ static const char *awk_program(struct tc *t, const char *s, size_t n)
 					    strcmp(name, "/dev/stderr") != 0)
 						eff_file(t, LF_CAP_WRITE, f, true, false);
 					i = e;
-					prev = '"';
+					prev = A_OPERAND;
 					continue;
 				}
 			}
 			return "awk writes to a file named at run time";
 		}
-		if (c != ' ' && c != '\t')
-			prev = c;
 	}
 	return NULL;
 }

@@ -861,6 +861,22 @@ static const struct {
 	{ "sed ':a e rm y' src/a", Q, 0, "sed runs" },
 	{ "sed ':a;N;$!ba;s/\\n/ /g' src/a", A, -1, NULL },
 	{ "sed -e :a -e '$!N;s/\\n//;ta' src/a", A, -1, NULL },
+	/* awk: where '/' starts a regular expression, and the whole name
+	 * after '>' */
+	{ "awk '{ print /\"/ > \".env\" }' src/a", D, 7, NULL },
+	{ "awk 'BEGIN { x = 1 + /\"/; print > \".env\" }'", D, 7, NULL },
+	{ "awk '{ x = a \\\n/ 2; print > \".env\"; y = 1 / 3 }' src/a", D, 7, NULL },
+	{ "awk '{ if (1) /\"/; print > \".env\" }' src/a", Q, 0, "cannot read" },
+	{ "awk '{ print length /\"/ > \".env\" }' src/a", Q, 0, "cannot read" },
+	{ "awk '/[/\"]/ { print > \".env\" }' src/a", Q, 0, "bracket" },
+	{ "awk 'BEGIN { print > \"src/\" \"../.env\" }'", Q, 0, "run time" },
+	{ "awk 'BEGIN { f = \"system\"; @f(\"rm y\") }'", Q, 0, "indirect" },
+	{ "awk '{ print ($1 + $2) / 2 }' src/a", A, -1, NULL },
+	{ "awk '{ s += $1 } END { print s / NR }' src/a", A, -1, NULL },
+	{ "awk '{ if ($1 ~ /^#/) next; print }' src/a", A, -1, NULL },
+	{ "awk '{ gsub(/\\//, \"-\"); print }' src/a", A, -1, NULL },
+	{ "awk '/[[:space:]]+x/ { print > \"src/o\" }' src/a", A, -1, NULL },
+	{ "awk 'length > 72' src/a", A, -1, NULL },
 };
 
 static void test_classes(void **state)

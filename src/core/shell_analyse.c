@@ -552,6 +552,18 @@ static int scan_word(struct an *an, const struct sh_word *w, unsigned depth, con
 				set_why(why, "a ${name@op} transformation");
 			if (pm->op == SH_POP_BAD)
 				set_why(why, "a parameter expansion bash rejects when it runs");
+			if (pm->flags & SH_PARAM_ASSIGN) {
+				/* ${NAME:=word} assigns like NAME=word, and before
+				 * the command it is a word of runs: the same
+				 * variables decide what this and later commands
+				 * run (${CDPATH:=/usr}; cd src) */
+				const char *as = sh_assign_reason(pm->name, strlen(pm->name));
+				if (as) {
+					set_why(why, as);
+					if (!an->later_why)
+						an->later_why = as;
+				}
+			}
 			if (pm->op == SH_POP_SUBSTR &&
 			    (!arith_word_literal(pm->arg) || !arith_word_literal(pm->arg2)))
 				set_why(why,

@@ -877,6 +877,13 @@ static const struct {
 	{ "awk '{ gsub(/\\//, \"-\"); print }' src/a", A, -1, NULL },
 	{ "awk '/[[:space:]]+x/ { print > \"src/o\" }' src/a", A, -1, NULL },
 	{ "awk 'length > 72' src/a", A, -1, NULL },
+	/* ${NAME:=word} and ${NAME=word} assign NAME */
+	{ ": ${CDPATH:=/usr}; cd src && touch x", Q, 0, "later commands" },
+	{ ": ${CDPATH=/usr}; cd src && touch x", Q, 0, "later commands" },
+	{ "x=${PATH:=/tmp}; ls", Q, 0, "later commands" },
+	{ "echo \"${CC:=rm}\"; make test", Q, 0, "environment of later" },
+	{ ": ${x:=1}; ls", A, -1, NULL },
+	{ "echo ${HOME:-/tmp} ${X:+y} ${Y-z}", A, -1, NULL },
 };
 
 static void test_classes(void **state)

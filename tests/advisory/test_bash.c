@@ -884,6 +884,13 @@ static const struct {
 	{ "echo \"${CC:=rm}\"; make test", Q, 0, "environment of later" },
 	{ ": ${x:=1}; ls", A, -1, NULL },
 	{ "echo ${HOME:-/tmp} ${X:+y} ${Y-z}", A, -1, NULL },
+	/* coproc NAME and {NAME}> assign NAME */
+	{ "coproc PATH { :; }; ls", Q, 0, "later commands" },
+	{ "exec {PATH}>/dev/null; ls", Q, 0, "later commands" },
+	{ "exec {CDPATH}>/dev/null; cd src && touch x", Q, 0, "later commands" },
+	{ "coproc x { :; }; ls", A, -1, NULL },
+	{ "coproc NAME { ls; }; ls", A, -1, NULL },
+	{ "exec {fd}>src/x; ls", A, -1, NULL },
 };
 
 static void test_classes(void **state)

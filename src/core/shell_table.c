@@ -1732,6 +1732,69 @@ static int h_xargs(struct tc *t)
 	return r;
 }
 
+/*
+ * ln with a single operand (and no -t) makes the link in the working
+ * directory, named as the target's last component: `ln -s src/a.c`
+ * writes ./a.c. The engine judges the operand as the link; the link
+ * really made is judged too.
+ */
+static int h_ln(struct tc *t)
+{
+	const struct lf_shell_word *only = NULL;
+	size_t ops = 0;
+	bool target_dir = false, options = true;
+
+	for (size_t i = 1; i < t->argc; i++) {
+		const struct lf_shell_word *w = &t->argv[i];
+		if (options && literal(w) && w->len > 1 && w->text[0] == '-') {
+			if (word_is(w, "--")) {
+				options = false;
+			} else if (w->text[1] == '-') {
+				const char *eq = strchr(w->text, '=');
+				size_t nl = eq ? (size_t)(eq - w->text) : w->len;
+				bool dir = nl >= 3 && !strncmp("--target-directory", w->text, nl);
+				bool suffix = nl >= 4 && !strncmp("--suffix", w->text, nl);
+				target_dir |= dir;
+				if ((dir || suffix) && !eq)
+					i++;
+			} else {
+				for (size_t k = 1; k < w->len; k++) {
+					if (w->text[k] == 't' || w->text[k] == 'S') {
+						target_dir |= w->text[k] == 't';
+						if (k + 1 == w->len)
+							i++;
+						break;
+					}
+				}
+			}
+			continue;
+		}
+		ops++;
+		only = literal(w) ? w : NULL;
+	}
+	int r = engine(t, t->p, 1);
+	if (r < 0 || ops != 1 || target_dir || !only)
+		return r;
+	size_t e = only->len, b;
+	while (e > 1 && only->text[e - 1] == '/')
+		e--;
+	for (b = e; b > 0 && only->text[b - 1] != '/'; b--)
+		;
+	if (b == e)
+		return r;
+	struct lf_shell_word *v = sh_alloc(t->a, sizeof(*v));
+	char *text = v ? sh_strndup(t->a, only->text + b, e - b) : NULL;
+	if (!text) {
+		t->out->nomem = true;
+		return -ENOMEM;
+	}
+	v->text = text;
+	v->len = e - b;
+	v->flags = only->flags;
+	apply_role(t, 'L', v, 0);
+	return r;
+}
+
 /* xargs-like and find: -exec COMMAND… ; or + */
 static const char find_primaries_arg[] =
 	"-name=- -iname=- -path=- -ipath=- -wholename=- -iwholename=- -regex=- -iregex=- "
@@ -4088,7 +4151,7 @@ static const struct prog progs[] = {
 	  "-t=T --target-directory=T -S=- --suffix=- --backup?- -b -d -F -f -i -L -n -P "
 	  "-r -s -T -v --force --interactive --logical --no-dereference --physical "
 	  "--relative --symbolic --no-target-directory --verbose --directory",
-	  "-*L", 0, NULL, NULL },
+	  "-*L", 0, h_ln, NULL },
 	{ "local", "", "", 0, h_declare, NULL },
 	{ "ltrace",
 	  "-o=w --output=w -p!N -a=- -A=- -D=- -e=- -E=- -F=r -l=- -n=- -s=- -u=- "

@@ -891,6 +891,12 @@ static const struct {
 	{ "coproc x { :; }; ls", A, -1, NULL },
 	{ "coproc NAME { ls; }; ls", A, -1, NULL },
 	{ "exec {fd}>src/x; ls", A, -1, NULL },
+	/* ln with one operand makes the link in the working directory */
+	{ "ln -s src/.env", D, 7, NULL },
+	{ "ln src/x/.env", D, 7, NULL },
+	{ "ln -s -- src/.env", D, 7, NULL },
+	{ "ln -s src/a src/b", A, -1, NULL },
+	{ "ln -st src README", A, -1, NULL },
 };
 
 static void test_classes(void **state)

@@ -2864,7 +2864,7 @@ static const struct git_sub git_subs[] = {
 	{ "cat-file", "--filters --textconv!a", "-*", 0 },
 	{ "check-attr", "", "-*", 0 },
 	{ "check-ignore", "", "m*", 0 },
-	{ "checkout", "--pathspec-from-file=r " GIT_DIFF_OPTS, "m*", GIT_WT },
+	{ "checkout", "-b=- -B=- --orphan=- --pathspec-from-file=r " GIT_DIFF_OPTS, "m*", GIT_WT },
 	{ "cherry", "", "-*", 0 },
 	{ "cherry-pick", "-e!a --edit!a -x " GIT_DIFF_OPTS, "-*", 0 },
 	{ "clean",
@@ -3175,11 +3175,43 @@ static int h_git(struct tc *t)
 	bool message = false;
 	if (gs->flags & GIT_WT) {
 		/* paths after "--" are written back from the index or a commit */
-		for (size_t k = i + 1; k < t->argc; k++)
-			if (word_is(&t->argv[k], "--")) {
-				sp.operands = "w*";
+		bool dashdash = false, staged = false, worktree = false;
+		size_t ops = 0;
+		for (size_t k = i + 1; k < t->argc; k++) {
+			const struct lf_shell_word *w = &t->argv[k];
+			if (word_is(w, "--")) {
+				dashdash = true;
 				break;
 			}
+			if (!literal(w) || w->text[0] != '-') {
+				ops++;
+				continue;
+			}
+			if (word_is(w, "--staged") || (w->text[1] != '-' && strchr(w->text, 'S')))
+				staged = true;
+			if (word_is(w, "--worktree") || (w->text[1] != '-' && strchr(w->text, 'W')))
+				worktree = true;
+			if ((word_is(w, "-b") || word_is(w, "-B") || word_is(w, "--orphan") ||
+			     word_is(w, "-s") || word_is(w, "--source")) &&
+			    k + 1 < t->argc)
+				k++;
+		}
+		if (dashdash)
+			sp.operands = "w*";
+		else if (!strcmp(gs->name, "restore") && (!staged || worktree))
+			/* every operand of restore is a path, and the work
+			 * tree is restored unless only --staged is given */
+			sp.operands = "w*";
+		else if (!strcmp(gs->name, "checkout")) {
+			/* checkout TREE-ISH PATH…: the paths are written;
+			 * checkout NAME: a branch or a path, either rewrites
+			 * files of the work tree */
+			sp.operands = "-w*";
+			if (ops == 1)
+				eff_reason(t,
+					   "git checkout NAME rewrites files of the work tree (a "
+					   "branch or a path)");
+		}
 	}
 	int r = engine(&st, &sp, i + 1);
 	t->base = st.base;

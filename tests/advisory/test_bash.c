@@ -897,6 +897,17 @@ static const struct {
 	{ "ln -s -- src/.env", D, 7, NULL },
 	{ "ln -s src/a src/b", A, -1, NULL },
 	{ "ln -st src README", A, -1, NULL },
+	/* git restore PATH and git checkout [TREE-ISH] PATH write PATH */
+	{ "git restore .env", D, 7, NULL },
+	{ "git restore --source=HEAD .env", D, 7, NULL },
+	{ "git restore -SW .env", D, 7, NULL },
+	{ "git checkout HEAD .env", D, 7, NULL },
+	{ "git checkout .env", Q, 0, "work tree" },
+	{ "git checkout main", Q, 0, "work tree" },
+	{ "git restore --staged .env", A, -1, NULL },
+	{ "git restore src/a", A, -1, NULL },
+	{ "git checkout -b topic", A, -1, NULL },
+	{ "git checkout HEAD src/a", A, -1, NULL },
 };
 
 static void test_classes(void **state)

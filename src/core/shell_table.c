@@ -93,6 +93,8 @@ struct tc {
 
 static const char R_UNKNOWN_OPT[] = "an option of a wrapper this analysis does not know";
 static const char R_CODE[] = "it runs code given in its arguments";
+static const char R_UNKNOWN_CLUSTER[] =
+	"an option this analysis does not know, written together with one that writes or runs";
 static const char R_NOT_FOLLOWED[] = "an option whose effect this analysis does not follow";
 static const char R_STDIN_CODE[] = "it reads code from standard input";
 static const char R_WILD_OPT[] =
@@ -748,6 +750,16 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 					if ((p->flags & F_WRAP)) {
 						eff_reason(t, R_UNKNOWN_OPT);
 						return 0;
+					}
+					/* the letters after it are options or its
+					 * argument: -Wt DIR may be -W -t DIR */
+					for (k++; k < w->len; k++) {
+						nm[1] = w->text[k];
+						if (spec_find(p->opts, nm, 2, &d) &&
+						    d.role != '-') {
+							eff_reason(t, R_UNKNOWN_CLUSTER);
+							break;
+						}
 					}
 					break;
 				}
@@ -2097,7 +2109,8 @@ static int h_sed(struct tc *t)
 {
 	static const struct prog sed = {
 		"sed",
-		"-n -r -E -s -u -z --quiet --silent --regexp-extended --separate --unbuffered "
+		"-n -r -E -s -u -z -b --binary --quiet --silent --regexp-extended --separate "
+		"--unbuffered "
 		"--null-data --posix --debug --follow-symlinks --sandbox -l=- --line-length=- "
 		"-i?W --in-place?W -e=- --expression=- -f=- --file=- --help!N --version!N",
 		"r*",

@@ -908,6 +908,14 @@ static const struct {
 	{ "git restore src/a", A, -1, NULL },
 	{ "git checkout -b topic", A, -1, NULL },
 	{ "git checkout HEAD src/a", A, -1, NULL },
+	/* an unknown letter in a cluster: the letters after it may be
+	 * options */
+	{ "sort -WoREADME src/a", Q, 0, "together" },
+	{ "cp -Wt .git src/a", Q, 0, "together" },
+	{ "sort -rn src/a", A, -1, NULL },
+	{ "cp -av src/a src/b", A, -1, NULL },
+	{ "sed -bi s/a/b/ .env", D, 7, NULL },
+	{ "sed -bn p src/a", A, -1, NULL },
 };
 
 static void test_classes(void **state)

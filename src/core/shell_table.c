@@ -54,6 +54,11 @@
 #define F_ASK 0x10u	   /* at best ask (the entry's reason) */
 #define F_NOPERMUTE 0x20u  /* options only before the first operand */
 #define F_EQ1 0x40u	   /* Go-style flags: -name=value and --name are -name */
+/* given an operand and no option naming its output, it writes files of
+ * its choosing in the working directory (gcc's a.out, wget's download);
+ * F_CWD_OUT_ANY: also without an operand (split) */
+#define F_CWD_OUT 0x80u
+#define F_CWD_OUT_ANY 0x100u
 
 struct tc;
 typedef int (*handler_fn)(struct tc *t);
@@ -88,7 +93,8 @@ struct tc {
 	bool code;	    /* code was given (c, k) */
 	bool ran_cmd;	    /* x or X reached */
 	bool any_operand;
-	bool links; /* K: the files written are links */
+	bool links;   /* K: the files written are links */
+	bool out_opt; /* an option naming a file or directory written */
 };
 
 static const char R_UNKNOWN_OPT[] = "an option of a wrapper this analysis does not know";
@@ -647,6 +653,8 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 static void opt_role(struct tc *t, char role, const struct lf_shell_word *w, size_t at)
 {
 	bool unsure = t->unsure;
+	if (role == 'w' || role == 't' || role == 'T')
+		t->out_opt = true;
 	t->unsure = false;
 	apply_role(t, role, w, at);
 	t->unsure = unsure;
@@ -973,13 +981,39 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 }
 
 /* Runs the engine and the entry's after-effects. */
+/*
+ * F_CWD_OUT: without an option or operand naming what it writes, the
+ * program writes files named after its input or the URL (a.out, x.o,
+ * xaa, index.html) in the working directory: a write below it.
+ */
+static void cwd_out(struct tc *t, const struct prog *p, size_t before)
+{
+	static const struct lf_shell_word here = { ".", 1, 0 };
+	static const char *const to_stdout[] = { "-E",	     "-M",	 "-MM", "-fsyntax-only",
+						 "--spider", "--stdout", NULL };
+
+	if (t->out_opt || t->no_cmd || (!t->any_operand && !(p->flags & F_CWD_OUT_ANY)))
+		return;
+	for (size_t k = before; k < t->out->n; k++)
+		if (t->out->v[k].kind == SH_EF_FILE && t->out->v[k].cap == LF_CAP_WRITE)
+			return;
+	for (size_t i = 1; i < t->argc; i++)
+		for (size_t k = 0; to_stdout[k]; k++)
+			if (word_is(&t->argv[i], to_stdout[k]))
+				return;
+	eff_file(t, LF_CAP_WRITE, &here, true, true);
+}
+
 static int run_prog(struct tc *t, const struct prog *p, size_t from)
 {
 	if (p->flags & F_ASK)
 		eff_reason(t, p->reason ? p->reason : R_NOT_FOLLOWED);
+	size_t before = t->out->n;
 	int r = engine(t, p, from);
 	if ((p->flags & F_STDIN_CODE) && !t->code && !t->no_cmd)
 		eff_reason(t, R_STDIN_CODE);
+	if (r >= 0 && (p->flags & (F_CWD_OUT | F_CWD_OUT_ANY)))
+		cwd_out(t, p, before);
 	return r;
 }
 
@@ -3229,7 +3263,11 @@ static int h_git(struct tc *t)
 	int r = engine(&st, &sp, i + 1);
 	t->base = st.base;
 	message = st.no_cmd;
-	(void)before;
+	if (r >= 0 && !strcmp(gs->name, "format-patch")) {
+		/* without -o or --stdout the patches are written here */
+		sp.flags = F_CWD_OUT_ANY;
+		cwd_out(&st, &sp, before);
+	}
 	if ((gs->flags & GIT_EDITOR) && !message)
 		eff_reason(t, "git commit without a message opens an editor");
 	return r;
@@ -3892,7 +3930,7 @@ static const struct prog progs[] = {
 	{ "busybox", "", "x", F_WRAP, NULL, NULL },
 	{ "bwrap", "", "", F_ASK, NULL, "bwrap runs a command in a syntax not modelled here" },
 	{ "bzip2", "-c!R --stdout!R -k!R --keep!R -t!R --test!R", "d*", 0, NULL, NULL },
-	{ "c++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "c++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "cargo",
 	  "+*!- -C=C --config=a -Z=a --manifest-path=r --target-dir=t --locked --frozen "
 	  "--offline -q --quiet -v -vv --verbose --color=- --explain=- --list!N -V!N "
@@ -3902,7 +3940,7 @@ static const struct prog progs[] = {
 	  "Cargo.toml build.rs .cargo/" },
 	{ "cat", "", "r*", 0, NULL, NULL },
 	{ "catchsegv", "", "x", F_WRAP, NULL, NULL },
-	{ "cc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "cc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "cd", "-L -P -e -@", "-", 0, NULL, NULL },
 	{ "cgexec", "", "", F_ASK, NULL, "cgexec runs a command in a syntax not modelled here" },
 	{ "chgrp",
@@ -3926,7 +3964,7 @@ static const struct prog progs[] = {
 	  "--pid!N --sched-runtime=- --sched-period=- --sched-deadline=- -h!N --help!N "
 	  "-V!N --version!N",
 	  "-x", F_WRAP, NULL, NULL },
-	{ "clang", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "clang", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "cmake", "", "", 0, h_cmake, NULL, "CMakeLists.txt" },
 	{ "cmp",
 	  "-i=- --ignore-initial=- -n=- --bytes=- -b -l -s --print-bytes --verbose "
@@ -3953,7 +3991,7 @@ static const struct prog progs[] = {
 	{ "csplit",
 	  "-f=w --prefix=w -b=- --suffix-format=- -n=- --digits=- -k -s -z -q "
 	  "--keep-files --quiet --silent --elide-empty-files --suppress-matched",
-	  "r-*", 0, NULL, NULL },
+	  "r-*", F_CWD_OUT_ANY, NULL, NULL },
 	{ "curl",
 	  "-o=w --output=w -D=w --dump-header=w -c=w --cookie-jar=w --trace=w "
 	  "--trace-ascii=w --stderr=w --libcurl=w --etag-save=w --hsts=w --alt-svc=w "
@@ -4055,9 +4093,9 @@ static const struct prog progs[] = {
 	{ "flock", "", "", 0, h_flock, NULL },
 	{ "foot", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "ftp", "", "", F_ASK, NULL, "it runs ! shell commands read from standard input" },
-	{ "g++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "g++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "gawk", "", "", 0, h_awk, NULL },
-	{ "gcc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "gcc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "gdb",
 	  "--args!x -ex=c -x=c -ix=c -iex=c --command=c --eval-command=c -p=- --pid=- "
 	  "-batch -q -nx -n --batch --quiet",
@@ -4519,7 +4557,7 @@ static const struct prog progs[] = {
 	  "--filter=s --suffix-length=- --bytes=- --line-bytes=- --lines=- "
 	  "--number=- --separator=- --numeric-suffixes?- --hex-suffixes?- "
 	  "--elide-empty-files --unbuffered --verbose",
-	  "rw", 0, NULL, NULL },
+	  "rw", F_CWD_OUT_ANY, NULL, NULL },
 	{ "sponge", "-a", "w", 0, NULL, NULL },
 	{ "sqlite3", "", "", F_ASK, NULL,
 	  "sqlite3 dot-commands run shell commands and write files" },
@@ -4686,9 +4724,8 @@ static const struct prog progs[] = {
 	  "--body-data=- -t=- --tries=- -T=- --timeout=- -w=- --wait=- -Q=- "
 	  "--quota=- -l=- --level=- -A=- --accept=- -R=- --reject=- -D=- "
 	  "--domains=- --user=- --password=- -B=- --base=- --limit-rate=- "
-	  "-h!N --help!N -V!N --version!N -q -v -nv -c -N -S -r -np -k -K -p -x -nd -nH "
-	  "--spider",
-	  "-*", F_LONGANY | F_NOCLUSTER, NULL, NULL },
+	  "-h!N --help!N -V!N --version!N -q -v -n=- -c -N -S -r -k -K -p -x --spider",
+	  "-*", F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "which", "-a -s", "-*", 0, NULL, NULL },
 	{ "wish", "-encoding=-", "k", F_STDIN_CODE | F_NOPERMUTE | F_NOCLUSTER, NULL, NULL },
 	{ "www-browser", "", "", F_ASK, NULL, "it opens a browser" },

@@ -916,6 +916,25 @@ static const struct {
 	{ "cp -av src/a src/b", A, -1, NULL },
 	{ "sed -bi s/a/b/ .env", D, 7, NULL },
 	{ "sed -bn p src/a", A, -1, NULL },
+	/* programs that write files of their choosing in the working
+	 * directory when no option names them */
+	{ "gcc src/a.c", Q, -1, NULL },
+	{ "gcc -c src/a.c", Q, -1, NULL },
+	{ "split src/a", Q, -1, NULL },
+	{ "csplit src/a 1", Q, -1, NULL },
+	{ "wget http://x/y", Q, -1, NULL },
+	{ "git format-patch -1", Q, -1, NULL },
+	{ "gcc -c src/a.c -o src/a.o", A, -1, NULL },
+	{ "gcc -E src/a.c", A, -1, NULL },
+	{ "gcc --version", A, -1, NULL },
+	{ "cd src && gcc a.c", A, -1, NULL },
+	{ "split -l 1 src/a src/p", A, -1, NULL },
+	{ "git format-patch -1 -o src", A, -1, NULL },
+	{ "git format-patch -1 --stdout", A, -1, NULL },
+	/* wget clusters its letters */
+	{ "wget -qO.env http://x", D, 7, NULL },
+	{ "wget -qO- http://x", A, -1, NULL },
+	{ "wget -nv -P src http://x", A, -1, NULL },
 };
 
 static void test_classes(void **state)

@@ -4364,7 +4364,7 @@ static const struct prog progs[] = {
 	  "-g=- --get=- -b -c -e -E -f -l -n -N -R -s -t -T -u -Z --dry-run --binary "
 	  "--batch --forward --ignore-whitespace --reverse --silent --quiet --posix "
 	  "--merge?- --backup --follow-symlinks --remove-empty-files --set-utc --set-time",
-	  "wr", 0, NULL, NULL },
+	  "wr", F_CWD_OUT_ANY, NULL, NULL },
 	{ "pdm", "-v -q --verbose --quiet -p=C --project=C -g!a --global!a -I --ignore-python", "",
 	  0, h_sub, NULL, "pyproject.toml" },
 	{ "pee", "", "s*", 0, NULL, NULL },

@@ -931,6 +931,9 @@ static const struct {
 	{ "split -l 1 src/a src/p", A, -1, NULL },
 	{ "git format-patch -1 -o src", A, -1, NULL },
 	{ "git format-patch -1 --stdout", A, -1, NULL },
+	{ "patch -p1 < src/p", Q, -1, NULL },
+	{ "patch -d src -p1 < src/p", A, -1, NULL },
+	{ "patch src/a src/p", A, -1, NULL },
 	/* wget clusters its letters */
 	{ "wget -qO.env http://x", D, 7, NULL },
 	{ "wget -qO- http://x", A, -1, NULL },

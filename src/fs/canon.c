@@ -6,6 +6,7 @@
  * everywhere.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/fnv.h"
 #include "core/path.h"
 #include "fs/fs.h"
 
@@ -138,4 +140,142 @@ int lf_path_canon_lenient(const char *in, char **out)
 	}
 	/* Links that loop or go too deep: the written place, cleaned. */
 	return lf_path_clean_dup(in, out);
+}
+
+/* ------------------------------------------------------------------------
+ * realpath with a memo of canonical directories
+ */
+
+static bool memo_has(const struct lf_realpath_memo *m, const char *dir, size_t len)
+{
+	if (!m->cap)
+		return false;
+	for (size_t i = lf_fnv(dir, len) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		const char *e = m->v[i];
+
+		if (!e)
+			return false;
+		if (strlen(e) == len && memcmp(e, dir, len) == 0)
+			return true;
+	}
+}
+
+static int memo_grow(struct lf_realpath_memo *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	char **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->v[i]) {
+			size_t at = lf_fnv(m->v[i], strlen(m->v[i])) & (cap - 1);
+
+			while (v[at])
+				at = (at + 1) & (cap - 1);
+			v[at] = m->v[i];
+		}
+	free(m->v);
+	m->v = v;
+	m->cap = cap;
+	return 0;
+}
+
+static int memo_put(struct lf_realpath_memo *m, const char *dir, size_t len)
+{
+	size_t i;
+	char *copy;
+
+	if (memo_has(m, dir, len))
+		return 0;
+	if ((m->n + 1) * 2 > m->cap && memo_grow(m) < 0)
+		return -ENOMEM;
+	if (!(copy = strndup(dir, len)))
+		return -ENOMEM;
+	for (i = lf_fnv(dir, len) & (m->cap - 1); m->v[i]; i = (i + 1) & (m->cap - 1))
+		;
+	m->v[i] = copy;
+	m->n++;
+	return 0;
+}
+
+/* Every proper ancestor of the canonical path real but "/" is a canonical
+ * directory; so is real when dir says it is one. */
+static int memo_learn(struct lf_realpath_memo *m, const char *real, bool dir)
+{
+	size_t len = strlen(real);
+	int r = dir ? memo_put(m, real, len) : 0;
+
+	for (size_t i = len - 1; r == 0 && i > 0; i--)
+		if (real[i] == '/')
+			r = memo_put(m, real, i);
+	return r;
+}
+
+/* Absolute, no empty, "." or ".." component, no trailing slash. */
+static bool clean_absolute(const char *p)
+{
+	if (p[0] != '/')
+		return false;
+	for (const char *c = p; *c; c++) {
+		if (*c != '/')
+			continue;
+		const char *n = c + 1;
+
+		if (*n == '/' || (*n == '\0' && c != p) ||
+		    (n[0] == '.' && (n[1] == '/' || n[1] == '\0')) ||
+		    (n[0] == '.' && n[1] == '.' && (n[2] == '/' || n[2] == '\0')))
+			return false;
+	}
+	return true;
+}
+
+char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat *out)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *real;
+
+	if (out)
+		out->st_mode = 0;
+
+	if (clean_absolute(path) && slash != path && memo_has(m, path, (size_t)(slash - path))) {
+		/* The parent is a real directory: lstat fails as realpath
+		 * would (ENOENT, EACCES, ENAMETOOLONG), with its errno. */
+		if (lstat(path, &st) != 0)
+			return NULL;
+		if (!S_ISLNK(st.st_mode)) {
+			real = strdup(path);
+			if (!real || (S_ISDIR(st.st_mode) && memo_put(m, path, strlen(path)) < 0)) {
+				free(real);
+				errno = ENOMEM;
+				return NULL;
+			}
+			if (out)
+				*out = st;
+			return real;
+		}
+	}
+	real = realpath(path, NULL);
+	if (real) {
+		bool seen = stat(real, &st) == 0, dir = seen && S_ISDIR(st.st_mode);
+
+		if (out && seen)
+			*out = st;
+
+		if (memo_learn(m, real, dir) < 0) {
+			free(real);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	return real;
+}
+
+void lf_realpath_memo_fini(struct lf_realpath_memo *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->v[i]);
+	free(m->v);
+	*m = (struct lf_realpath_memo){ 0 };
 }

@@ -94,13 +94,13 @@ static int make_place(const char *path, const char *home, bool dir, const char *
 
 /* The canonical path, type and existence of one candidate; a missing
  * place that says so is made first when the host prepares a launch. */
-static int fact_path(const struct lf_host *host, struct lf_cand *c)
+static int fact_path(const struct lf_host *host, struct lf_realpath_memo *memo, struct lf_cand *c)
 {
 	struct stat st;
 
 	if (c->raw[0] != '/')
 		return 0; /* "~/..." without a home: stage 3 reports it */
-	c->canon = realpath(c->raw, NULL);
+	c->canon = lf_realpath_memo(memo, c->raw, &st);
 	if (!c->canon && errno == ENOENT && host->prepare && host->home &&
 	    (c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE)) && lstat(c->raw, &st) < 0) {
 		int r = make_place(c->raw, host->home, c->flags & LF_CAND_MAKE_DIR,
@@ -120,7 +120,8 @@ static int fact_path(const struct lf_host *host, struct lf_cand *c)
 		c->err = errno;
 		return 0;
 	}
-	if (stat(c->canon, &st) == 0)
+	/* made: looked at by realpath alone, above. */
+	if (c->made ? stat(c->canon, &st) == 0 : st.st_mode != 0)
 		c->dir = S_ISDIR(st.st_mode);
 	return 0;
 }
@@ -288,6 +289,7 @@ static int fact_command(struct lf_sandbox_input *in)
 
 int lf_facts_gather(struct lf_sandbox_input *in)
 {
+	struct lf_realpath_memo memo = { 0 };
 	int r = 0;
 
 	for (size_t i = 0; i < in->nfences && r == 0; i++) {
@@ -299,12 +301,13 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 			f->nlink = (unsigned long)st.st_nlink;
 	}
 	for (size_t i = 0; i < in->ncands && r == 0; i++) {
-		r = fact_path(&in->host, &in->cands[i]);
+		r = fact_path(&in->host, &memo, &in->cands[i]);
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
 		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
 			r = fact_listing(&in->cands[i]);
 	}
+	lf_realpath_memo_fini(&memo);
 	if (r == 0)
 		r = fact_command(in);
 	if (r == 0) {

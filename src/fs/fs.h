@@ -27,6 +27,26 @@
  * Returns 0, -EINVAL (in not absolute), -ENOMEM. */
 int lf_path_canon_lenient(const char *in, char **out);
 
+/* realpath(3) for many paths that share their directories (the grants of
+ * a policy: 10,000 below one project): the directories a call proved
+ * canonical (every proper ancestor of a result, every directory found
+ * so) are remembered in memo, and a clean absolute path whose parent is
+ * one of them costs one lstat instead of a readlink per component: not a
+ * symbolic link, it is its own canonical form. Anything else (a link, a
+ * path with ".", ".." or "//", a parent not yet seen) is realpath's.
+ * Returns what realpath returns (malloc'ed, or NULL with errno), and in
+ * *out (may be NULL) what stat(2) says of the result (st_mode 0 when it
+ * could not be looked at); the memo is only as current as the tree was
+ * when each entry was proved, like realpath's answer itself. Free the
+ * memo with lf_realpath_memo_fini; a zeroed one is empty. */
+struct lf_realpath_memo {
+	char **v; /* open addressing on lf_fnv, NULL = free */
+	size_t n, cap;
+};
+struct stat;
+char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat *out);
+void lf_realpath_memo_fini(struct lf_realpath_memo *m);
+
 /*
  * The directory walker. Every scan of a tree (hard links, device nodes,
  * the persistence snapshot, the /etc listing, removing the run directory)

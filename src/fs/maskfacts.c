@@ -22,6 +22,7 @@
 #include "core/sandbox.h"
 #include "fs/fs.h"
 #include "fs/maskfacts.h"
+#include "fs/prefetch.h"
 #include "fs/treecache.h"
 #include "policy/policy.h"
 
@@ -805,7 +806,7 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
 
 static int etc_visit(void *ctx, const struct lf_walk_entry *e)
 {
-	struct lf_sandbox_input *in = ctx;
+	struct lf_etc_scan *out = ctx;
 	struct stat st;
 
 	if (e->type == DT_LNK)
@@ -819,8 +820,7 @@ static int etc_visit(void *ctx, const struct lf_walk_entry *e)
 	/* The built-in list too, whatever its mode says. */
 	if (!hidden && !lf_etc_is_hidden(e->path))
 		return LF_WALK_NEXT;
-	if (typed_push(&in->etc_hidden, &in->netc_hidden, &in->etc_hidden_cap, e->path,
-		       ftype_of(st.st_mode)) < 0)
+	if (typed_push(&out->v, &out->n, &out->cap, e->path, ftype_of(st.st_mode)) < 0)
 		return -ENOMEM;
 	return LF_WALK_SKIP;
 }
@@ -829,23 +829,53 @@ static int etc_visit(void *ctx, const struct lf_walk_entry *e)
 #define ETC_MAX_ENTRIES 50000u
 #define ETC_MAX_MILLIS 2000u
 
-static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const struct mnts *m)
+void lf_etc_scan_fini(struct lf_etc_scan *s)
 {
-	struct lf_walk w = { .visit = etc_visit, .ctx = in };
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].path);
+	free(s->v);
+	free(s->err);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Runs on the prefetch thread too (prefetch.c): it touches nothing but
+ * out and the walker's own state. */
+int lf_etc_scan(const char *root, struct lf_etc_scan *out)
+{
+	struct lf_walk w = { .visit = etc_visit, .ctx = out };
 	int r;
 
-	in->etc_checked = true;
+	memset(out, 0, sizeof(*out));
 	w.budget.max_entries = ETC_MAX_ENTRIES;
 	w.budget.max_millis = ETC_MAX_MILLIS;
 	lf_walk_begin(&w);
-	r = lf_walk_run(&w, c->canon);
+	r = lf_walk_run(&w, root);
 	if (r == 0 && (w.incomplete || w.stopped) &&
-	    !(in->etc_err = strdup(w.reason ? w.reason : "an entry could not be looked at")))
+	    !(out->err = strdup(w.reason ? w.reason : "an entry could not be looked at")))
 		r = -ENOMEM;
 	lf_walk_end(&w);
-	if (r == 0)
-		r = aliases_of(m, c->canon, &in->etc_aliases, &in->netc_aliases);
+	if (r < 0)
+		lf_etc_scan_fini(out);
 	return r;
+}
+
+static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const struct mnts *m)
+{
+	struct lf_etc_scan scan;
+	int r;
+
+	if (in->etc_checked) /* one /etc row: looked at once */
+		return 0;
+	in->etc_checked = true;
+	r = lf_prefetch_etc(c->canon, &scan);
+	if (r < 0)
+		return r;
+	/* Handed over whole: in owns the entries and the reason now. */
+	in->etc_hidden = scan.v;
+	in->netc_hidden = scan.n;
+	in->etc_hidden_cap = scan.cap;
+	in->etc_err = scan.err;
+	return aliases_of(m, c->canon, &in->etc_aliases, &in->netc_aliases);
 }
 
 int lf_facts_masks(struct lf_sandbox_input *in, char **notice)

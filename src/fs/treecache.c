@@ -19,6 +19,7 @@
  * did (with its own refusals): the cache never decides alone.
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -455,6 +456,70 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	return r;
 }
 
+/* At most this many projects' caches are kept: the directory is a fence,
+ * which the pre-launch scans walk, and scratch projects (tests, one-off
+ * clones) would otherwise leave a file each for ever. */
+#define CACHE_KEEP 64
+
+struct aged {
+	char name[32];
+	int64_t mtime_ns;
+};
+
+static int cmp_aged(const void *a, const void *b)
+{
+	const struct aged *x = a, *y = b;
+
+	return x->mtime_ns < y->mtime_ns ? -1 : x->mtime_ns > y->mtime_ns;
+}
+
+/* Whether name is a cache file's: "tree-" and 16 hexadecimal digits. */
+static bool cache_name(const char *name)
+{
+	if (strncmp(name, "tree-", 5) != 0 || strlen(name) != 21)
+		return false;
+	return strspn(name + 5, "0123456789abcdef") == 16;
+}
+
+/* Removes the least recently written cache files beyond CACHE_KEEP, when
+ * a new one has been made. Best effort: a cache that stays costs a little
+ * space and a few entries of the fence's scans, nothing else. */
+static void cache_prune(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct aged *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!cache_name(e->d_name) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (lf_grow((void **)&v, &cap, n, sizeof(*v)) < 0)
+			break;
+		snprintf(v[n].name, sizeof(v[n].name), "%s", e->d_name);
+		v[n++].mtime_ns = ts_ns(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	}
+	if (n > CACHE_KEEP) {
+		qsort(v, n, sizeof(*v), cmp_aged);
+		for (size_t i = 0; i < n - CACHE_KEEP; i++)
+			(void)unlinkat(dirfd(d), v[i].name, 0); /* gone already: fine */
+	}
+	free(v);
+	closedir(d);
+}
+
 int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dotgit **out,
 			 size_t *nout)
 {
@@ -488,8 +553,14 @@ int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dot
 			made = mkdir(dir, 0700) == 0 || errno == EEXIST;
 			*sl = '/';
 		}
-		if (made && (mkdir(dir, 0700) == 0 || errno == EEXIST))
+		if (made && (mkdir(dir, 0700) == 0 || errno == EEXIST)) {
+			struct stat st;
+			bool fresh = lstat(file, &st) != 0;
+
 			cache_save(file, root, &s.now);
+			if (fresh)
+				cache_prune(dir);
+		}
 	}
 	recs_fini(&s.old);
 	recs_fini(&s.now);

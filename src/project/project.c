@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "fs/prefetch.h"
 #include "policy/policy.h"
 #include "project/project.h"
 
@@ -160,33 +161,33 @@ static const char *const system_dirs[] = { "/usr", "/var", "/tmp", "/run" };
 static const char *const system_trees[] = { "/etc", "/dev", "/proc", "/sys", "/boot" };
 
 /* Whether root is a home directory (the user's, from $HOME; any user's,
- * from the password database) or above one; *who says whose. */
-static bool root_holds_home(const char *root, char *who, size_t size)
+ * from the password database, fs/prefetch.h) or above one; *who says
+ * whose. -ENOMEM, or -EIO when the database's answer was lost. */
+static int root_holds_home(const char *root, char *who, size_t size)
 {
 	const char *h = secure_getenv("HOME");
+	struct lf_homes homes;
 	char *home;
 	bool holds = false;
+	int r;
 
 	if (h && *h && (home = realpath(h, NULL))) {
 		holds = lf_path_covers(root, home);
 		free(home);
 		if (holds) {
 			snprintf(who, size, "holds your home directory");
-			return true;
+			return 1;
 		}
 	}
-	setpwent();
-	for (struct passwd *pw; !holds && (pw = getpwent());) {
-		if (!pw->pw_dir || pw->pw_dir[0] != '/' || strcmp(pw->pw_dir, "/") == 0)
-			continue;
-		home = realpath(pw->pw_dir, NULL);
-		holds = lf_path_covers(root, home ? home : pw->pw_dir);
-		free(home);
+	if ((r = lf_prefetch_homes(&homes)) < 0)
+		return r;
+	for (size_t i = 0; !holds && i < homes.n; i++) {
+		holds = lf_path_covers(root, homes.v[i].dir);
 		if (holds)
-			snprintf(who, size, "holds the home directory of %s%s", pw->pw_name,
-				 pw->pw_uid == geteuid() ? " (you)" : "");
+			snprintf(who, size, "holds the home directory of %s%s", homes.v[i].name,
+				 homes.v[i].uid == geteuid() ? " (you)" : "");
 	}
-	endpwent();
+	lf_homes_fini(&homes);
 	return holds;
 }
 
@@ -207,9 +208,12 @@ static const char *unsafe_root(const char *root, char *buf, size_t size)
 			return "is a system directory";
 	if (shared_dir(root))
 		return "is a shared directory (sticky, anyone may write to it)";
-	if (root_holds_home(root, buf, size))
-		return buf;
-	return NULL;
+	int r = root_holds_home(root, buf, size);
+
+	if (r < 0)
+		snprintf(buf, size, "cannot be told apart from a home directory (%s)",
+			 strerror(-r));
+	return r ? buf : NULL;
 }
 
 /* A root that unsafe_root() names is refused, whether found or given

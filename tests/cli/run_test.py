@@ -469,6 +469,31 @@ def nested_cache(s):
     check(protected(s, "/inner/.git/") == first, "a broken cache lost the nested repository")
     with open(caches[0], "rb") as f:
         check(len(f.read()) > 40, "the broken cache was not rewritten")
+    # Bounded: 70 other projects' caches (written days ago, one a minute
+    # apart); a new project's first run keeps the 64 most recently
+    # written, its own among them.
+    cdir = s.h(".config/landfence/cache")
+    old = int(time.time()) - 7 * 86400
+    for i in range(70):
+        fake = os.path.join(cdir, "tree-%016x" % (0xfeed0000 + i))
+        with open(fake, "w") as f:
+            f.write("landfence-tree-cache 1\n")
+        os.utime(fake, (old + 60 * i, old + 60 * i))
+    other = os.path.join(s.top, "other")
+    os.makedirs(os.path.join(other, "sub"))
+    git(s, other, "init", "-q", ".")
+    time.sleep(2.2)
+    res = s.lf("run", "--", "true", cwd=other)
+    check(res.code == 0, "run in a second project failed")
+    kept = sorted(os.path.basename(p) for p in glob.glob(os.path.join(cdir, "tree-*")))
+    check(len(kept) == 64, "%d caches kept, not 64" % len(kept))
+    check(os.path.basename(caches[0]) in kept, "the first project's recent cache was removed")
+    check("tree-%016x" % (0xfeed0000 + 69) in kept and
+          "tree-%016x" % (0xfeed0000 + 7) not in kept,
+          "not the least recently written caches were removed: %r" % kept)
+    check(len(kept) == 64 and len(set(kept) - {"tree-%016x" % (0xfeed0000 + i)
+                                              for i in range(70)}) == 2,
+          "the new project's cache is missing: %r" % kept)
 
 
 TESTS = {

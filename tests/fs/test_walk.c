@@ -348,12 +348,69 @@ static void test_canon_lenient(void **state)
 	assert_int_equal(lf_path_canon_lenient("relative", &c), -EINVAL);
 }
 
+/* lf_realpath_memo answers as realpath does, path for path and errno for
+ * errno, in an order where the memo answers most of them (the parents
+ * proved canonical first), links, dot components and files on the way
+ * included; and after a directory became a link, asked again with a
+ * fresh memo, it follows the link as realpath does. */
+static void test_realpath_memo(void **state)
+{
+	static const char *const rel[] = {
+		"m/a/b/c",   "m/a/b",	   "m/a/link",	"m/a/link/c",  "m/a/file",
+		"m/a/nope",  "m/a/file/x", "m/a/./b",	"m/a/../a/b",  "m/a//b",
+		"m/a/b/",    "m/a/b/c/d",  "m/a/dang",	"m/a/b/c/.",   "m/a/b/../link",
+		"m/a/b/c/e", "m/a",	   "m/a/ulink", "m/a/ulink/c",
+	};
+	struct lf_realpath_memo memo = { 0 };
+	char p[PATH_MAX];
+
+	(void)state;
+	sh("mkdir -p %s/m/a/b/c/d %s/m/u && touch %s/m/a/file && ln -s b %s/m/a/link && "
+	   "ln -s nowhere %s/m/a/dang && ln -s ../u %s/m/a/ulink && mkdir %s/m/u/c",
+	   base, base, base, base, base, base, base);
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			snprintf(p, sizeof(p), "%s/%s", base, rel[i]);
+			errno = 0;
+			char *want = realpath(p, NULL);
+			int want_err = want ? 0 : errno;
+			errno = 0;
+			struct stat st;
+			char *got = lf_realpath_memo(&memo, p, &st);
+			int got_err = got ? 0 : errno;
+
+			if (!want != !got || (want && strcmp(want, got) != 0) ||
+			    want_err != got_err)
+				fail_msg("%s: realpath %s (%d), memo %s (%d)", p,
+					 want ? want : "NULL", want_err, got ? got : "NULL",
+					 got_err);
+			if (got) {
+				struct stat ws;
+
+				assert_int_equal(stat(got, &ws), 0);
+				assert_int_equal(st.st_mode, ws.st_mode);
+				assert_int_equal(st.st_ino, ws.st_ino);
+			}
+			free(want);
+			free(got);
+		}
+		/* A directory the memo knows becomes a link: a fresh memo
+		 * (one per launch) follows it. */
+		lf_realpath_memo_fini(&memo);
+		if (round == 0)
+			sh("mv %s/m/a/b %s/m/a/b2 && ln -s ../u %s/m/a/b && mkdir -p %s/m/u/c/d",
+			   base, base, base, base);
+	}
+	assert_int_equal(memo.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_deep_and_long),   cmocka_unit_test(test_walk_budget),
 		cmocka_unit_test(test_walk_links_skip_stop), cmocka_unit_test(test_walk_unreadable),
 		cmocka_unit_test(test_walk_tree_changed),    cmocka_unit_test(test_canon_lenient),
+		cmocka_unit_test(test_realpath_memo),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

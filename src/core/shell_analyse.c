@@ -552,6 +552,18 @@ static int scan_word(struct an *an, const struct sh_word *w, unsigned depth, con
 				set_why(why, "a ${name@op} transformation");
 			if (pm->op == SH_POP_BAD)
 				set_why(why, "a parameter expansion bash rejects when it runs");
+			if (pm->flags & SH_PARAM_ASSIGN) {
+				/* ${NAME:=word} assigns like NAME=word, and before
+				 * the command it is a word of runs: the same
+				 * variables decide what this and later commands
+				 * run (${CDPATH:=/usr}; cd src) */
+				const char *as = sh_assign_reason(pm->name, strlen(pm->name));
+				if (as) {
+					set_why(why, as);
+					if (!an->later_why)
+						an->later_why = as;
+				}
+			}
 			if (pm->op == SH_POP_SUBSTR &&
 			    (!arith_word_literal(pm->arg) || !arith_word_literal(pm->arg2)))
 				set_why(why,
@@ -829,8 +841,13 @@ static int walk_redirs(struct an *an, const struct sh_redir *rd, unsigned depth)
 		}
 		if ((rd->op == SH_R_DUP_IN || rd->op == SH_R_DUP_OUT) && fd_word(rd->target))
 			continue;
-		if (rd->fdvar)
-			why = why ? why : NULL;
+		if (rd->fdvar) {
+			/* {NAME}> assigns the descriptor's number to NAME
+			 * (exec {PATH}>x leaves PATH=10) */
+			const char *as = sh_assign_reason(rd->fdvar, strlen(rd->fdvar));
+			if (as && !an->later_why)
+				an->later_why = as;
+		}
 		struct lf_shell_word *t =
 			word_new(an, rd->target->text, rd->target->len, rd->target->flags);
 		if (!t)
@@ -1152,9 +1169,17 @@ static int walk(struct an *an, const struct sh_node *n, unsigned depth, const ch
 		return walk_cond(an, n, depth);
 	case SH_FUNCDEF: /* the body is judged where it is written */
 	case SH_COPROC:
-		if ((r = walk_redirs(an, n->redirs, depth)) != 0)
+		if ((r = walk_redirs(an, n->redirs, depth)) != 0 ||
+		    (r = walk(an, n->u.func.body, depth, inherit)) != 0)
 			return r;
-		return walk(an, n->u.func.body, depth, inherit);
+		if (n->kind == SH_COPROC && n->u.func.name && !an->later_why) {
+			/* the shell then sets the array NAME to two
+			 * descriptor numbers: coproc PATH { :; } leaves
+			 * PATH=63 (an array is never exported) */
+			const struct sh_word *w = n->u.func.name;
+			an->later_why = sh_var_reason(w->text, w->len);
+		}
+		return 0;
 	}
 	return 0;
 }

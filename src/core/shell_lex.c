@@ -693,6 +693,8 @@ static int lex_brace_param(struct sh_parser *p, struct sh_word *w, bool in_dq)
 			n = after(p, &at);
 			if (n >= 0 && strchr("-=?+", n)) {
 				pm->op = SH_POP_DEFAULT;
+				if (n == '=')
+					pm->flags |= SH_PARAM_ASSIGN;
 				p->i = at + 1;
 			} else {
 				pm->op = SH_POP_SUBSTR;
@@ -711,6 +713,8 @@ static int lex_brace_param(struct sh_parser *p, struct sh_word *w, bool in_dq)
 		case '?':
 		case '+':
 			pm->op = SH_POP_DEFAULT;
+			if (c == '=')
+				pm->flags |= SH_PARAM_ASSIGN;
 			p->i++;
 			break;
 		case '#':

@@ -71,6 +71,7 @@ enum sh_param_op {
 #define SH_PARAM_INDIRECT 0x04u /* ${!x} */
 #define SH_PARAM_NAMES 0x08u	/* ${!prefix*}, ${!prefix@}, ${!a[@]} */
 #define SH_PARAM_SPECIAL 0x10u	/* $@ $* $# $? $- $$ $! $0 and $1… */
+#define SH_PARAM_ASSIGN 0x20u	/* ${x=word}, ${x:=word}: sets x */
 
 struct sh_param {
 	const char *name; /* NUL terminated */

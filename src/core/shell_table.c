@@ -39,6 +39,7 @@
  *   P  the pattern is given by an option: every operand is a file (grep -e)
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -53,6 +54,11 @@
 #define F_ASK 0x10u	   /* at best ask (the entry's reason) */
 #define F_NOPERMUTE 0x20u  /* options only before the first operand */
 #define F_EQ1 0x40u	   /* Go-style flags: -name=value and --name are -name */
+/* given an operand and no option naming its output, it writes files of
+ * its choosing in the working directory (gcc's a.out, wget's download);
+ * F_CWD_OUT_ANY: also without an operand (split) */
+#define F_CWD_OUT 0x80u
+#define F_CWD_OUT_ANY 0x100u
 
 struct tc;
 typedef int (*handler_fn)(struct tc *t);
@@ -87,11 +93,14 @@ struct tc {
 	bool code;	    /* code was given (c, k) */
 	bool ran_cmd;	    /* x or X reached */
 	bool any_operand;
-	bool links; /* K: the files written are links */
+	bool links;   /* K: the files written are links */
+	bool out_opt; /* an option naming a file or directory written */
 };
 
 static const char R_UNKNOWN_OPT[] = "an option of a wrapper this analysis does not know";
 static const char R_CODE[] = "it runs code given in its arguments";
+static const char R_UNKNOWN_CLUSTER[] =
+	"an option this analysis does not know, written together with one that writes or runs";
 static const char R_NOT_FOLLOWED[] = "an option whose effect this analysis does not follow";
 static const char R_STDIN_CODE[] = "it reads code from standard input";
 static const char R_WILD_OPT[] =
@@ -264,6 +273,32 @@ static void eff_cmd_marked(struct tc *t, size_t from, size_t to, bool open, cons
 	e->nwords = to - from;
 	e->open = open;
 	t->ran_cmd = true;
+}
+
+/*
+ * Without -I, xargs appends words read from standard input to the
+ * command: any text, options too (`echo -oF | xargs sort` writes F,
+ * `xargs env` runs whatever it reads). The last command effect gets one
+ * more word the shell would expand, so the program's options, operands
+ * and wrapped command are judged as for `CMD "$@"`.
+ */
+static void eff_cmd_stdin_args(struct tc *t)
+{
+	static const struct lf_shell_word in = { "${standard input}", 17, LF_WORD_EXPANSION };
+	struct sh_eff *e = t->out->n ? &t->out->v[t->out->n - 1] : NULL;
+	struct lf_shell_word *v;
+
+	if (!e || e->kind != SH_EF_CMD || !e->words)
+		return; /* out of memory: already reported */
+	v = sh_alloc(t->a, (e->nwords + 1) * sizeof(*v));
+	if (!v) {
+		t->out->nomem = true;
+		return;
+	}
+	memcpy(v, e->words, e->nwords * sizeof(*v));
+	v[e->nwords] = in;
+	e->words = v;
+	e->nwords++;
 }
 
 /* A command of the program's own, as words (tar's compressor, the echo
@@ -618,6 +653,8 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 static void opt_role(struct tc *t, char role, const struct lf_shell_word *w, size_t at)
 {
 	bool unsure = t->unsure;
+	if (role == 'w' || role == 't' || role == 'T')
+		t->out_opt = true;
 	t->unsure = false;
 	apply_role(t, role, w, at);
 	t->unsure = unsure;
@@ -721,6 +758,16 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 					if ((p->flags & F_WRAP)) {
 						eff_reason(t, R_UNKNOWN_OPT);
 						return 0;
+					}
+					/* the letters after it are options or its
+					 * argument: -Wt DIR may be -W -t DIR */
+					for (k++; k < w->len; k++) {
+						nm[1] = w->text[k];
+						if (spec_find(p->opts, nm, 2, &d) &&
+						    d.role != '-') {
+							eff_reason(t, R_UNKNOWN_CLUSTER);
+							break;
+						}
 					}
 					break;
 				}
@@ -934,13 +981,39 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 }
 
 /* Runs the engine and the entry's after-effects. */
+/*
+ * F_CWD_OUT: without an option or operand naming what it writes, the
+ * program writes files named after its input or the URL (a.out, x.o,
+ * xaa, index.html) in the working directory: a write below it.
+ */
+static void cwd_out(struct tc *t, const struct prog *p, size_t before)
+{
+	static const struct lf_shell_word here = { ".", 1, 0 };
+	static const char *const to_stdout[] = { "-E",	     "-M",	 "-MM", "-fsyntax-only",
+						 "--spider", "--stdout", NULL };
+
+	if (t->out_opt || t->no_cmd || (!t->any_operand && !(p->flags & F_CWD_OUT_ANY)))
+		return;
+	for (size_t k = before; k < t->out->n; k++)
+		if (t->out->v[k].kind == SH_EF_FILE && t->out->v[k].cap == LF_CAP_WRITE)
+			return;
+	for (size_t i = 1; i < t->argc; i++)
+		for (size_t k = 0; to_stdout[k]; k++)
+			if (word_is(&t->argv[i], to_stdout[k]))
+				return;
+	eff_file(t, LF_CAP_WRITE, &here, true, true);
+}
+
 static int run_prog(struct tc *t, const struct prog *p, size_t from)
 {
 	if (p->flags & F_ASK)
 		eff_reason(t, p->reason ? p->reason : R_NOT_FOLLOWED);
+	size_t before = t->out->n;
 	int r = engine(t, p, from);
 	if ((p->flags & F_STDIN_CODE) && !t->code && !t->no_cmd)
 		eff_reason(t, R_STDIN_CODE);
+	if (r >= 0 && (p->flags & (F_CWD_OUT | F_CWD_OUT_ANY)))
+		cwd_out(t, p, before);
 	return r;
 }
 
@@ -1693,6 +1766,8 @@ static int h_xargs(struct tc *t)
 		/* replaced words are unknown */
 		t->out->v[k] = t->out->v[--t->out->n];
 		eff_cmd_marked(t, e.from, e.to, e.open, mark);
+		if (!mark[0])
+			eff_cmd_stdin_args(t);
 		break;
 	}
 	if (!t->ran_cmd && !t->no_cmd) {
@@ -1700,6 +1775,69 @@ static int h_xargs(struct tc *t)
 		eff_words(t, SH_EF_CMD, echo, 1);
 		t->out->v[t->out->n - 1].open = true;
 	}
+	return r;
+}
+
+/*
+ * ln with a single operand (and no -t) makes the link in the working
+ * directory, named as the target's last component: `ln -s src/a.c`
+ * writes ./a.c. The engine judges the operand as the link; the link
+ * really made is judged too.
+ */
+static int h_ln(struct tc *t)
+{
+	const struct lf_shell_word *only = NULL;
+	size_t ops = 0;
+	bool target_dir = false, options = true;
+
+	for (size_t i = 1; i < t->argc; i++) {
+		const struct lf_shell_word *w = &t->argv[i];
+		if (options && literal(w) && w->len > 1 && w->text[0] == '-') {
+			if (word_is(w, "--")) {
+				options = false;
+			} else if (w->text[1] == '-') {
+				const char *eq = strchr(w->text, '=');
+				size_t nl = eq ? (size_t)(eq - w->text) : w->len;
+				bool dir = nl >= 3 && !strncmp("--target-directory", w->text, nl);
+				bool suffix = nl >= 4 && !strncmp("--suffix", w->text, nl);
+				target_dir |= dir;
+				if ((dir || suffix) && !eq)
+					i++;
+			} else {
+				for (size_t k = 1; k < w->len; k++) {
+					if (w->text[k] == 't' || w->text[k] == 'S') {
+						target_dir |= w->text[k] == 't';
+						if (k + 1 == w->len)
+							i++;
+						break;
+					}
+				}
+			}
+			continue;
+		}
+		ops++;
+		only = literal(w) ? w : NULL;
+	}
+	int r = engine(t, t->p, 1);
+	if (r < 0 || ops != 1 || target_dir || !only)
+		return r;
+	size_t e = only->len, b;
+	while (e > 1 && only->text[e - 1] == '/')
+		e--;
+	for (b = e; b > 0 && only->text[b - 1] != '/'; b--)
+		;
+	if (b == e)
+		return r;
+	struct lf_shell_word *v = sh_alloc(t->a, sizeof(*v));
+	char *text = v ? sh_strndup(t->a, only->text + b, e - b) : NULL;
+	if (!text) {
+		t->out->nomem = true;
+		return -ENOMEM;
+	}
+	v->text = text;
+	v->len = e - b;
+	v->flags = only->flags;
+	apply_role(t, 'L', v, 0);
 	return r;
 }
 
@@ -1884,8 +2022,19 @@ static const char *sed_script(struct tc *t, const char *s, size_t n)
 			braces--;
 			break;
 		case '#':
-		case ':':
 			while (i < n && s[i] != '\n')
+				i++;
+			break;
+		case ':':
+		case 'b':
+		case 't':
+		case 'T':
+		case 'v':
+			/* a label (and v's version) ends at a blank, ';' or a
+			 * newline, as GNU sed reads it: in `:a w F`, `b x w F`
+			 * and `v 4.2 w F`, w F is a command */
+			SKIP_BLANKS();
+			while (i < n && s[i] != ';' && !strchr(" \t\n\v\f\r", s[i]))
 				i++;
 			break;
 		case 'a':
@@ -1897,12 +2046,6 @@ static const char *sed_script(struct tc *t, const char *s, size_t n)
 					i++;
 				i++;
 			}
-			break;
-		case 'b':
-		case 't':
-		case 'T':
-			while (i < n && s[i] != '\n' && s[i] != ';' && s[i] != '}')
-				i++;
 			break;
 		case 'r':
 		case 'R':
@@ -1973,10 +2116,6 @@ static const char *sed_script(struct tc *t, const char *s, size_t n)
 			while (i < n && s[i] >= '0' && s[i] <= '9')
 				i++;
 			break;
-		case 'v':
-			while (i < n && s[i] != '\n' && s[i] != ';')
-				i++;
-			break;
 		case '=':
 		case 'd':
 		case 'D':
@@ -2004,7 +2143,8 @@ static int h_sed(struct tc *t)
 {
 	static const struct prog sed = {
 		"sed",
-		"-n -r -E -s -u -z --quiet --silent --regexp-extended --separate --unbuffered "
+		"-n -r -E -s -u -z -b --binary --quiet --silent --regexp-extended --separate "
+		"--unbuffered "
 		"--null-data --posix --debug --follow-symlinks --sandbox -l=- --line-length=- "
 		"-i?W --in-place?W -e=- --expression=- -f=- --file=- --help!N --version!N",
 		"r*",
@@ -2126,70 +2266,173 @@ static int h_sed(struct tc *t)
 /*
  * An awk program: system(), pipes (| "cmd", "cmd" | getline), output
  * redirections in print and printf (a literal file name is a write), and
- * gawk's @load / @include.
+ * gawk's @load / @include and indirect calls.
+ *
+ * A '/' starts a regular expression where an operand may start and is a
+ * division after one: after a name, a number, a string, a regular
+ * expression, ')', ']', ++ or --, as mawk and gawk read it. Where they
+ * differ (after the ')' of an if, while or for condition, after a bare
+ * length, a '/' inside a bracket expression) the program asks: a quote
+ * or a '>' inside what one awk takes for a regular expression is code
+ * for the other.
  */
+static bool awk_regex_keyword(const char *s, size_t l)
+{
+	static const char *const kw[] = { "print", "printf", "return",	 "case",   "do",
+					  "else",  "in",     "exit",	 "delete", "BEGIN",
+					  "END",   "func",   "function", NULL };
+	for (size_t k = 0; kw[k]; k++)
+		if (strlen(kw[k]) == l && !memcmp(s, kw[k], l))
+			return true;
+	return false;
+}
+
+/* The end of the regular expression opening at s[i] ('/'), or n. */
+static size_t awk_regex_end(const char *s, size_t n, size_t i, bool brackets)
+{
+	for (i++; i < n && s[i] != '/'; i++) {
+		if (s[i] == '\\') {
+			i++;
+		} else if (brackets && s[i] == '[') {
+			size_t j = i + 1;
+			if (j < n && s[j] == '^')
+				j++;
+			if (j < n && s[j] == ']')
+				j++;
+			while (j < n && s[j] != ']' && s[j] != '\n') {
+				if (s[j] == '[' && j + 1 < n && strchr(":.=", s[j + 1])) {
+					char close = s[j + 1];
+					for (j += 2;
+					     j + 1 < n && !(s[j] == close && s[j + 1] == ']'); j++)
+						;
+					j++;
+				}
+				j++;
+			}
+			if (j >= n)
+				return n;
+			i = j;
+		}
+	}
+	return i;
+}
+
 static const char *awk_program(struct tc *t, const char *s, size_t n)
 {
-	bool in_print = false;
-	unsigned parens = 0;
-	char prev = '\0';
+	enum {
+		A_START,
+		A_OPERAND,
+		A_AMBIGUOUS
+	} prev = A_START;
+	bool in_print = false, cond_next = false;
+	unsigned parens = 0, depth = 0;
+	uint64_t cond = 0; /* bit d: the paren at depth d is a condition's */
 
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
+		/* blanks, and a backslash-newline, separate tokens */
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f')
+			continue;
+		if (c == '\\' && i + 1 < n && s[i + 1] == '\n') {
+			i++;
+			continue;
+		}
 		if (c == '"') {
 			for (i++; i < n && s[i] != '"'; i++)
 				if (s[i] == '\\')
 					i++;
-			prev = '"';
+			prev = A_OPERAND;
+			cond_next = false;
 			continue;
 		}
 		if (c == '#') {
 			while (i < n && s[i] != '\n')
 				i++;
+			prev = A_START;
 			continue;
 		}
-		if (c == '/' && (prev == '\0' || strchr("(,~!&|{};\n=", prev))) {
-			/* a regular expression */
-			for (i++; i < n && s[i] != '/'; i++)
-				if (s[i] == '\\')
-					i++;
-			prev = '/';
+		if (c == '/' && prev != A_OPERAND) {
+			if (prev == A_AMBIGUOUS)
+				return "an awk program this analysis cannot read ('/' after a "
+				       "condition or length)";
+			size_t e = awk_regex_end(s, n, i, false);
+			if (e != awk_regex_end(s, n, i, true))
+				return "an awk program this analysis cannot read ('/' in a bracket "
+				       "expression)";
+			i = e;
+			prev = A_OPERAND;
+			cond_next = false;
 			continue;
 		}
-		if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' || c == '@') {
+		if (c == '@')
+			return "awk runs a command or loads code (@load, @include, an indirect "
+			       "call)";
+		if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' ||
+		    (c >= '0' && c <= '9') || c == '.') {
 			size_t j = i;
 			while (j < n &&
 			       (((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z') || s[j] == '_' ||
-				s[j] == '@' || (s[j] >= '0' && s[j] <= '9')))
+				(s[j] >= '0' && s[j] <= '9') || s[j] == '.'))
 				j++;
 			size_t l = j - i;
-			if ((l == 6 && !memcmp(s + i, "system", 6)) ||
-			    (l == 5 && !memcmp(s + i, "@load", 5)) ||
-			    (l == 8 && !memcmp(s + i, "@include", 8)) ||
-			    (l == 10 && !memcmp(s + i, "@namespace", 10)))
+			if (l == 6 && !memcmp(s + i, "system", 6))
 				return "awk runs a command or loads code (system, @load, @include)";
 			if ((l == 5 && !memcmp(s + i, "print", 5)) ||
 			    (l == 6 && !memcmp(s + i, "printf", 6))) {
 				in_print = true;
 				parens = 0;
 			}
+			cond_next = (l == 2 && !memcmp(s + i, "if", 2)) ||
+				    (l == 5 && !memcmp(s + i, "while", 5)) ||
+				    (l == 3 && !memcmp(s + i, "for", 3));
+			if (l == 6 && !memcmp(s + i, "length", 6))
+				prev = A_AMBIGUOUS;
+			else
+				prev = awk_regex_keyword(s + i, l) ? A_START : A_OPERAND;
 			i = j - 1;
-			prev = 'a';
 			continue;
 		}
 		if (c == '|') {
 			if (i + 1 < n && s[i + 1] == '|') {
 				i++;
-				prev = '|';
+				prev = A_START;
+				cond_next = false;
 				continue;
 			}
 			return "awk runs a command through a pipe";
 		}
-		if (c == '(')
+		if ((c == '+' || c == '-') && i + 1 < n && s[i + 1] == c) {
+			i++;
+			prev = A_OPERAND;
+			cond_next = false;
+			continue;
+		}
+		if (c == '(') {
 			parens++;
-		else if (c == ')' && parens)
-			parens--;
-		else if (c == ';' || c == '\n' || c == '}' || c == '{')
+			if (depth >= 64)
+				return "an awk program this analysis cannot read (nesting)";
+			cond = cond_next ? cond | (UINT64_C(1) << depth)
+					 : cond & ~(UINT64_C(1) << depth);
+			depth++;
+			cond_next = false;
+			prev = A_START;
+			continue;
+		}
+		cond_next = false;
+		if (c == ')') {
+			if (parens)
+				parens--;
+			if (depth)
+				depth--;
+			prev = cond & (UINT64_C(1) << depth) ? A_AMBIGUOUS : A_OPERAND;
+			continue;
+		}
+		if (c == ']') {
+			prev = A_OPERAND;
+			continue;
+		}
+		prev = A_START;
+		if (c == ';' || c == '\n' || c == '}' || c == '{')
 			in_print = false;
 		if (c == '>' && in_print && parens == 0) {
 			size_t j = i + 1;
@@ -2201,7 +2444,13 @@ static const char *awk_program(struct tc *t, const char *s, size_t n)
 				size_t e = j + 1;
 				while (e < n && s[e] != '"' && s[e] != '\\')
 					e++;
-				if (e < n && s[e] == '"') {
+				size_t after = e + 1;
+				while (after < n && (s[after] == ' ' || s[after] == '\t'))
+					after++;
+				/* the name is the whole expression after '>':
+				 * print > "a" "b" writes ab */
+				if (e < n && s[e] == '"' &&
+				    (after >= n || strchr(";\n}#", s[after]))) {
 					struct lf_shell_word *f = sh_alloc(t->a, sizeof(*f));
 					char *name =
 						f ? sh_strndup(t->a, s + j + 1, e - j - 1) : NULL;
@@ -2213,14 +2462,12 @@ static const char *awk_program(struct tc *t, const char *s, size_t n)
 					    strcmp(name, "/dev/stderr") != 0)
 						eff_file(t, LF_CAP_WRITE, f, true, false);
 					i = e;
-					prev = '"';
+					prev = A_OPERAND;
 					continue;
 				}
 			}
 			return "awk writes to a file named at run time";
 		}
-		if (c != ' ' && c != '\t')
-			prev = c;
 	}
 	return NULL;
 }
@@ -2664,7 +2911,7 @@ static const struct git_sub git_subs[] = {
 	{ "cat-file", "--filters --textconv!a", "-*", 0 },
 	{ "check-attr", "", "-*", 0 },
 	{ "check-ignore", "", "m*", 0 },
-	{ "checkout", "--pathspec-from-file=r " GIT_DIFF_OPTS, "m*", GIT_WT },
+	{ "checkout", "-b=- -B=- --orphan=- --pathspec-from-file=r " GIT_DIFF_OPTS, "m*", GIT_WT },
 	{ "cherry", "", "-*", 0 },
 	{ "cherry-pick", "-e!a --edit!a -x " GIT_DIFF_OPTS, "-*", 0 },
 	{ "clean",
@@ -2975,16 +3222,52 @@ static int h_git(struct tc *t)
 	bool message = false;
 	if (gs->flags & GIT_WT) {
 		/* paths after "--" are written back from the index or a commit */
-		for (size_t k = i + 1; k < t->argc; k++)
-			if (word_is(&t->argv[k], "--")) {
-				sp.operands = "w*";
+		bool dashdash = false, staged = false, worktree = false;
+		size_t ops = 0;
+		for (size_t k = i + 1; k < t->argc; k++) {
+			const struct lf_shell_word *w = &t->argv[k];
+			if (word_is(w, "--")) {
+				dashdash = true;
 				break;
 			}
+			if (!literal(w) || w->text[0] != '-') {
+				ops++;
+				continue;
+			}
+			if (word_is(w, "--staged") || (w->text[1] != '-' && strchr(w->text, 'S')))
+				staged = true;
+			if (word_is(w, "--worktree") || (w->text[1] != '-' && strchr(w->text, 'W')))
+				worktree = true;
+			if ((word_is(w, "-b") || word_is(w, "-B") || word_is(w, "--orphan") ||
+			     word_is(w, "-s") || word_is(w, "--source")) &&
+			    k + 1 < t->argc)
+				k++;
+		}
+		if (dashdash)
+			sp.operands = "w*";
+		else if (!strcmp(gs->name, "restore") && (!staged || worktree))
+			/* every operand of restore is a path, and the work
+			 * tree is restored unless only --staged is given */
+			sp.operands = "w*";
+		else if (!strcmp(gs->name, "checkout")) {
+			/* checkout TREE-ISH PATH…: the paths are written;
+			 * checkout NAME: a branch or a path, either rewrites
+			 * files of the work tree */
+			sp.operands = "-w*";
+			if (ops == 1)
+				eff_reason(t,
+					   "git checkout NAME rewrites files of the work tree (a "
+					   "branch or a path)");
+		}
 	}
 	int r = engine(&st, &sp, i + 1);
 	t->base = st.base;
 	message = st.no_cmd;
-	(void)before;
+	if (r >= 0 && !strcmp(gs->name, "format-patch")) {
+		/* without -o or --stdout the patches are written here */
+		sp.flags = F_CWD_OUT_ANY;
+		cwd_out(&st, &sp, before);
+	}
 	if ((gs->flags & GIT_EDITOR) && !message)
 		eff_reason(t, "git commit without a message opens an editor");
 	return r;
@@ -3647,7 +3930,7 @@ static const struct prog progs[] = {
 	{ "busybox", "", "x", F_WRAP, NULL, NULL },
 	{ "bwrap", "", "", F_ASK, NULL, "bwrap runs a command in a syntax not modelled here" },
 	{ "bzip2", "-c!R --stdout!R -k!R --keep!R -t!R --test!R", "d*", 0, NULL, NULL },
-	{ "c++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "c++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "cargo",
 	  "+*!- -C=C --config=a -Z=a --manifest-path=r --target-dir=t --locked --frozen "
 	  "--offline -q --quiet -v -vv --verbose --color=- --explain=- --list!N -V!N "
@@ -3657,7 +3940,7 @@ static const struct prog progs[] = {
 	  "Cargo.toml build.rs .cargo/" },
 	{ "cat", "", "r*", 0, NULL, NULL },
 	{ "catchsegv", "", "x", F_WRAP, NULL, NULL },
-	{ "cc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "cc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "cd", "-L -P -e -@", "-", 0, NULL, NULL },
 	{ "cgexec", "", "", F_ASK, NULL, "cgexec runs a command in a syntax not modelled here" },
 	{ "chgrp",
@@ -3681,7 +3964,7 @@ static const struct prog progs[] = {
 	  "--pid!N --sched-runtime=- --sched-period=- --sched-deadline=- -h!N --help!N "
 	  "-V!N --version!N",
 	  "-x", F_WRAP, NULL, NULL },
-	{ "clang", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "clang", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "cmake", "", "", 0, h_cmake, NULL, "CMakeLists.txt" },
 	{ "cmp",
 	  "-i=- --ignore-initial=- -n=- --bytes=- -b -l -s --print-bytes --verbose "
@@ -3708,7 +3991,7 @@ static const struct prog progs[] = {
 	{ "csplit",
 	  "-f=w --prefix=w -b=- --suffix-format=- -n=- --digits=- -k -s -z -q "
 	  "--keep-files --quiet --silent --elide-empty-files --suppress-matched",
-	  "r-*", 0, NULL, NULL },
+	  "r-*", F_CWD_OUT_ANY, NULL, NULL },
 	{ "curl",
 	  "-o=w --output=w -D=w --dump-header=w -c=w --cookie-jar=w --trace=w "
 	  "--trace-ascii=w --stderr=w --libcurl=w --etag-save=w --hsts=w --alt-svc=w "
@@ -3810,9 +4093,9 @@ static const struct prog progs[] = {
 	{ "flock", "", "", 0, h_flock, NULL },
 	{ "foot", "", "", F_ASK, NULL, R_TERMINAL },
 	{ "ftp", "", "", F_ASK, NULL, "it runs ! shell commands read from standard input" },
-	{ "g++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "g++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "gawk", "", "", 0, h_awk, NULL },
-	{ "gcc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
+	{ "gcc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "gdb",
 	  "--args!x -ex=c -x=c -ix=c -iex=c --command=c --eval-command=c -p=- --pid=- "
 	  "-batch -q -nx -n --batch --quiet",
@@ -3951,7 +4234,7 @@ static const struct prog progs[] = {
 	  "-t=T --target-directory=T -S=- --suffix=- --backup?- -b -d -F -f -i -L -n -P "
 	  "-r -s -T -v --force --interactive --logical --no-dereference --physical "
 	  "--relative --symbolic --no-target-directory --verbose --directory",
-	  "-*L", 0, NULL, NULL },
+	  "-*L", 0, h_ln, NULL },
 	{ "local", "", "", 0, h_declare, NULL },
 	{ "ltrace",
 	  "-o=w --output=w -p!N -a=- -A=- -D=- -e=- -E=- -F=r -l=- -n=- -s=- -u=- "
@@ -4081,7 +4364,7 @@ static const struct prog progs[] = {
 	  "-g=- --get=- -b -c -e -E -f -l -n -N -R -s -t -T -u -Z --dry-run --binary "
 	  "--batch --forward --ignore-whitespace --reverse --silent --quiet --posix "
 	  "--merge?- --backup --follow-symlinks --remove-empty-files --set-utc --set-time",
-	  "wr", 0, NULL, NULL },
+	  "wr", F_CWD_OUT_ANY, NULL, NULL },
 	{ "pdm", "-v -q --verbose --quiet -p=C --project=C -g!a --global!a -I --ignore-python", "",
 	  0, h_sub, NULL, "pyproject.toml" },
 	{ "pee", "", "s*", 0, NULL, NULL },
@@ -4274,7 +4557,7 @@ static const struct prog progs[] = {
 	  "--filter=s --suffix-length=- --bytes=- --line-bytes=- --lines=- "
 	  "--number=- --separator=- --numeric-suffixes?- --hex-suffixes?- "
 	  "--elide-empty-files --unbuffered --verbose",
-	  "rw", 0, NULL, NULL },
+	  "rw", F_CWD_OUT_ANY, NULL, NULL },
 	{ "sponge", "-a", "w", 0, NULL, NULL },
 	{ "sqlite3", "", "", F_ASK, NULL,
 	  "sqlite3 dot-commands run shell commands and write files" },
@@ -4441,9 +4724,8 @@ static const struct prog progs[] = {
 	  "--body-data=- -t=- --tries=- -T=- --timeout=- -w=- --wait=- -Q=- "
 	  "--quota=- -l=- --level=- -A=- --accept=- -R=- --reject=- -D=- "
 	  "--domains=- --user=- --password=- -B=- --base=- --limit-rate=- "
-	  "-h!N --help!N -V!N --version!N -q -v -nv -c -N -S -r -np -k -K -p -x -nd -nH "
-	  "--spider",
-	  "-*", F_LONGANY | F_NOCLUSTER, NULL, NULL },
+	  "-h!N --help!N -V!N --version!N -q -v -n=- -c -N -S -r -k -K -p -x --spider",
+	  "-*", F_LONGANY | F_CWD_OUT, NULL, NULL },
 	{ "which", "-a -s", "-*", 0, NULL, NULL },
 	{ "wish", "-encoding=-", "k", F_STDIN_CODE | F_NOPERMUTE | F_NOCLUSTER, NULL, NULL },
 	{ "www-browser", "", "", F_ASK, NULL, "it opens a browser" },

@@ -2424,7 +2424,7 @@ static const char *awk_program(struct tc *t, const char *s, size_t n)
 				parens--;
 			if (depth)
 				depth--;
-			prev = cond & (UINT64_C(1) << depth) ? A_AMBIGUOUS : A_OPERAND;
+			prev = (cond & (UINT64_C(1) << depth)) ? A_AMBIGUOUS : A_OPERAND;
 			continue;
 		}
 		if (c == ']') {
@@ -2892,6 +2892,10 @@ struct git_sub {
 
 #define GIT_EDITOR 0x100u /* opens an editor unless a message is given */
 #define GIT_WT 0x200u	  /* pathspec operands are written (checkout -- FILE) */
+/* rewrites files of the work tree wherever the commits or patches say
+ * (merge, pull, switch, rebase, …): judged as a write below the directory
+ * it runs in (git_tree) */
+#define GIT_TREE 0x400u
 
 /* Diff-family options common to log, show, diff, format-patch, … */
 #define GIT_DIFF_OPTS                                                                             \
@@ -2900,9 +2904,9 @@ struct git_sub {
 
 static const struct git_sub git_subs[] = {
 	{ "add", "-e!a --edit!a --pathspec-from-file=r " GIT_DIFF_OPTS, "m*", 0 },
-	{ "am", "--directory=t " GIT_DIFF_OPTS, "r*", 0 },
+	{ "am", "--directory=t " GIT_DIFF_OPTS, "r*", GIT_TREE },
 	{ "annotate", GIT_DIFF_OPTS, "m*", 0 },
-	{ "apply", "--directory=t --unsafe-paths!a --output=w " GIT_DIFF_OPTS, "r*", 0 },
+	{ "apply", "--directory=t --unsafe-paths!a --output=w " GIT_DIFF_OPTS, "r*", GIT_TREE },
 	{ "archive", "-o=w --output=w --remote=a --exec=a", "-*", 0 },
 	{ "bisect", "", "-*", 0 },
 	{ "blame", "--contents=r -S=r " GIT_DIFF_OPTS, "m*", 0 },
@@ -2913,7 +2917,7 @@ static const struct git_sub git_subs[] = {
 	{ "check-ignore", "", "m*", 0 },
 	{ "checkout", "-b=- -B=- --orphan=- --pathspec-from-file=r " GIT_DIFF_OPTS, "m*", GIT_WT },
 	{ "cherry", "", "-*", 0 },
-	{ "cherry-pick", "-e!a --edit!a -x " GIT_DIFF_OPTS, "-*", 0 },
+	{ "cherry-pick", "-e!a --edit!a -x " GIT_DIFF_OPTS, "-*", GIT_TREE },
 	{ "clean",
 	  "-d -f -x -X -n -q -i!a --interactive!a -e=- --exclude=- --dry-run --force "
 	  "--quiet",
@@ -2967,7 +2971,7 @@ static const struct git_sub git_subs[] = {
 	{ "merge",
 	  "-e!a --edit!a -m=- -F=r --file=r -X=- -s=- --strategy=- "
 	  "--strategy-option=- --into-name=- " GIT_DIFF_OPTS,
-	  "-*", 0 },
+	  "-*", GIT_TREE },
 	{ "merge-base", "", "-*", 0 },
 	{ "mergetool", "", "-*", 0 },
 	{ "mv", "", "d*w", 0 },
@@ -2975,7 +2979,7 @@ static const struct git_sub git_subs[] = {
 	{ "pull",
 	  "--upload-pack=a -u=a -e!a --edit!a -X=- -s=- --strategy=- "
 	  "--strategy-option=- --depth=- -j=- --jobs=- -o=-",
-	  "-*", 0 },
+	  "-*", GIT_TREE },
 	{ "push",
 	  "--receive-pack=a --exec=a --repo=- -o=- --push-option=- "
 	  "--force-with-lease?- --recurse-submodules=-",
@@ -2985,24 +2989,24 @@ static const struct git_sub git_subs[] = {
 	  "-x=s --exec=s -i!a --interactive!a -e!a --edit-todo!a -s=- --strategy=- "
 	  "-X=- --strategy-option=- --onto=- -S?- --gpg-sign?- --empty=- --whitespace=- "
 	  "-C=- --rebase-merges?- --autosquash --no-autosquash",
-	  "-*", 0 },
+	  "-*", GIT_TREE },
 	{ "reflog", "", "-*", 0 },
 	{ "remote", "", "-*", 0 },
-	{ "reset", "--pathspec-from-file=r", "m*", GIT_WT },
+	{ "reset", "--pathspec-from-file=r", "m*", GIT_WT | GIT_TREE },
 	{ "restore", "-s=- --source=- --pathspec-from-file=r", "m*", GIT_WT },
 	{ "rev-list", "", "-*", 0 },
 	{ "rev-parse", "", "-*", 0 },
 	{ "revert",
 	  "-e!a --edit!a -m=- --mainline=- -X=- -s=- --strategy=- "
 	  "--strategy-option=- -S?- --gpg-sign?-",
-	  "-*", 0 },
+	  "-*", GIT_TREE },
 	{ "rm", "--pathspec-from-file=r", "d*", 0 },
 	{ "shortlog", "--format=- -w?- -c --group=-", "-*", 0 },
 	{ "show", GIT_DIFF_OPTS, "-*", 0 },
 	{ "show-branch", "", "-*", 0 },
 	{ "show-ref", "", "-*", 0 },
-	{ "sparse-checkout", "", "-*", 0 },
-	{ "stash", "-m=- --message=- --pathspec-from-file=r", "-*", 0 },
+	{ "sparse-checkout", "", "-*", GIT_TREE },
+	{ "stash", "-m=- --message=- --pathspec-from-file=r", "-*", GIT_TREE },
 	{ "status",
 	  "--porcelain?- --untracked-files?- -u?- --ignore-submodules?- "
 	  "--ignored?- --column?- --find-renames?- -M?-",
@@ -3011,7 +3015,7 @@ static const struct git_sub git_subs[] = {
 	{ "switch",
 	  "-c=- -C=- --create=- --force-create=- --orphan=- --conflict=- -t?- "
 	  "--track?-",
-	  "-*", 0 },
+	  "-*", GIT_TREE },
 	{ "symbolic-ref", "-m=-", "-*", 0 },
 	{ "tag",
 	  "-m=- --message=- -F=r --file=r -e!a --edit!a "
@@ -3028,6 +3032,38 @@ static const struct git_sub git_subs[] = {
 	{ "worktree", "", "-*", 0 },
 	{ "write-tree", "", "-*", 0 },
 };
+
+/* Whether a GIT_TREE subcommand, with these words, leaves the work tree
+ * alone: reset without --hard, --merge or --keep moves HEAD and the
+ * index only; apply --cached/--check/--stat… touches no file; stash list,
+ * show, drop, clear and create read or drop stashes. */
+static bool git_tree_untouched(const char *sub, const struct lf_shell_word *argv, size_t from,
+			       size_t argc)
+{
+	static const char *const apply_no_tree[] = { "--cached",  "--check",   "--stat",
+						     "--numstat", "--summary", NULL };
+	static const char *const stash_no_tree[] = { "list",   "show",	"drop", "clear",
+						     "create", "store", NULL };
+	bool reset = !strcmp(sub, "reset"), apply = !strcmp(sub, "apply");
+
+	for (size_t k = from; k < argc; k++) {
+		const struct lf_shell_word *w = &argv[k];
+
+		if (!literal(w))
+			return false; /* an option the shell makes: it may be --hard */
+		if (reset &&
+		    (word_is(w, "--hard") || word_is(w, "--merge") || word_is(w, "--keep")))
+			return false;
+		for (size_t i = 0; apply && apply_no_tree[i]; i++)
+			if (word_is(w, apply_no_tree[i]))
+				return true;
+		if (!strcmp(sub, "stash") && k == from)
+			for (size_t i = 0; stash_no_tree[i]; i++)
+				if (word_is(w, stash_no_tree[i]))
+					return true;
+	}
+	return reset;
+}
 
 /* git config: setting a key that runs commands asks; a set writes the
  * configuration file. */
@@ -3243,11 +3279,9 @@ static int h_git(struct tc *t)
 			    k + 1 < t->argc)
 				k++;
 		}
-		if (dashdash)
-			sp.operands = "w*";
-		else if (!strcmp(gs->name, "restore") && (!staged || worktree))
-			/* every operand of restore is a path, and the work
-			 * tree is restored unless only --staged is given */
+		/* after "--", and every operand of restore (a path; the work
+		 * tree is restored unless only --staged is given) */
+		if (dashdash || (!strcmp(gs->name, "restore") && (!staged || worktree)))
 			sp.operands = "w*";
 		else if (!strcmp(gs->name, "checkout")) {
 			/* checkout TREE-ISH PATH…: the paths are written;
@@ -3267,6 +3301,34 @@ static int h_git(struct tc *t)
 		/* without -o or --stdout the patches are written here */
 		sp.flags = F_CWD_OUT_ANY;
 		cwd_out(&st, &sp, before);
+	}
+	if (r >= 0 && !strcmp(gs->name, "clean") && !st.no_cmd) {
+		/* without a path: every untracked file below here */
+		bool paths = false, dry = false;
+
+		for (size_t k = i + 1; k < t->argc; k++) {
+			const struct lf_shell_word *w = &t->argv[k];
+
+			if (!literal(w) || w->text[0] != '-')
+				paths = true;
+			else if (word_is(w, "-n") || word_is(w, "--dry-run"))
+				dry = true;
+		}
+		if (!paths && !dry) {
+			static const struct lf_shell_word here = { ".", 1, 0 };
+
+			eff_file(&st, LF_CAP_DELETE, &here, true, true);
+		}
+	}
+	if (r >= 0 && (gs->flags & GIT_TREE) && !st.no_cmd &&
+	    !git_tree_untouched(gs->name, t->argv, i + 1, t->argc)) {
+		/* the files the commits or patches name, anywhere below the
+		 * work tree: a write below the directory git runs in (doc/
+		 * shell.md says what is left: run from a subdirectory, the
+		 * files above it) */
+		static const struct lf_shell_word here = { ".", 1, 0 };
+
+		eff_file(&st, LF_CAP_WRITE, &here, true, true);
 	}
 	if ((gs->flags & GIT_EDITOR) && !message)
 		eff_reason(t, "git commit without a message opens an editor");

@@ -17,8 +17,6 @@
 #include <sys/wait.h>
 
 #include "cli/cli.h"
-#include "fs/prefetch.h"
-#include "launch/mountns.h"
 
 static const char usage_text[] =
 	"usage: landfence run [-p FILE]... [-C DIR] [--profile NAME]... [-q] [--] CMD [ARGS...]\n"
@@ -110,13 +108,8 @@ int lf_cmd_run(int argc, char **argv)
 
 	if ((code = run_parse(argc, argv, &o)) >= 0)
 		return code;
-	/* The host facts no policy changes, gathered while the policy is
-	 * read (fs/prefetch.h); done before anything is launched. */
-	lf_prefetch_start(LF_PREFETCH_HOMES | (lf_ns_disabled_by_env() ? 0 : LF_PREFETCH_ETC));
-	if ((code = lf_cli_open(&o, 0, &p)) != 0) {
-		lf_prefetch_end();
+	if ((code = lf_cli_open(&o, 0, &p)) != 0)
 		return code;
-	}
 	struct lf_run_opts ro = {
 		.size = sizeof(ro),
 		.profiles = o.profiles,
@@ -126,7 +119,6 @@ int lf_cmd_run(int argc, char **argv)
 		.sandbox_flags = o.allow_unscoped ? LF_SANDBOX_ALLOW_UNSCOPED : 0,
 	};
 	r = lf_run_new(p, &ro, argv + optind, &run, &diag);
-	lf_prefetch_end();
 	if (r == 0)
 		r = lf_run_start(run, &diag);
 	if (r < 0) {

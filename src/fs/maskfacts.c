@@ -22,7 +22,7 @@
 #include "core/sandbox.h"
 #include "fs/fs.h"
 #include "fs/maskfacts.h"
-#include "fs/prefetch.h"
+#include "fs/hostfacts.h"
 #include "fs/treecache.h"
 #include "policy/policy.h"
 
@@ -848,8 +848,6 @@ void lf_etc_scan_fini(struct lf_etc_scan *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Runs on the prefetch thread too (prefetch.c): it touches nothing but
- * out and the walker's own state. */
 int lf_etc_scan(const char *root, struct lf_etc_scan *out)
 {
 	struct lf_walk w = { .visit = etc_visit, .ctx = out };
@@ -877,7 +875,7 @@ static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const
 	if (in->etc_checked) /* one /etc row: looked at once */
 		return 0;
 	in->etc_checked = true;
-	r = lf_prefetch_etc(c->canon, &scan);
+	r = lf_etc_scan(c->canon, &scan);
 	if (r < 0)
 		return r;
 	/* Handed over whole: in owns the entries and the reason now. */

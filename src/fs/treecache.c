@@ -619,6 +619,54 @@ static void cache_prune(const char *dir)
 	closedir(d);
 }
 
+/* What the last searches of this process saw, by cache file: the run's
+ * search for git directories after the program (maskfacts.c) starts from
+ * the records the search before it left, instead of reading and parsing
+ * the file again (a 200,000-file project's is 180 KB). The records are
+ * exactly what was written to the file, which the sandbox cannot write;
+ * each is still checked against the directory's times as the file's
+ * would be. */
+#define KEPT_MAX 8
+
+static struct kept {
+	char *file;	  /* the cache file, a newline, the root (as cache_load checks) */
+	struct recs recs; /* sorted by rel */
+} kept[KEPT_MAX];
+
+static bool kept_take(const char *file, struct recs *out)
+{
+	for (size_t i = 0; i < KEPT_MAX; i++)
+		if (kept[i].file && !strcmp(kept[i].file, file)) {
+			*out = kept[i].recs;
+			kept[i].recs = (struct recs){ 0 };
+			free(kept[i].file);
+			kept[i].file = NULL;
+			return true;
+		}
+	return false;
+}
+
+/* Keeps recs (moved) for file; the oldest entry makes room. */
+static void kept_put(const char *file, struct recs *recs)
+{
+	static size_t next;
+	struct kept *k = &kept[next];
+	char *copy = strdup(file);
+
+	if (!copy) {
+		recs_fini(recs);
+		return;
+	}
+	next = (next + 1) % KEPT_MAX;
+	free(k->file);
+	recs_fini(&k->recs);
+	if (recs->n > 1)
+		qsort(recs->v, recs->n, sizeof(*recs->v), cmp_rec);
+	k->file = copy;
+	k->recs = *recs;
+	*recs = (struct recs){ 0 };
+}
+
 /* The search of root below config_dir's cache: 1 whole (s->found or
  * s->devfound), 0 the caller walks, -ENOMEM. */
 static int search_run(const char *config_dir, const char *root, struct search *s)
@@ -641,7 +689,12 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	s->rootlen = strlen(root);
 	s->start_ns = ts_ns(now.tv_sec, now.tv_nsec);
 	s->start_mono = mono_ns();
-	cache_load(file, magic, root, &s->old);
+	char *key = NULL;
+
+	if (asprintf(&key, "%s\n%s", file, root) < 0)
+		return -ENOMEM;
+	if (!kept_take(key, &s->old))
+		cache_load(file, magic, root, &s->old);
 	r = search_dir(s, "", 1);
 	if ((r == 0 || r == -EAGAIN) && s->changed) {
 		char dir[PATH_MAX];
@@ -665,7 +718,12 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 		}
 	}
 	recs_fini(&s->old);
-	recs_fini(&s->now);
+	/* What the file now holds, for the next search of this process. */
+	if (r == 0 || r == -EAGAIN)
+		kept_put(key, &s->now);
+	else
+		recs_fini(&s->now);
+	free(key);
 	return r == -EAGAIN ? 0 : r < 0 ? r : 1;
 }
 

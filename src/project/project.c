@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
-#include "fs/prefetch.h"
+#include "fs/hostfacts.h"
 #include "policy/policy.h"
 #include "project/project.h"
 
@@ -161,8 +161,8 @@ static const char *const system_dirs[] = { "/usr", "/var", "/tmp", "/run" };
 static const char *const system_trees[] = { "/etc", "/dev", "/proc", "/sys", "/boot" };
 
 /* Whether root is a home directory (the user's, from $HOME; any user's,
- * from the password database, fs/prefetch.h) or above one; *who says
- * whose. -ENOMEM, or -EIO when the database's answer was lost. */
+ * from the password database, fs/hostfacts.h) or above one; *who says
+ * whose. -ENOMEM. */
 static int root_holds_home(const char *root, char *who, size_t size)
 {
 	const char *h = secure_getenv("HOME");
@@ -179,7 +179,7 @@ static int root_holds_home(const char *root, char *who, size_t size)
 			return 1;
 		}
 	}
-	if ((r = lf_prefetch_homes(&homes)) < 0)
+	if ((r = lf_homes_read(&homes)) < 0)
 		return r;
 	for (size_t i = 0; !holds && i < homes.n; i++) {
 		holds = lf_path_covers(root, homes.v[i].dir);

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host facts that depend on no policy: the entries of /etc others cannot
+ * read (what the mount namespace hides, maskfacts.c) and the home
+ * directories of the password database (the safe-roots check, project.c).
+ * Internal: not installed.
+ */
+#ifndef LF_FS_HOSTFACTS_H
+#define LF_FS_HOSTFACTS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct lf_typed_path;
+
+/* What a look at /etc found: the entries others cannot read, and the
+ * rows of lf_etc_hidden, each with its type (a directory's contents are
+ * not listed below it); err says why the look could not finish, NULL
+ * when it did. */
+struct lf_etc_scan {
+	struct lf_typed_path *v;
+	size_t n, cap;
+	char *err;
+};
+
+/* Walks root (the one walker, symbolic links never followed, a budget of
+ * 50,000 entries and 2 s) and fills *out. Returns 0 (see out->err) or
+ * -ENOMEM (out is then empty). maskfacts.c. */
+int lf_etc_scan(const char *root, struct lf_etc_scan *out);
+void lf_etc_scan_fini(struct lf_etc_scan *s);
+
+/* One user of the password database: the home directory (its realpath,
+ * or as written when it cannot be resolved), the name and the uid. */
+struct lf_home {
+	char *dir;
+	char *name;
+	uid_t uid;
+};
+
+struct lf_homes {
+	struct lf_home *v;
+	size_t n;
+};
+
+/* Every entry of the password database (setpwent/getpwent, every NSS
+ * source) whose home is absolute and not "/", each home resolved with the
+ * realpath memo (fs.h). Returns 0 or -ENOMEM (out is then empty). */
+int lf_homes_read(struct lf_homes *out);
+void lf_homes_fini(struct lf_homes *h);
+
+#endif /* LF_FS_HOSTFACTS_H */

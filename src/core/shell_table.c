@@ -97,6 +97,10 @@ struct tc {
 	bool out_opt; /* an option naming a file or directory written */
 };
 
+/* The working directory, as a word: what a program writes files of its
+ * choosing into when no option or operand names them. */
+static const struct lf_shell_word word_here = { ".", 1, 0 };
+
 static const char R_UNKNOWN_OPT[] = "an option of a wrapper this analysis does not know";
 static const char R_CODE[] = "it runs code given in its arguments";
 static const char R_UNKNOWN_CLUSTER[] =
@@ -988,7 +992,6 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
  */
 static void cwd_out(struct tc *t, const struct prog *p, size_t before)
 {
-	static const struct lf_shell_word here = { ".", 1, 0 };
 	static const char *const to_stdout[] = { "-E",	     "-M",	 "-MM", "-fsyntax-only",
 						 "--spider", "--stdout", NULL };
 
@@ -1001,7 +1004,7 @@ static void cwd_out(struct tc *t, const struct prog *p, size_t before)
 		for (size_t k = 0; to_stdout[k]; k++)
 			if (word_is(&t->argv[i], to_stdout[k]))
 				return;
-	eff_file(t, LF_CAP_WRITE, &here, true, true);
+	eff_file(t, LF_CAP_WRITE, &word_here, true, true);
 }
 
 static int run_prog(struct tc *t, const struct prog *p, size_t from)
@@ -1926,10 +1929,8 @@ static int h_find(struct tc *t)
 	/* what it walks: read; with -delete, deleted */
 	for (size_t k = first_path; k < first_path + npaths; k++)
 		eff_file(t, delete ? LF_CAP_DELETE : LF_CAP_READ, &t->argv[k], true, delete);
-	if (npaths == 0 && delete) {
-		static const struct lf_shell_word dot = { ".", 1, 0 };
-		eff_file(t, LF_CAP_DELETE, &dot, true, true);
-	}
+	if (npaths == 0 && delete)
+		eff_file(t, LF_CAP_DELETE, &word_here, true, true);
 	return 0;
 }
 
@@ -2748,10 +2749,9 @@ static int h_tar(struct tc *t)
 	}
 	if (mode == 'x' && !stdout_only) {
 		/* members of its choosing, symbolic links among them */
-		static const struct lf_shell_word dot = { ".", 1, 0 };
 		bool save = t->links;
 		t->links = true;
-		eff_file(t, LF_CAP_WRITE, dir ? dir : &dot, true, true);
+		eff_file(t, LF_CAP_WRITE, dir ? dir : &word_here, true, true);
 		t->links = save;
 	}
 	return r;
@@ -2775,9 +2775,8 @@ static int h_unzip(struct tc *t)
 			dir = &t->argv[i + 1];
 	int r = engine(t, &unzip, 1);
 	if (!t->read_only) {
-		static const struct lf_shell_word dot = { ".", 1, 0 };
 		t->links = true;
-		eff_file(t, LF_CAP_WRITE, dir ? dir : &dot, true, true);
+		eff_file(t, LF_CAP_WRITE, dir ? dir : &word_here, true, true);
 		t->links = false;
 	}
 	return r;
@@ -3314,11 +3313,8 @@ static int h_git(struct tc *t)
 			else if (word_is(w, "-n") || word_is(w, "--dry-run"))
 				dry = true;
 		}
-		if (!paths && !dry) {
-			static const struct lf_shell_word here = { ".", 1, 0 };
-
-			eff_file(&st, LF_CAP_DELETE, &here, true, true);
-		}
+		if (!paths && !dry)
+			eff_file(&st, LF_CAP_DELETE, &word_here, true, true);
 	}
 	if (r >= 0 && (gs->flags & GIT_TREE) && !st.no_cmd &&
 	    !git_tree_untouched(gs->name, t->argv, i + 1, t->argc)) {
@@ -3326,9 +3322,7 @@ static int h_git(struct tc *t)
 		 * work tree: a write below the directory git runs in (doc/
 		 * shell.md says what is left: run from a subdirectory, the
 		 * files above it) */
-		static const struct lf_shell_word here = { ".", 1, 0 };
-
-		eff_file(&st, LF_CAP_WRITE, &here, true, true);
+		eff_file(&st, LF_CAP_WRITE, &word_here, true, true);
 	}
 	if ((gs->flags & GIT_EDITOR) && !message)
 		eff_reason(t, "git commit without a message opens an editor");

@@ -146,18 +146,20 @@ int lf_path_canon_lenient(const char *in, char **out)
  * realpath with a memo of canonical directories
  */
 
+/* The slot of dir[0..len) in a table of cap (a power of two) slots: where
+ * it is, or the free slot where it goes (the table is never full). */
+static size_t memo_slot(char *const *v, size_t cap, const char *dir, size_t len)
+{
+	size_t i = lf_fnv(dir, len) & (cap - 1);
+
+	while (v[i] && !(strlen(v[i]) == len && memcmp(v[i], dir, len) == 0))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
 static bool memo_has(const struct lf_realpath_memo *m, const char *dir, size_t len)
 {
-	if (!m->cap)
-		return false;
-	for (size_t i = lf_fnv(dir, len) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const char *e = m->v[i];
-
-		if (!e)
-			return false;
-		if (strlen(e) == len && memcmp(e, dir, len) == 0)
-			return true;
-	}
+	return m->cap && m->v[memo_slot(m->v, m->cap, dir, len)];
 }
 
 static int memo_grow(struct lf_realpath_memo *m)
@@ -168,13 +170,8 @@ static int memo_grow(struct lf_realpath_memo *m)
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < m->cap; i++)
-		if (m->v[i]) {
-			size_t at = lf_fnv(m->v[i], strlen(m->v[i])) & (cap - 1);
-
-			while (v[at])
-				at = (at + 1) & (cap - 1);
-			v[at] = m->v[i];
-		}
+		if (m->v[i])
+			v[memo_slot(v, cap, m->v[i], strlen(m->v[i]))] = m->v[i];
 	free(m->v);
 	m->v = v;
 	m->cap = cap;
@@ -184,17 +181,14 @@ static int memo_grow(struct lf_realpath_memo *m)
 static int memo_put(struct lf_realpath_memo *m, const char *dir, size_t len)
 {
 	size_t i;
-	char *copy;
 
 	if (memo_has(m, dir, len))
 		return 0;
 	if ((m->n + 1) * 2 > m->cap && memo_grow(m) < 0)
 		return -ENOMEM;
-	if (!(copy = strndup(dir, len)))
+	i = memo_slot(m->v, m->cap, dir, len);
+	if (!(m->v[i] = strndup(dir, len)))
 		return -ENOMEM;
-	for (i = lf_fnv(dir, len) & (m->cap - 1); m->v[i]; i = (i + 1) & (m->cap - 1))
-		;
-	m->v[i] = copy;
 	m->n++;
 	return 0;
 }

@@ -237,6 +237,21 @@ static bool json_keys_digest(const char *text, size_t len, uint8_t sha[LF_SHA256
 	return true;
 }
 
+/* The regular file name in dirfd, opened for reading when it is still
+ * the file it->st describes, or -1. */
+static int snap_open(const struct snap_item *it, int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != it->st.st_ino ||
+			st.st_dev != it->st.st_dev || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* A LF_PERSIST_JSON_KEYS file: its digest when it parses, else the hash
  * of its content. Only when it is still the file st describes. */
 static void snap_hash_json(struct snap_item *it, int dirfd, const char *name)
@@ -244,14 +259,11 @@ static void snap_hash_json(struct snap_item *it, int dirfd, const char *name)
 	char *text = NULL;
 	size_t len = 0;
 	struct lf_sha256 c;
-	struct stat st;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd = snap_open(it, dirfd, name);
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) != 0 || st.st_ino != it->st.st_ino || st.st_dev != it->st.st_dev ||
-	    !S_ISREG(st.st_mode) ||
-	    lf_fd_read(fd, (size_t)st.st_size, SNAP_JSON_MAX, &text, &len) < 0) {
+	if (lf_fd_read(fd, (size_t)it->st.st_size, SNAP_JSON_MAX, &text, &len) < 0) {
 		close(fd);
 		return;
 	}
@@ -270,17 +282,12 @@ static void snap_hash_json(struct snap_item *it, int dirfd, const char *name)
 static void snap_hash(struct snap_item *it, int dirfd, const char *name)
 {
 	struct lf_sha256 c;
-	struct stat st;
 	char buf[16384];
 	size_t left = SNAP_HASH_MAX;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd = snap_open(it, dirfd, name);
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) != 0 || st.st_ino != it->st.st_ino || st.st_dev != it->st.st_dev) {
-		close(fd);
-		return;
-	}
 	lf_sha256_init(&c);
 	for (;;) {
 		ssize_t n = read(fd, buf, left < sizeof(buf) ? left : sizeof(buf));

@@ -42,9 +42,14 @@ struct lf_homes {
 	size_t n;
 };
 
-/* Every entry of the password database (setpwent/getpwent, every NSS
- * source) whose home is absolute and not "/", each home resolved with the
- * realpath memo (fs.h). Returns 0 or -ENOMEM (out is then empty). */
+/* Every entry of the password database whose home is absolute and not
+ * "/", each home resolved with the realpath memo (fs.h). /etc/passwd is
+ * read directly when /etc/nsswitch.conf's one passwd line is "files" or
+ * "files systemd", systemd's module has no other source here (none of
+ * userdb's sockets and drop-in directories exists, /etc/passwd holds
+ * uid 0) and every line is plain (no "+"/"-", seven fields); otherwise
+ * setpwent/getpwent ask every NSS source. Returns 0 or -ENOMEM (out is
+ * then empty). */
 int lf_homes_read(struct lf_homes *out);
 void lf_homes_fini(struct lf_homes *h);
 

@@ -318,24 +318,6 @@ static int run_shared(int (*fn)(void *), void *arg)
 
 static const char nobody_map[] = "4294967294 4294967294 1\n";
 
-struct holder {
-	int rfd, wfd;
-};
-
-/* Lives in the new user namespace until the launcher closes the pipe. */
-CHILD static int holder_child(void *arg)
-{
-	const struct holder *h = arg;
-	char c;
-
-	/* Its own copy of the write end would keep the read from ending. */
-	syscall(SYS_close, h->wfd);
-	while (syscall(SYS_read, h->rfd, &c, 1) < 0 && errno == EINTR)
-		;
-	syscall(SYS_exit, 0);
-	return 0;
-}
-
 static int maps_write(pid_t pid, const char *name)
 {
 	char path[64];
@@ -344,49 +326,51 @@ static int maps_write(pid_t pid, const char *name)
 	return write_file(path, nobody_map, sizeof(nobody_map) - 1);
 }
 
-/* Returns the namespace's descriptor, or -errno. */
+/* Returns the namespace's descriptor, or -errno. The child is a copy of
+ * this process (no shared memory: valgrind and the sanitizers follow a
+ * fork) that lives in the new user namespace, system calls only, until
+ * the write end of the pipe closes. */
 static int nobody_userns_make(void)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), total = PROBE_STACK + page;
-	struct holder h;
-	int p[2], fd = -1, r, st;
+	int p[2], fd = -1, r = 0, st;
 	sigset_t all, saved;
 	char path[64];
-	pid_t pid;
+	long pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
-	char *map = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (map == MAP_FAILED || mprotect(map + page, PROBE_STACK, PROT_READ | PROT_WRITE) < 0) {
-		r = -errno;
-		goto out;
-	}
-	h.rfd = p[0];
-	h.wfd = p[1];
+	/* No handler of ours may run in the child. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	pid = clone(holder_child, map + total, CLONE_VM | CLONE_NEWUSER | SIGCHLD, &h);
-	r = pid < 0 ? -errno : 0;
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	if (r < 0)
-		goto out;
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	if ((r = maps_write(pid, "uid_map")) == 0 && (r = maps_write(pid, "gid_map")) == 0 &&
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (pid == 0) {
+		char c;
+
+		/* Its own copy of the write end would keep the read from
+		 * ending. */
+		syscall(SYS_close, p[1]);
+		while (syscall(SYS_read, p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		syscall(SYS_exit, 0);
+	}
+	if (pid < 0)
 		r = -errno;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (r == 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/ns/user", pid);
+		if ((r = maps_write((pid_t)pid, "uid_map")) == 0 &&
+		    (r = maps_write((pid_t)pid, "gid_map")) == 0 &&
+		    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			r = -errno;
+	}
 	close(p[1]);
-	p[1] = -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			r = r ?: -errno;
-			break;
-		}
-out:
-	if (map != MAP_FAILED)
-		munmap(map, total);
+	if (pid > 0)
+		while (waitpid((pid_t)pid, &st, 0) < 0)
+			if (errno != EINTR) {
+				r = r ?: -errno;
+				break;
+			}
 	close(p[0]);
-	if (p[1] >= 0)
-		close(p[1]);
 	if (r < 0 && fd >= 0) {
 		close(fd);
 		fd = -1;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -310,20 +311,40 @@ static int run_shared(int (*fn)(void *), void *arg)
  * does not map as owned by nobody, and the kernel then grants on such a
  * file what its mode grants others, to root too: a capability overrides
  * file permissions only for ids the mount maps
- * (privileged_wrt_inode_uidgid, fs/inode.c). It maps one id, (uid_t)-2,
- * onto itself: no file gains an owner, no id changes. Made once per
- * process, by root (writing another process's maps needs CAP_SETUID and
- * CAP_SETGID), and kept open, close-on-exec, for the process.
+ * (privileged_wrt_inode_uidgid, fs/inode.c). A map needs one line: it
+ * maps one user id and one group id, each onto itself (no file gains
+ * another owner), each drawn at random per process from the upper half of
+ * the id space, where no system and no subordinate range puts owners.
+ * A file owned by exactly that id keeps its owner's (or group's) bits:
+ * to use them a program would have to own such a file and guess the id,
+ * one chance in 2^31 per process, and nothing tells it the id (the
+ * namespace's only member has exited, its descriptor is closed before the
+ * program runs). Made once per process, by root (writing another
+ * process's maps needs CAP_SETUID and CAP_SETGID), and kept open,
+ * close-on-exec, for the process.
  */
 
-static const char nobody_map[] = "4294967294 4294967294 1\n";
+/* An id in [2^31, 2^32 - 2] from the kernel's random pool, or -errno. */
+static int64_t nobody_id(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
+		return errno ? -errno : -EIO;
+	v |= 0x80000000u;
+	return v == UINT32_MAX ? (int64_t)(v - 1) : (int64_t)v;
+}
 
 static int maps_write(pid_t pid, const char *name)
 {
-	char path[64];
+	char path[64], line[40];
+	int64_t id = nobody_id();
 
+	if (id < 0)
+		return (int)id;
+	int n = snprintf(line, sizeof(line), "%lld %lld 1\n", (long long)id, (long long)id);
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	return write_file(path, nobody_map, sizeof(nobody_map) - 1);
+	return write_file(path, line, (size_t)n);
 }
 
 /* Returns the namespace's descriptor, or -errno. The child is a copy of

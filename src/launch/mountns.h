@@ -45,21 +45,25 @@ bool lf_ns_disabled_by_env(void);
 int lf_ns_probe_run(struct lf_ns_probe *out);
 
 /* What a bind seen as others see it gets: id-mapped through
- * lf_ns_nobody_userns(), nodev, nosuid. Not read-only: a write there is
- * refused by the mode for others and by Landlock (EACCES, as everywhere
- * else), and the facts step uses this bind only where nothing grants a
+ * lf_ns_nobody_userns(), read-only (a file's metadata too: chmod, utimes
+ * and xattrs, which Landlock does not mediate, fail with EROFS), nodev,
+ * nosuid. The facts step uses this bind only where nothing grants a
  * write. */
-#define LF_MOUNT_ATTRS_OTHERS (MOUNT_ATTR_IDMAP | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID)
+#define LF_MOUNT_ATTRS_OTHERS \
+	(MOUNT_ATTR_IDMAP | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID)
 
-/* A user namespace that maps one id, (uid_t)-2, onto itself and nothing
- * else: a mount id-mapped through it leaves every file unmapped, so that
- * the kernel grants on each what its mode grants others, root included
- * (a capability overrides file permissions only for ids the mount maps).
+/* A user namespace that maps one user id and one group id, each onto
+ * itself, drawn at random per process in [2^31, 2^32 - 2], and nothing
+ * else: a mount id-mapped through it leaves every other file unmapped, so
+ * that the kernel grants on each what its mode grants others, root
+ * included (a capability overrides file permissions only for ids the
+ * mount maps).
  * Made on first call, by a short-lived child, and kept open
  * (close-on-exec) for the process; needs CAP_SETUID and CAP_SETGID.
  * Returns the descriptor (not the caller's to close), or a negative
  * errno (the same on every later call): those of pipe2, mmap, clone,
- * writing /proc/PID/uid_map and gid_map, opening /proc/PID/ns/user. */
+ * getrandom, writing /proc/PID/uid_map and gid_map, opening
+ * /proc/PID/ns/user. */
 int lf_ns_nobody_userns(void);
 
 /* One mount step. */

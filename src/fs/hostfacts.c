@@ -120,15 +120,16 @@ static int home_push(struct lf_homes *out, size_t *cap, struct lf_realpath_memo 
 		r = -ENOMEM;
 	if (r == 0 && lf_grow((void **)&out->v, cap, out->n, sizeof(*out->v)) < 0)
 		r = -ENOMEM;
-	if (r == 0) {
-		out->v[out->n] = (struct lf_home){ dir, strdup(pw_name ? pw_name : "?"), uid };
-		if (!out->v[out->n].name)
-			r = -ENOMEM;
-		out->n++;
-		dir = NULL;
+	if (r < 0) {
+		free(dir);
+		return r;
 	}
-	free(dir);
-	return r;
+	/* The entry owns dir from here, whatever strdup gives. */
+	struct lf_home *h = &out->v[out->n++];
+	h->dir = dir;
+	h->uid = uid;
+	h->name = strdup(pw_name ? pw_name : "?");
+	return h->name ? 0 : -ENOMEM;
 }
 
 /* /etc/passwd read directly, when it is the whole database: 1 when it

@@ -557,6 +557,11 @@ struct lf_namespace {
 			       parent of a mask can be renamed */
 	size_t nnodev;	    /* grant roots bound nodev,nosuid */
 	size_t nmounts;	    /* mount operations per launch, all of the above */
+	const char *others; /* a place seen as others see it (/etc, when root
+			       and its file systems allow an id-mapped mount):
+			       every entry there grants what its mode grants
+			       others, root included, at each access; NULL
+			       none. Owned by the value. */
 };
 
 /* A TCP port the program may use when the policy restricts the network

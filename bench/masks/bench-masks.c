@@ -61,7 +61,7 @@ __attribute__((no_sanitize("address", "undefined"))) static int child(void *p)
 	const struct arg *a = p;
 	int step, op;
 
-	if (a->plan && lf_ns_enter(a->plan, &step, &op) < 0)
+	if (a->plan && lf_ns_enter(a->plan, a->plan->userns_fd, &step, &op) < 0)
 		_exit(1);
 	_exit(0);
 }

@@ -443,6 +443,10 @@ static void print_namespace(const struct plan_view *pv)
 	       ns->user ? "in a user namespace" : "as root", ns->nmounts,
 	       ns->nmounts == 1 ? "" : "s", ns->nmasks, ns->nmasks == 1 ? "" : "s", ns->npins,
 	       ns->npins == 1 ? "" : "s", ns->nnodev, ns->nnodev == 1 ? "" : "s");
+	if (ns->others)
+		printf("  %s: seen as others see it (an id-mapped mount): each entry grants what "
+		       "its mode grants others, root included\n",
+		       ns->others);
 }
 
 /* Every fence with its mechanism, then the masks. */

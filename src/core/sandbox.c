@@ -1408,12 +1408,18 @@ static int grant_etc(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 				     "(%s)",
 				     c->canon, in->etc_err);
 	r = grant_fence(sb, in, &g, false, &kept);
+	/* Every entry others cannot read, found by the kernel at each
+	 * access instead of by the walk (LF_MOUNT_ATTRS_OTHERS). */
+	if (r == 0 && (kept & RO) && in->etc_others && !sb->others_path &&
+	    !(sb->others_path = strdup(c->canon)))
+		return -ENOMEM;
 	for (size_t i = 0; r == 0 && (kept & RO) && i < in->netc_hidden; i++) {
 		const struct lf_typed_path *h = &in->etc_hidden[i];
 		enum lf_mask_kind kind = mask_kind(RO, h->type);
 
 		r = mask_add(sb, h->path, kind, LF_ORIGIN_HOST, c->source, c->layer,
-			     strdup("host: not readable by others"));
+			     strdup(in->etc_others ? "host: a secret of the built-in list"
+						   : "host: not readable by others"));
 		for (size_t a = 0; r == 0 && a < in->netc_aliases; a++) {
 			char *alias = xasprintf("%s%s", in->etc_aliases[a], h->path + clen);
 
@@ -1972,11 +1978,12 @@ static void masks_normalise(struct lf_sandbox *sb)
 	sb->nmasks = out;
 }
 
-static int bind_add(struct lf_sandbox *sb, const char *path, bool nodev)
+static int bind_add(struct lf_sandbox *sb, const char *path, bool nodev, bool others)
 {
 	for (size_t i = 0; i < sb->nbinds; i++)
 		if (!strcmp(sb->binds[i].path, path)) {
 			sb->binds[i].nodev = sb->binds[i].nodev || nodev;
+			sb->binds[i].others = sb->binds[i].others || others;
 			return 0;
 		}
 	if (lf_grow((void **)&sb->binds, &sb->binds_cap, sb->nbinds, sizeof(*sb->binds)) < 0)
@@ -1984,7 +1991,7 @@ static int bind_add(struct lf_sandbox *sb, const char *path, bool nodev)
 	char *copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
-	sb->binds[sb->nbinds++] = (struct lf_bind){ copy, nodev };
+	sb->binds[sb->nbinds++] = (struct lf_bind){ copy, nodev, others };
 	return 0;
 }
 
@@ -2092,7 +2099,7 @@ static int binds_compute(struct lf_sandbox *sb)
 			free(copy);
 			return -ENOMEM;
 		}
-		sb->binds[sb->nbinds++] = (struct lf_bind){ copy, true };
+		sb->binds[sb->nbinds++] = (struct lf_bind){ copy, true, false };
 		root_bound = true;
 	}
 	/* A nodev root below another (or below the bound project root)
@@ -2112,7 +2119,7 @@ static int binds_compute(struct lf_sandbox *sb)
 		char *copy = strdup(sb->rules[i].path);
 		if (!copy)
 			return -ENOMEM;
-		sb->binds[sb->nbinds++] = (struct lf_bind){ copy, true };
+		sb->binds[sb->nbinds++] = (struct lf_bind){ copy, true, false };
 	}
 	for (size_t i = 0; i < sb->nmasks && r == 0; i++) {
 		char *d = strdup(sb->masks[i].path);
@@ -2137,11 +2144,15 @@ static int binds_compute(struct lf_sandbox *sb)
 			/* Nothing below a mask moves: it is a mount point, or
 			 * read-only, or hidden. */
 			if (!mask_over(sb, d, RW) && rules_cover(sb, parent, RW))
-				r = bind_add(sb, d, false);
+				r = bind_add(sb, d, false, false);
 			free(parent);
 		}
 		free(d);
 	}
+	/* /etc as others see it: its own mount, whatever binds above it. */
+	if (r == 0 && sb->others_path)
+		r = bind_add(sb, sb->others_path, true, true);
+	sb->ns.others = sb->others_path;
 	qsort(sb->binds, sb->nbinds, sizeof(*sb->binds), cmp_bind);
 	sb->ns.nmasks = sb->nmasks;
 	sb->ns.npins = 0;
@@ -2392,6 +2403,7 @@ void lf_sandbox_free(struct lf_sandbox *sb)
 		free(sb->binds[i].path);
 	free(sb->binds);
 	free(sb->ns_failed);
+	free(sb->others_path);
 	lf_strv_fini(&sb->readmitted);
 	free(sb->ports);
 	for (size_t i = 0; i < sb->nenv; i++) {

@@ -76,6 +76,9 @@ struct lf_host {
 	bool ns;
 	bool ns_user;
 	const char *ns_failed;
+	/* /etc can be seen as others see it (lf_ns_probe.others): an
+	 * id-mapped mount instead of a walk and a mask per entry. */
+	bool ns_others;
 	/* Grants discovered on the host (src/fs/discover.c), fenced like
 	 * every other, and what discovering them has to say. */
 	const struct lf_discovered *discovered;
@@ -230,6 +233,10 @@ struct lf_sandbox_input {
 	 * cannot read hidden (facts); etc_err says why the look at /etc
 	 * could not finish (then /etc is not granted at all). */
 	bool etc_checked;
+	/* /etc is seen as others see it (an id-mapped mount): then
+	 * etc_hidden holds only the entries of the built-in list others can
+	 * read, and etc_aliases is empty. */
+	bool etc_others;
 	char *etc_err;
 	struct lf_typed_path *etc_hidden;
 	size_t netc_hidden, etc_hidden_cap;
@@ -289,7 +296,9 @@ bool lf_sandbox_rule_redundant(const struct lf_sandbox *sb, size_t i, uint64_t r
  * before what lies below it. */
 struct lf_bind {
 	char *path;
-	bool nodev; /* a grant root: nodev,nosuid; else a pin */
+	bool nodev;  /* a grant root: nodev,nosuid; else a pin */
+	bool others; /* seen as others see it: id-mapped through a user
+			namespace that maps no owner */
 };
 
 /* A rule's path in short: its length and hash, the key of the rules'
@@ -341,6 +350,7 @@ struct lf_sandbox {
 	size_t nbinds, binds_cap;
 	struct lf_namespace ns;
 	char *ns_failed;
+	char *others_path; /* /etc when it is seen as others see it, else NULL */
 	/* Plan drops given back as rules: "CLASS\tROOT" of each. */
 	struct lf_strv readmitted;
 	struct lf_sandbox_env *env;

@@ -338,6 +338,7 @@ static int host_namespace(struct lf_host *host, int mode, struct lf_ns_probe *pr
 	}
 	host->ns = probe->available;
 	host->ns_user = probe->user;
+	host->ns_others = probe->available && probe->others;
 	host->ns_failed = probe->available ? NULL : probe->failed;
 	return 0;
 }

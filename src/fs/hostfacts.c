@@ -10,7 +10,9 @@
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/model.h"
 #include "fs/fs.h"
@@ -26,6 +28,154 @@ void lf_homes_fini(struct lf_homes *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* Whether the passwd line of /etc/nsswitch.conf names "files" first and
+ * then at most "systemd", without an action, once. */
+static bool nsswitch_files(bool *systemd)
+{
+	FILE *f = fopen("/etc/nsswitch.conf", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int lines = 0;
+	bool ok = false;
+
+	*systemd = false;
+	if (!f)
+		return false;
+	while (getline(&line, &cap, f) > 0) {
+		char *p = line + strspn(line, " \t"), *save = NULL, *w;
+		int n = 0;
+
+		line[strcspn(line, "#\n")] = '\0';
+		if (strncmp(p, "passwd:", 7) != 0)
+			continue;
+		lines++;
+		ok = true;
+		for (w = strtok_r(p + 7, " \t", &save); w; w = strtok_r(NULL, " \t", &save), n++) {
+			if (n == 0 && !strcmp(w, "files"))
+				continue;
+			if (n == 1 && !strcmp(w, "systemd")) {
+				*systemd = true;
+				continue;
+			}
+			ok = false;
+		}
+		ok = ok && n > 0;
+	}
+	free(line);
+	fclose(f);
+	return ok && lines == 1;
+}
+
+/* Where systemd's NSS module finds users /etc/passwd does not hold:
+ * the varlink services of userdb (homed, dynamic users, machines, the
+ * multiplexer) and the drop-in records (nss-systemd(8), userdbd(8)). */
+static const char *const userdb_places[] = {
+	"/run/systemd/userdb",	 "/etc/userdb",	    "/run/userdb", "/run/host/userdb",
+	"/usr/local/lib/userdb", "/usr/lib/userdb", NULL,
+};
+
+/* One line of /etc/passwd into its home and name; false for a line
+ * the files module might read otherwise (compat "+"/"-", fields). */
+static bool passwd_line(char *line, const char **name, const char **dir, uid_t *uid)
+{
+	char *f[7], *p = line, *end;
+	int n = 0;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (line[0] == '+' || line[0] == '-')
+		return false;
+	for (; n < 7; n++) {
+		f[n] = p;
+		p = strchr(p, ':');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	if (n != 6 || !f[0][0])
+		return false;
+	errno = 0;
+	unsigned long u = strtoul(f[2], &end, 10);
+	if (errno || end == f[2] || *end || u >= (uid_t)-1)
+		return false;
+	*name = f[0];
+	*dir = f[5];
+	*uid = (uid_t)u;
+	return true;
+}
+
+static int home_push(struct lf_homes *out, size_t *cap, struct lf_realpath_memo *memo,
+		     const char *pw_dir, const char *pw_name, uid_t uid)
+{
+	char *dir;
+	int r = 0;
+
+	if (!pw_dir || pw_dir[0] != '/' || strcmp(pw_dir, "/") == 0)
+		return 0;
+	/* A home that cannot be resolved (not there yet, not ours to look
+	 * into) is compared as written. */
+	dir = lf_realpath_memo(memo, pw_dir, NULL);
+	if (!dir && errno == ENOMEM)
+		r = -ENOMEM;
+	if (r == 0 && !dir && !(dir = strdup(pw_dir)))
+		r = -ENOMEM;
+	if (r == 0 && lf_grow((void **)&out->v, cap, out->n, sizeof(*out->v)) < 0)
+		r = -ENOMEM;
+	if (r < 0) {
+		free(dir);
+		return r;
+	}
+	/* The entry owns dir from here, whatever strdup gives. */
+	struct lf_home *h = &out->v[out->n++];
+	h->dir = dir;
+	h->uid = uid;
+	h->name = strdup(pw_name ? pw_name : "?");
+	return h->name ? 0 : -ENOMEM;
+}
+
+/* /etc/passwd read directly, when it is the whole database: 1 when it
+ * was, 0 when the NSS sources are needed (out untouched), -ENOMEM. */
+static int homes_from_files(struct lf_homes *out, size_t *cap, struct lf_realpath_memo *memo)
+{
+	bool systemd, root = false;
+	struct stat st;
+	char *line = NULL;
+	size_t lcap = 0;
+	int r = 1;
+
+	if (!nsswitch_files(&systemd))
+		return 0;
+	for (size_t i = 0; systemd && userdb_places[i]; i++)
+		if (lstat(userdb_places[i], &st) == 0 || errno != ENOENT)
+			return 0;
+	FILE *f = fopen("/etc/passwd", "re");
+	if (!f)
+		return 0;
+	while (r == 1 && getline(&line, &lcap, f) > 0) {
+		const char *name, *dir;
+		uid_t uid;
+
+		if (line[0] == '\n' || line[0] == '#')
+			continue;
+		if (!passwd_line(line, &name, &dir, &uid)) {
+			r = 0;
+			break;
+		}
+		root = root || uid == 0;
+		if (home_push(out, cap, memo, dir, name, uid) < 0)
+			r = -ENOMEM;
+	}
+	if (r == 1 && ferror(f))
+		r = 0;
+	free(line);
+	fclose(f);
+	/* systemd's module makes up root when the file lacks it. */
+	if (r == 1 && systemd && !root)
+		r = 0;
+	if (r == 0)
+		lf_homes_fini(out);
+	return r;
+}
+
 int lf_homes_read(struct lf_homes *out)
 {
 	struct lf_realpath_memo memo = { 0 };
@@ -33,32 +183,18 @@ int lf_homes_read(struct lf_homes *out)
 	int r = 0;
 
 	memset(out, 0, sizeof(*out));
-	setpwent();
-	for (struct passwd *pw; r == 0 && (pw = getpwent());) {
-		char *dir;
-
-		if (!pw->pw_dir || pw->pw_dir[0] != '/' || strcmp(pw->pw_dir, "/") == 0)
-			continue;
-		/* A home that cannot be resolved (not there yet, not ours
-		 * to look into) is compared as written. */
-		dir = lf_realpath_memo(&memo, pw->pw_dir, NULL);
-		if (!dir && errno == ENOMEM)
-			r = -ENOMEM;
-		if (r == 0 && !dir && !(dir = strdup(pw->pw_dir)))
-			r = -ENOMEM;
-		if (r == 0 && lf_grow((void **)&out->v, &cap, out->n, sizeof(*out->v)) < 0)
-			r = -ENOMEM;
-		if (r == 0) {
-			out->v[out->n] =
-				(struct lf_home){ dir, strdup(pw->pw_name ? pw->pw_name : "?"),
-						  pw->pw_uid };
-			if (!out->v[out->n].name)
-				r = -ENOMEM;
-			out->n++;
-			dir = NULL;
-		}
-		free(dir);
+	/* The NSS modules (libnss_systemd and what it loads) cost a launch
+	 * more than the file: asked only when something else than the file
+	 * may hold a user. */
+	r = homes_from_files(out, &cap, &memo);
+	if (r != 0) {
+		lf_realpath_memo_fini(&memo);
+		return r < 0 ? r : 0;
 	}
+	cap = 0;
+	setpwent();
+	for (struct passwd *pw; r == 0 && (pw = getpwent());)
+		r = home_push(out, &cap, &memo, pw->pw_dir, pw->pw_name, pw->pw_uid);
 	endpwent();
 	lf_realpath_memo_fini(&memo);
 	if (r < 0)

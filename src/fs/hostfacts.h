@@ -27,6 +27,14 @@ struct lf_etc_scan {
  * 50,000 entries and 2 s) and fills *out. Returns 0 (see out->err) or
  * -ENOMEM (out is then empty). maskfacts.c. */
 int lf_etc_scan(const char *root, struct lf_etc_scan *out);
+/* For /etc seen as others see it: the entries of lf_etc_hidden that exist
+ * and that others could reach and read (the others' mode bits of the
+ * entry and of every directory above it up to /etc), each looked at
+ * once, a pattern's directory listed once. Returns 0 (out->err set when
+ * an entry could not be looked at for a reason other than ENOENT or
+ * ENOTDIR: then /etc is not granted) or -ENOMEM (out is then empty).
+ * maskfacts.c. */
+int lf_etc_builtin_scan(struct lf_etc_scan *out);
 void lf_etc_scan_fini(struct lf_etc_scan *s);
 
 /* One user of the password database: the home directory (its realpath,
@@ -42,9 +50,14 @@ struct lf_homes {
 	size_t n;
 };
 
-/* Every entry of the password database (setpwent/getpwent, every NSS
- * source) whose home is absolute and not "/", each home resolved with the
- * realpath memo (fs.h). Returns 0 or -ENOMEM (out is then empty). */
+/* Every entry of the password database whose home is absolute and not
+ * "/", each home resolved with the realpath memo (fs.h). /etc/passwd is
+ * read directly when /etc/nsswitch.conf's one passwd line is "files" or
+ * "files systemd", systemd's module has no other source here (none of
+ * userdb's sockets and drop-in directories exists, /etc/passwd holds
+ * uid 0) and every line is plain (no "+"/"-", seven fields); otherwise
+ * setpwent/getpwent ask every NSS source. Returns 0 or -ENOMEM (out is
+ * then empty). */
 int lf_homes_read(struct lf_homes *out);
 void lf_homes_fini(struct lf_homes *h);
 

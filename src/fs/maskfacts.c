@@ -20,6 +20,7 @@
 
 #include "core/path.h"
 #include "core/sandbox.h"
+#include "core/tables.h"
 #include "fs/fs.h"
 #include "fs/maskfacts.h"
 #include "fs/hostfacts.h"
@@ -867,6 +868,128 @@ int lf_etc_scan(const char *root, struct lf_etc_scan *out)
 	return r;
 }
 
+/* Whether the program may reach path with others' permissions: every
+ * directory from /etc down to path's parent searchable by others. */
+static int others_reach(const char *path, bool *reach)
+{
+	char *d = strdup(path), *s;
+	struct stat st;
+
+	if (!d)
+		return -ENOMEM;
+	*reach = true;
+	while (*reach && (s = strrchr(d, '/')) && s - d > 4) {
+		*s = '\0';
+		if (fstatat(AT_FDCWD, d, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			int e = errno;
+			free(d);
+			return e == ENOENT ? (*reach = false, 0) : -e;
+		}
+		*reach = S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH);
+	}
+	free(d);
+	return 0;
+}
+
+/* One entry of the built-in list at path: kept when others could read
+ * it (the id-mapped mount leaves it readable, hence a mask). */
+static int builtin_one(struct lf_etc_scan *out, const char *path)
+{
+	struct stat st;
+	bool reach;
+	int r;
+
+	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	if (S_ISLNK(st.st_mode)) /* judged where it leads */
+		return 0;
+	bool open = S_ISDIR(st.st_mode) ? (st.st_mode & (S_IROTH | S_IXOTH)) != 0
+					: (st.st_mode & S_IROTH) != 0;
+	if (!open)
+		return 0;
+	if ((r = others_reach(path, &reach)) < 0 || !reach)
+		return r;
+	return typed_push(&out->v, &out->n, &out->cap, path, ftype_of(st.st_mode));
+}
+
+/* The entries of lf_etc_hidden others could read, for /etc seen as
+ * others see it: a look at each literal entry and one listing per
+ * pattern's directory instead of a walk of /etc. */
+int lf_etc_builtin_scan(struct lf_etc_scan *out)
+{
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; r == 0 && lf_etc_hidden[i]; i++) {
+		const char *h = lf_etc_hidden[i];
+		const char *wild = h + strcspn(h, "*?[\\");
+
+		if (!*wild) {
+			r = builtin_one(out, h);
+			continue;
+		}
+		/* A pattern in its last component: its directory listed. */
+		const char *slash = strrchr(h, '/');
+		char *dir = strndup(h, (size_t)(slash - h));
+		int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+		DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
+
+		if (!dir) {
+			r = -ENOMEM;
+		} else if (!dp) {
+			r = errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+			if (fd >= 0)
+				close(fd);
+		} else {
+			struct dirent *de;
+			char *p;
+
+			while (r == 0 && (errno = 0, de = readdir(dp))) {
+				if (asprintf(&p, "%s/%s", dir, de->d_name) < 0) {
+					r = -ENOMEM;
+					break;
+				}
+				if (fnmatch(h, p, FNM_PATHNAME) == 0)
+					r = builtin_one(out, p);
+				free(p);
+			}
+			if (r == 0 && errno)
+				r = -errno;
+			closedir(dp);
+		}
+		free(dir);
+	}
+	if (r < 0 && r != -ENOMEM) {
+		char *why = NULL;
+
+		/* Fail closed: /etc is then not granted, and plan says why. */
+		lf_etc_scan_fini(out);
+		if (asprintf(&why, "the built-in list of its secrets: %s", strerror(-r)) < 0)
+			return -ENOMEM;
+		out->err = why;
+		return 0;
+	}
+	if (r < 0)
+		lf_etc_scan_fini(out);
+	return r;
+}
+
+/* Whether a candidate may write at, below or above /etc: then /etc is
+ * walked, as through the id-mapped mount root may write only what others
+ * may. */
+static bool etc_write_near(const struct lf_sandbox_input *in, const char *etc)
+{
+	for (size_t i = 0; i < in->ncands; i++) {
+		const struct lf_cand *c = &in->cands[i];
+		const char *p = c->canon ? c->canon : c->raw;
+
+		if ((c->access & LF_ACCESS_RW) && p &&
+		    (lf_path_covers(p, etc) || lf_path_covers(etc, p)))
+			return true;
+	}
+	return false;
+}
+
 static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const struct mnts *m)
 {
 	struct lf_etc_scan scan;
@@ -875,7 +998,16 @@ static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const
 	if (in->etc_checked) /* one /etc row: looked at once */
 		return 0;
 	in->etc_checked = true;
-	r = lf_etc_scan(c->canon, &scan);
+	r = aliases_of(m, c->canon, &in->etc_aliases, &in->netc_aliases);
+	if (r < 0)
+		return r;
+	/* Root, with a file system that allows it, no other mount path
+	 * showing /etc and no write near it: the kernel judges each entry
+	 * by its mode for others, at each access (and an entry made
+	 * unreadable during the run too), where the walk looked once. */
+	in->etc_others = in->host.ns_others && !strcmp(c->canon, "/etc") && !in->netc_aliases &&
+			 !etc_write_near(in, c->canon);
+	r = in->etc_others ? lf_etc_builtin_scan(&scan) : lf_etc_scan(c->canon, &scan);
 	if (r < 0)
 		return r;
 	/* Handed over whole: in owns the entries and the reason now. */
@@ -883,7 +1015,7 @@ static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const
 	in->netc_hidden = scan.n;
 	in->etc_hidden_cap = scan.cap;
 	in->etc_err = scan.err;
-	return aliases_of(m, c->canon, &in->etc_aliases, &in->netc_aliases);
+	return 0;
 }
 
 int lf_facts_masks(struct lf_sandbox_input *in, char **notice)

@@ -29,6 +29,7 @@
  * other one above stderr is closed. */
 #define CHILD_ERR_FD 3
 #define CHILD_RULESET_FD 4
+#define CHILD_USERNS_FD 5
 
 const char *lf_launch_stage_name(enum lf_launch_stage stage)
 {
@@ -291,32 +292,49 @@ struct child_args {
 	pid_t parent;
 };
 
-/* Moves the pipe and the ruleset to fixed numbers, then drops every
- * other inherited descriptor: the program must not inherit a way around
- * the sandbox (an O_PATH to $HOME, a socket, ...). Returns the ruleset's
- * descriptor (-1 when there is none); sets *errfd. */
-CHILD static int child_fds(const struct child_args *a, int *errfd)
+/* Moves the pipe, the ruleset and the user namespace of an id-mapped
+ * mount to fixed numbers, then drops every other inherited descriptor:
+ * the program must not inherit a way around the sandbox (an O_PATH to
+ * $HOME, a socket, ...). A user namespace's descriptor reaches no file;
+ * it is closed once the mounts are made. Returns the ruleset's
+ * descriptor (-1 when there is none); sets *errfd and *nsfd (-1 none). */
+CHILD static int child_fds(const struct child_args *a, int *errfd, int *nsfd)
 {
-	int e, rfd = -1;
+	int e, rfd = -1, u = -1, next;
+	int userns = a->o->ns ? a->o->ns->userns_fd : -1;
 
-	e = (int)syscall(SYS_fcntl, a->errfd, F_DUPFD_CLOEXEC, CHILD_RULESET_FD + 1);
+	e = (int)syscall(SYS_fcntl, a->errfd, F_DUPFD_CLOEXEC, CHILD_USERNS_FD + 1);
 	if (e < 0)
 		child_fail(a->errfd, LF_STAGE_FDS, errno);
 	if (a->o->ruleset_fd >= 0) {
 		rfd = (int)syscall(SYS_fcntl, a->o->ruleset_fd, F_DUPFD_CLOEXEC,
-				   CHILD_RULESET_FD + 1);
+				   CHILD_USERNS_FD + 1);
 		if (rfd < 0)
+			child_fail(e, LF_STAGE_FDS, errno);
+	}
+	if (userns >= 0) {
+		u = (int)syscall(SYS_fcntl, userns, F_DUPFD_CLOEXEC, CHILD_USERNS_FD + 1);
+		if (u < 0)
 			child_fail(e, LF_STAGE_FDS, errno);
 	}
 	if (syscall(SYS_dup3, e, CHILD_ERR_FD, O_CLOEXEC) < 0)
 		child_fail(e, LF_STAGE_FDS, errno);
 	*errfd = CHILD_ERR_FD;
+	next = CHILD_ERR_FD + 1;
 	if (rfd >= 0) {
 		if (syscall(SYS_dup3, rfd, CHILD_RULESET_FD, O_CLOEXEC) < 0)
 			child_fail(*errfd, LF_STAGE_FDS, errno);
 		rfd = CHILD_RULESET_FD;
+		next = CHILD_RULESET_FD + 1;
 	}
-	if (close_above(rfd >= 0 ? CHILD_RULESET_FD + 1 : CHILD_ERR_FD + 1, a->max_fd) < 0)
+	/* The next free number: nothing inherited stays between them. */
+	if (u >= 0) {
+		if (syscall(SYS_dup3, u, next, O_CLOEXEC) < 0)
+			child_fail(*errfd, LF_STAGE_FDS, errno);
+		u = next++;
+	}
+	*nsfd = u;
+	if (close_above(next, a->max_fd) < 0)
 		child_fail(*errfd, LF_STAGE_FDS, errno);
 	return rfd;
 }
@@ -324,7 +342,7 @@ CHILD static int child_fds(const struct child_args *a, int *errfd)
 CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a)
 {
 	const struct lf_launch_opts *o = a->o;
-	int errfd = a->errfd, rfd, r;
+	int errfd = a->errfd, nsfd = -1, rfd, r;
 
 	/* The program never outlives the thread that started it: SIGKILL
 	 * when that thread ends. Asked first, then checked, so that a caller
@@ -335,7 +353,7 @@ CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a
 	if (syscall(SYS_getppid) != a->parent)
 		child_fail(errfd, LF_STAGE_PARENT, ESRCH);
 
-	rfd = child_fds(a, &errfd);
+	rfd = child_fds(a, &errfd, &nsfd);
 
 	r = child_reset_signals();
 	if (r < 0)
@@ -350,9 +368,11 @@ CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a
 	if (o->ns) {
 		int step = 0, op = -1;
 
-		r = lf_ns_enter(o->ns, &step, &op);
+		r = lf_ns_enter(o->ns, nsfd, &step, &op);
 		if (r < 0)
 			child_fail_at(errfd, LF_STAGE_NAMESPACE, -r, step, op);
+		if (nsfd >= 0 && syscall(SYS_close, nsfd) < 0)
+			child_fail(errfd, LF_STAGE_FDS, errno);
 	} else if (o->cwd && syscall(SYS_chdir, o->cwd) < 0) {
 		child_fail(errfd, LF_STAGE_CWD, errno);
 	}

@@ -18,10 +18,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <pthread.h>
 
 #include "core/path.h"
 #include "core/sandbox.h"
@@ -82,14 +84,16 @@ CHILD static long sys_openat2(int dirfd, const char *path, uint64_t flags, uint6
 	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
 
-CHILD static int sys_setattr(int fd, uint64_t set)
+/* Sets attrs on fd's mount and every mount below it; userns: the user
+ * namespace of MOUNT_ATTR_IDMAP (ignored without it). */
+CHILD static int sys_setattr(int fd, uint64_t set, int userns)
 {
 	struct mount_attr a;
 
 	a.attr_set = set;
 	a.attr_clr = 0;
 	a.propagation = 0;
-	a.userns_fd = 0;
+	a.userns_fd = (set & MOUNT_ATTR_IDMAP) ? (uint64_t)userns : 0;
 	return (int)syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a));
 }
 
@@ -179,7 +183,7 @@ CHILD static int stage_make(void)
 	if (f < 0)
 		goto fail;
 	syscall(SYS_close, f);
-	if (sys_setattr(mnt, MOUNT_ATTR_RDONLY) < 0)
+	if (sys_setattr(mnt, MOUNT_ATTR_RDONLY, -1) < 0)
 		goto fail;
 	return mnt;
 fail:
@@ -223,7 +227,8 @@ CHILD static int probe_child(void *arg)
 	}
 	step = LF_NS_STEP_CLONE;
 	int c = (int)syscall(SYS_open_tree, stage, "d", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (c < 0 || sys_setattr(c, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID) < 0) {
+	if (c < 0 ||
+	    sys_setattr(c, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID, -1) < 0) {
 		r = -errno;
 		goto out;
 	}
@@ -299,6 +304,141 @@ static int run_shared(int (*fn)(void *), void *arg)
 	return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * A user namespace that maps no owner, for id-mapped mounts
+ *
+ * A mount id-mapped through it shows every file whose owner and group it
+ * does not map as owned by nobody, and the kernel then grants on such a
+ * file what its mode grants others, to root too: a capability overrides
+ * file permissions only for ids the mount maps
+ * (privileged_wrt_inode_uidgid, fs/inode.c). A map needs one line: it
+ * maps one user id and one group id, each onto itself (no file gains
+ * another owner), each drawn at random per process from the upper half of
+ * the id space, where no system and no subordinate range puts owners.
+ * A file owned by exactly that id keeps its owner's (or group's) bits:
+ * to use them a program would have to own such a file and guess the id,
+ * one chance in 2^31 per process, and nothing tells it the id (the
+ * namespace's only member has exited, its descriptor is closed before the
+ * program runs). Made once per process, by root (writing another
+ * process's maps needs CAP_SETUID and CAP_SETGID), and kept open,
+ * close-on-exec, for the process.
+ */
+
+/* An id in [2^31, 2^32 - 2] from the kernel's random pool, or -errno. */
+static int64_t nobody_id(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
+		return errno ? -errno : -EIO;
+	v |= 0x80000000u;
+	return v == UINT32_MAX ? (int64_t)(v - 1) : (int64_t)v;
+}
+
+static int maps_write(pid_t pid, const char *name)
+{
+	char path[64], line[40];
+	int64_t id = nobody_id();
+
+	if (id < 0)
+		return (int)id;
+	int n = snprintf(line, sizeof(line), "%lld %lld 1\n", (long long)id, (long long)id);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	return write_file(path, line, (size_t)n);
+}
+
+/* Returns the namespace's descriptor, or -errno. The child is a copy of
+ * this process (no shared memory: valgrind and the sanitizers follow a
+ * fork) that lives in the new user namespace, system calls only, until
+ * the write end of the pipe closes. */
+static int nobody_userns_make(void)
+{
+	int p[2], fd = -1, r = 0, st;
+	sigset_t all, saved;
+	char path[64];
+	long pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	/* No handler of ours may run in the child. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (pid == 0) {
+		char c;
+
+		/* Its own copy of the write end would keep the read from
+		 * ending. */
+		syscall(SYS_close, p[1]);
+		while (syscall(SYS_read, p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		syscall(SYS_exit, 0);
+	}
+	if (pid < 0)
+		r = -errno;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (r == 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/ns/user", pid);
+		if ((r = maps_write((pid_t)pid, "uid_map")) == 0 &&
+		    (r = maps_write((pid_t)pid, "gid_map")) == 0 &&
+		    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			r = -errno;
+	}
+	close(p[1]);
+	if (pid > 0)
+		while (waitpid((pid_t)pid, &st, 0) < 0)
+			if (errno != EINTR) {
+				r = r ?: -errno;
+				break;
+			}
+	close(p[0]);
+	if (r < 0 && fd >= 0) {
+		close(fd);
+		fd = -1;
+	}
+	return r < 0 ? r : fd;
+}
+
+static pthread_mutex_t nobody_lock = PTHREAD_MUTEX_INITIALIZER;
+static int nobody_fd = -1, nobody_err;
+
+int lf_ns_nobody_userns(void)
+{
+	int r;
+
+	pthread_mutex_lock(&nobody_lock);
+	if (nobody_fd < 0 && !nobody_err) {
+		r = nobody_userns_make();
+		if (r < 0)
+			nobody_err = r;
+		else
+			nobody_fd = r;
+	}
+	r = nobody_fd >= 0 ? nobody_fd : nobody_err;
+	pthread_mutex_unlock(&nobody_lock);
+	return r;
+}
+
+/* Whether path (and every mount below it) can be cloned and id-mapped
+ * through that namespace here: the file system allows it, the caller
+ * controls its superblock. Tried in our own mount namespace on a detached
+ * clone, which closing its descriptor removes. */
+static int idmap_try(const char *path)
+{
+	int ns = lf_ns_nobody_userns(), t, r = 0;
+
+	if (ns < 0)
+		return ns;
+	t = (int)syscall(SYS_open_tree, AT_FDCWD, path,
+			 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (t < 0)
+		return -errno;
+	if (sys_setattr(t, LF_MOUNT_ATTRS_OTHERS, ns) < 0)
+		r = -errno;
+	close(t);
+	return r;
+}
+
 /* The probe's answer for this process: 0 not asked yet, 1 asked. */
 static int probe_done;
 static struct lf_ns_probe probe_result;
@@ -329,6 +469,9 @@ int lf_ns_probe_run(struct lf_ns_probe *out)
 	}
 	out->user = a.user;
 	out->available = a.step == 0;
+	/* Root without a user namespace: /etc seen as others see it, if
+	 * its file systems allow an id-mapped mount. */
+	out->others = out->available && !out->user && idmap_try("/etc") == 0;
 	if (!out->available)
 		snprintf(out->failed, sizeof(out->failed), "%s: %s",
 			 lf_ns_step_name((enum lf_ns_step)a.step), strerror(a.err));
@@ -415,6 +558,7 @@ int lf_ns_plan_build(const struct lf_sandbox *sb, const char *cwd, struct lf_ns_
 	struct op_key *keys;
 
 	memset(out, 0, sizeof(*out));
+	out->userns_fd = -1;
 	out->user = sb->ns.user;
 	maps_format(out->uid_map, out->gid_map, sizeof(out->uid_map), &out->uid_map_len,
 		    &out->gid_map_len);
@@ -442,6 +586,17 @@ int lf_ns_plan_build(const struct lf_sandbox *sb, const char *cwd, struct lf_ns_
 
 			op->kind = LF_MOUNT_BIND;
 			op->attrs = b->nodev ? MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID : 0;
+			if (b->others) {
+				int ns = lf_ns_nobody_userns();
+
+				if (ns < 0) {
+					free(keys);
+					lf_ns_plan_fini(out);
+					return ns;
+				}
+				op->attrs = LF_MOUNT_ATTRS_OTHERS;
+				out->userns_fd = ns;
+			}
 			op->want = rule_is_dir(sb, b->path, true) ? LF_WANT_DIR : LF_WANT_NONDIR;
 			op_fill(sb, op, b->path);
 			continue;
@@ -543,7 +698,8 @@ CHILD static int target_open(const struct lf_mount_op *op, struct anchor *an, in
 	return t;
 }
 
-CHILD static int op_apply(const struct lf_mount_op *op, int stage, struct anchor *an, int *step)
+CHILD static int op_apply(const struct lf_mount_op *op, int stage, int userns, struct anchor *an,
+			  int *step)
 {
 	int t = target_open(op, an, step), c, r = 0;
 
@@ -554,7 +710,7 @@ CHILD static int op_apply(const struct lf_mount_op *op, int stage, struct anchor
 		c = (int)syscall(SYS_open_tree, t, "",
 				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
 					 AT_RECURSIVE);
-		if (c >= 0 && op->attrs && sys_setattr(c, op->attrs) < 0) {
+		if (c >= 0 && op->attrs && sys_setattr(c, op->attrs, userns) < 0) {
 			r = -errno;
 			syscall(SYS_close, c);
 			c = -1;
@@ -577,7 +733,7 @@ CHILD static int op_apply(const struct lf_mount_op *op, int stage, struct anchor
 	return r;
 }
 
-CHILD int lf_ns_enter(const struct lf_ns_plan *p, int *step, int *op)
+CHILD int lf_ns_enter(const struct lf_ns_plan *p, int userns, int *step, int *op)
 {
 	struct anchor an = { NULL, -1 };
 	int stage = -1, r;
@@ -594,7 +750,7 @@ CHILD int lf_ns_enter(const struct lf_ns_plan *p, int *step, int *op)
 	}
 	for (size_t i = 0; i < p->nops; i++) {
 		*op = (int)i;
-		r = op_apply(&p->ops[i], stage, &an, step);
+		r = op_apply(&p->ops[i], stage, userns, &an, step);
 		if (r < 0)
 			break;
 	}

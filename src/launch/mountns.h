@@ -26,6 +26,8 @@
 struct lf_ns_probe {
 	bool available;
 	bool user;
+	bool others; /* /etc can be seen as others see it: an id-mapped
+			clone of it can be made (root, no user namespace) */
 	char failed[256];
 };
 
@@ -41,6 +43,28 @@ bool lf_ns_disabled_by_env(void);
  * negative errno when the child could not be started (then *out says
  * so and is not available). */
 int lf_ns_probe_run(struct lf_ns_probe *out);
+
+/* What a bind seen as others see it gets: id-mapped through
+ * lf_ns_nobody_userns(), read-only (a file's metadata too: chmod, utimes
+ * and xattrs, which Landlock does not mediate, fail with EROFS), nodev,
+ * nosuid. The facts step uses this bind only where nothing grants a
+ * write. */
+#define LF_MOUNT_ATTRS_OTHERS \
+	(MOUNT_ATTR_IDMAP | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID)
+
+/* A user namespace that maps one user id and one group id, each onto
+ * itself, drawn at random per process in [2^31, 2^32 - 2], and nothing
+ * else: a mount id-mapped through it leaves every other file unmapped, so
+ * that the kernel grants on each what its mode grants others, root
+ * included (a capability overrides file permissions only for ids the
+ * mount maps).
+ * Made on first call, by a short-lived child, and kept open
+ * (close-on-exec) for the process; needs CAP_SETUID and CAP_SETGID.
+ * Returns the descriptor (not the caller's to close), or a negative
+ * errno (the same on every later call): those of pipe2, mmap, clone,
+ * getrandom, writing /proc/PID/uid_map and gid_map, opening
+ * /proc/PID/ns/user. */
+int lf_ns_nobody_userns(void);
 
 /* One mount step. */
 enum lf_mount_kind {
@@ -65,6 +89,8 @@ struct lf_mount_op {
 
 struct lf_ns_plan {
 	bool user;	  /* make a user namespace first */
+	int userns_fd;	  /* lf_ns_nobody_userns() when a bind is id-mapped,
+			     else -1 (not owned) */
 	char uid_map[64]; /* "UID UID 1\n" */
 	char gid_map[64];
 	size_t uid_map_len, gid_map_len;
@@ -77,7 +103,8 @@ struct lf_ns_plan {
 
 /* Builds the plan of sb (a value with a namespace and something to
  * mount) for a launch whose working directory is cwd (absolute; the
- * program starts there). Returns 0, -ENOMEM. The plan borrows sb's
+ * program starts there). Returns 0, -ENOMEM, or lf_ns_nobody_userns()'s
+ * error when a bind is seen as others see it. The plan borrows sb's
  * strings: sb must outlive it. */
 int lf_ns_plan_build(const struct lf_sandbox *sb, const char *cwd, struct lf_ns_plan *out);
 void lf_ns_plan_fini(struct lf_ns_plan *p);
@@ -100,9 +127,10 @@ enum lf_ns_step {
 const char *lf_ns_step_name(enum lf_ns_step step);
 
 /* In the child (async-signal-safe): makes the namespaces, applies every
- * step of p in order, re-enters the working directory. Returns 0, or a
- * negative errno with *step and *op (the index of the failing step, -1
- * before the mount steps) set. */
-int lf_ns_enter(const struct lf_ns_plan *p, int *step, int *op);
+ * step of p in order, re-enters the working directory. userns: the
+ * child's descriptor of p->userns_fd (or -1 when p has none). Returns 0,
+ * or a negative errno with *step and *op (the index of the failing step,
+ * -1 before the mount steps) set. */
+int lf_ns_enter(const struct lf_ns_plan *p, int userns, int *step, int *op);
 
 #endif /* LF_LAUNCH_MOUNTNS_H */

@@ -298,8 +298,14 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 			return -EIO;
 		lf_ns_plan_fini(&c->ns);
 		if ((r = lf_ns_plan_build(c->sb, cwd, &c->ns)) < 0) {
-			lf_diag_set(diag, "", 0, 0, "out of memory");
-			return r;
+			if (r == -ENOMEM)
+				lf_diag_set(diag, "", 0, 0, "out of memory");
+			else
+				lf_diag_set(diag, "", 0, 0,
+					    "the user namespace that shows /etc as others see it "
+					    "cannot be made (%s); nothing was run",
+					    strerror(-r));
+			return r == -ENOMEM ? r : -EIO;
 		}
 		lo.ns = &c->ns;
 	}

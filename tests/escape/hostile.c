@@ -269,6 +269,13 @@ static void etc_huge(struct esc *e)
 	close(dir);
 }
 
+static void etc_huge_secret(struct esc *e)
+{
+	etc_huge(e);
+	assert_int_equal(mkdir("/etc/opt/xpra", 0755), 0);
+	etc_put("/etc/opt/xpra/key.pem", "-----BEGIN PRIVATE KEY-----", 0600);
+}
+
 static void etc_unmount(struct esc *e, const struct esc_result *r)
 {
 	(void)e;
@@ -490,14 +497,27 @@ const struct esc_case esc_cases[] = {
 	  .want = "EACCES EACCES ok ok ok",
 	  .want_ns = "DIFF|EACCES DIFF|EACCES ok ok ok",
 	  .after = etc_unmount },
+	/* Walked without a namespace (as root with one, /etc is seen as
+	 * others see it: the next case). */
 	{ .name = "/etc that cannot be looked at whole (50,001 entries): not granted at all",
 	  .kind = 1,
-	  .flags = ESC_ROOT,
+	  .flags = ESC_ROOT | ESC_NO_NS,
 	  .policy = STD,
 	  .setup = etc_huge,
 	  .probe = "readsome /etc/hostname readeq @P/src/a.txt A",
 	  .want = "EACCES ok",
 	  .err_has = { "/etc is not granted: its entries could not all be checked" },
+	  .after = etc_unmount },
+	{ .name = "/etc of 50,001 entries seen as others see it: granted, nothing walked, "
+		  "a root-only file beside them refused",
+	  .kind = 1,
+	  .flags = ESC_ROOT | ESC_NS,
+	  .policy = STD,
+	  .setup = etc_huge_secret,
+	  .probe = "readsome /etc/hostname readeq @P/src/a.txt A "
+		   "readeq /etc/opt/xpra/key.pem -----BEGIN",
+	  .want = "ok ok EACCES",
+	  .err_lacks = { "/etc is not granted" },
 	  .after = etc_unmount },
 	/* The post-run report without a mount namespace ----------------- */
 	{ .name = "report: .git/config rewritten at the same size, times set back",

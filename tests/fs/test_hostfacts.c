@@ -126,6 +126,43 @@ static void test_etc_scan_etc(void **state)
 	lf_etc_scan_fini(&s);
 }
 
+/* The built-in list for /etc seen as others see it: exactly its literal
+ * rows that exist and that others could read (every directory above them
+ * searchable by others); the id-mapped mount refuses the others. */
+static void test_etc_builtin_scan(void **state)
+{
+	struct lf_etc_scan s;
+
+	(void)state;
+	assert_int_equal(lf_etc_builtin_scan(&s), 0);
+	assert_null(s.err);
+	for (size_t i = 0; lf_etc_hidden[i]; i++) {
+		const char *h = lf_etc_hidden[i];
+		struct stat st;
+		bool want = false, listed = false;
+
+		if (strpbrk(h, "*?[\\"))
+			continue;
+		if (lstat(h, &st) == 0 && !S_ISLNK(st.st_mode)) {
+			want = S_ISDIR(st.st_mode) ? (st.st_mode & (S_IROTH | S_IXOTH)) != 0
+						   : (st.st_mode & S_IROTH) != 0;
+			char up[PATH_MAX];
+			snprintf(up, sizeof(up), "%s", h);
+			for (char *sl; want && (sl = strrchr(up, '/')) && sl - up > 4;) {
+				*sl = '\0';
+				want = stat(up, &st) == 0 && (st.st_mode & S_IXOTH);
+			}
+		}
+		for (size_t k = 0; k < s.n; k++)
+			listed |= strcmp(s.v[k].path, h) == 0;
+		if (want != listed)
+			fail_msg("%s: %s", h, want ? "others can read it, not listed" : "listed");
+	}
+	for (size_t k = 0; k < s.n; k++)
+		assert_true(lf_etc_is_hidden(s.v[k].path));
+	lf_etc_scan_fini(&s);
+}
+
 /* The homes are getpwent's, each resolved as realpath(3) resolves it (or
  * as written when it cannot be), in the database's order. */
 static void test_homes_read(void **state)
@@ -159,6 +196,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_etc_scan_tree),
 		cmocka_unit_test(test_etc_scan_etc),
+		cmocka_unit_test(test_etc_builtin_scan),
 		cmocka_unit_test(test_homes_read),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

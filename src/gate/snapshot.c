@@ -309,24 +309,36 @@ static void snap_hash(struct snap_item *it, int dirfd, const char *name)
 	it->hashed = true;
 }
 
+/* A new item of l for path, not looked at yet. */
+static struct snap_item *snap_item_add(struct snap_list *l, const char *path, const char *why,
+				       bool keys)
+{
+	struct snap_item *it;
+
+	if (lf_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+		return NULL;
+	it = &l->v[l->n];
+	memset(it, 0, sizeof(*it));
+	if (!(it->path = strdup(path)))
+		return NULL;
+	if (!(it->why = strdup(why))) {
+		free(it->path);
+		return NULL;
+	}
+	it->keys = keys;
+	l->n++;
+	return it;
+}
+
 /* Looks at name in dirfd (AT_FDCWD and the path for a base), known as
  * path. */
 static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const char *path,
 			const char *why, bool keys)
 {
-	struct snap_item *it;
+	struct snap_item *it = snap_item_add(l, path, why, keys);
 
-	if (lf_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+	if (!it)
 		return -ENOMEM;
-	it = &l->v[l->n];
-	memset(it, 0, sizeof(*it));
-	if (!(it->path = strdup(path)))
-		return -ENOMEM;
-	if (!(it->why = strdup(why))) {
-		free(it->path);
-		return -ENOMEM;
-	}
-	it->keys = keys;
 	it->exists = fstatat(dirfd, name, &it->st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (it->exists && S_ISREG(it->st.st_mode)) {
 		if (keys)
@@ -334,7 +346,6 @@ static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const 
 		else
 			snap_hash(it, dirfd, name);
 	}
-	l->n++;
 	return 0;
 }
 
@@ -516,11 +527,17 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 
 		if (pr->mechanism != LF_MECH_WATCHED)
 			continue;
-		r = snap_push(&s->bases, pr->path, pr->why, lf_protect_row_json_keys(pr->entry));
+		/* Named only: snap_take looks at each, before and after. */
+		struct snap_item *b = snap_item_add(&s->bases, pr->path, pr->why,
+						    lf_protect_row_json_keys(pr->entry));
+
+		if (!b) {
+			r = -ENOMEM;
+			break;
+		}
 		/* Below a place its tool writes as it runs, every run would
 		 * be news: the place itself is compared. */
-		if (r == 0)
-			s->bases.v[s->bases.n - 1].deep = !lf_protect_row_watch_only(pr->entry);
+		b->deep = !lf_protect_row_watch_only(pr->entry);
 	}
 	if (r == 0)
 		r = snap_take(s, &s->items, &s->incomplete);

@@ -974,17 +974,22 @@ int lf_etc_builtin_scan(struct lf_etc_scan *out)
 	return r;
 }
 
-/* Whether a candidate may write at, below or above /etc: then /etc is
- * walked, as through the id-mapped mount root may write only what others
- * may. */
-static bool etc_write_near(const struct lf_sandbox_input *in, const char *etc)
+/* Whether a candidate grants near /etc what the id-mapped mount would
+ * not give as planned: a write at, below or above it (through the mount
+ * root may write only what others may), or a read strictly below it (a
+ * project or a grant inside /etc: its files others cannot read would be
+ * refused where the plan says granted). Then /etc is walked. */
+static bool etc_grant_near(const struct lf_sandbox_input *in, const char *etc)
 {
 	for (size_t i = 0; i < in->ncands; i++) {
 		const struct lf_cand *c = &in->cands[i];
 		const char *p = c->canon ? c->canon : c->raw;
 
-		if ((c->access & LF_ACCESS_RW) && p &&
-		    (lf_path_covers(p, etc) || lf_path_covers(etc, p)))
+		if (!p)
+			continue;
+		if ((c->access & LF_ACCESS_RW) && (lf_path_covers(p, etc) || lf_path_covers(etc, p)))
+			return true;
+		if (c->access && strcmp(p, etc) != 0 && lf_path_covers(etc, p))
 			return true;
 	}
 	return false;
@@ -1002,11 +1007,11 @@ static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const
 	if (r < 0)
 		return r;
 	/* Root, with a file system that allows it, no other mount path
-	 * showing /etc and no write near it: the kernel judges each entry
+	 * showing /etc and no grant near it: the kernel judges each entry
 	 * by its mode for others, at each access (and an entry made
 	 * unreadable during the run too), where the walk looked once. */
 	in->etc_others = in->host.ns_others && !strcmp(c->canon, "/etc") && !in->netc_aliases &&
-			 !etc_write_near(in, c->canon);
+			 !etc_grant_near(in, c->canon);
 	r = in->etc_others ? lf_etc_builtin_scan(&scan) : lf_etc_scan(c->canon, &scan);
 	if (r < 0)
 		return r;

@@ -524,6 +524,45 @@ static void test_run_etc_secrets(void **state)
 	assert_true(has(r->out, "1"));
 }
 
+/* A project inside /etc, read only: /etc is walked (a read grant
+ * strictly below it), so plan names each file others cannot read as
+ * hidden, and the program reads what plan says, not a refusal plan
+ * did not announce. */
+static void test_run_project_in_etc(void **state)
+{
+	char proj[PATH_MAX], dir[64], policy[PATH_MAX + 16];
+	struct result *r = &g_res, pl;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "etc-in", NULL);
+	if (geteuid() != 0 || !etc_as_others(proj)) {
+		print_message("/etc is not seen as others see it here\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "/etc/lf-test-proj-%d", (int)getpid());
+	snprintf(policy, sizeof(policy), "%s/read-only.json", tmp_root);
+	write_file(policy, "{ \"version\": 1, \"fallback\": \"deny\", \"rules\": [\n"
+			   "  { \"effect\": \"allow\", \"capability\": \"read\", "
+			   "\"paths\": [\"**\"] } ] }\n");
+	sh("umask 022; mkdir -p %s/.landfence && printf lf-key > %s/key && chmod 600 %s/key && "
+	   "printf lf-open > %s/open",
+	   dir, dir, dir, dir);
+	TOOL(&pl, dir, NULL, "plan", "--unsafe-root", "-p", policy);
+	TOOL(r, dir, NULL, "run", "-q", "--unsafe-root", "-p", policy, "--", "sh", "-c",
+	     "cat key; cat open");
+	char hidden[128];
+	snprintf(hidden, sizeof(hidden), "hidden     %s/key", dir);
+	bool walked = !has(pl.out, "/etc: seen as others see it"), listed = has(pl.out, hidden);
+	bool leak = has(r->out, "lf-key"), open_read = has(r->out, "lf-open");
+	sh("rm -rf %s", dir);
+	expect_code(&pl, 0, "plan in a project inside /etc");
+	assert_true(walked);
+	assert_true(listed);
+	assert_false(leak);
+	assert_true(open_read);
+}
+
 /* `landfence run -- claude` adds the claude profile by itself. */
 static void test_run_auto_profile(void **state)
 {
@@ -1950,6 +1989,7 @@ int main(void)
 		cmocka_unit_test(test_run_persistence_warning),
 		cmocka_unit_test(test_run_git_init_samples),
 		cmocka_unit_test(test_run_etc_secrets),
+		cmocka_unit_test(test_run_project_in_etc),
 		cmocka_unit_test(test_run_auto_profile),
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),

@@ -298,7 +298,7 @@ struct lf_bind {
 	char *path;
 	bool nodev;  /* a grant root: nodev,nosuid; else a pin */
 	bool others; /* seen as others see it: id-mapped through a user
-			namespace that maps no owner */
+			namespace that maps one random id */
 };
 
 /* A rule's path in short: its length and hash, the key of the rules'

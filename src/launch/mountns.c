@@ -310,7 +310,7 @@ static int run_shared(int (*fn)(void *), void *arg)
 }
 
 /* ------------------------------------------------------------------------
- * A user namespace that maps no owner, for id-mapped mounts
+ * A user namespace that maps one random id, for id-mapped mounts
  *
  * A mount id-mapped through it shows every file whose owner and group it
  * does not map as owned by nobody, and the kernel then grants on such a

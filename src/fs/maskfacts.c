@@ -171,6 +171,18 @@ static char *rebase(const char *base, const char *prefix, const char *path)
 	return s;
 }
 
+/* Sets (*v)[i] to a copy of s, i being the array's length (the length
+ * is the caller's: a parallel array of strs_push's). */
+static int strs_append(char ***v, size_t i, const char *s)
+{
+	char **nv = reallocarray(*v, i + 1, sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	return (nv[i] = strdup(s)) ? 0 : -ENOMEM;
+}
+
 static int strs_push(char ***v, size_t *n, const char *s)
 {
 	char **nv;
@@ -190,8 +202,11 @@ static int strs_push(char ***v, size_t *n, const char *s)
 
 /* Other mount paths that show path's place: a mount of the same file
  * system whose root holds it (path seen again below it), or whose root
- * lies below it (a part of it seen there). */
-static int aliases_of(const struct mnts *m, const char *path, char ***out, size_t *nout)
+ * lies below it (a part of it seen there). With shown, also which part of
+ * path each alias shows: path itself, or the place below it that is the
+ * mount's root (a bind of /etc/ssl shows /etc/ssl, not /etc). */
+static int aliases_of(const struct mnts *m, const char *path, char ***out, char ***shown,
+		      size_t *nout)
 {
 	const struct mnt *home = NULL;
 	size_t hl = 0;
@@ -214,23 +229,37 @@ static int aliases_of(const struct mnts *m, const char *path, char ***out, size_
 		return -ENOMEM;
 	for (size_t i = 0; i < m->n && r == 0; i++) {
 		const struct mnt *x = &m->v[i];
-		char *alias = NULL;
+		char *alias = NULL, *part = NULL;
 
 		if (x == home || x->major != home->major || x->minor != home->minor)
 			continue;
-		if (lf_path_covers(x->root, where))
+		if (lf_path_covers(x->root, where)) {
 			alias = rebase(x->point, x->root, where);
-		else if (lf_path_covers(where, x->root))
+			part = strdup(path);
+		} else if (lf_path_covers(where, x->root)) {
 			alias = strdup(x->point);
-		else
+			part = rebase(path, where, x->root);
+		} else {
 			continue;
-		if (!alias) {
-			r = -ENOMEM;
-			break;
 		}
-		if (strcmp(alias, path) != 0)
-			r = strs_push(out, nout, alias);
+		if (!alias || !part) {
+			r = -ENOMEM;
+		} else if (strcmp(alias, path) != 0) {
+			size_t n = *nout;
+
+			/* The part first: every alias pushed has one. */
+			r = shown ? strs_append(shown, n, part) : 0;
+			if (r == 0) {
+				r = strs_push(out, nout, alias);
+				/* Failed, or an alias seen already. */
+				if (shown && (r < 0 || *nout == n)) {
+					free((*shown)[n]);
+					(*shown)[n] = NULL;
+				}
+			}
+		}
 		free(alias);
+		free(part);
 	}
 	free(where);
 	return r;
@@ -364,7 +393,7 @@ static int facts_fences(struct lf_sandbox_input *in, const struct mnts *m)
 			continue;
 		f->type = ftype_at(f->canon);
 		if (f->type != LF_FT_NONE)
-			r = aliases_of(m, f->canon, &f->aliases, &f->naliases);
+			r = aliases_of(m, f->canon, &f->aliases, NULL, &f->naliases);
 		if (r == 0 && in->host.ns && f->glob && f->access == LF_ACCESS_RO &&
 		    f->type == LF_FT_DIR && glob_has_tail(f->glob) &&
 		    covers_read_cand(in, f->canon))
@@ -792,7 +821,7 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
 
 		if (in->protect_paths[i].type == LF_FT_NONE)
 			continue;
-		r = aliases_of(m, in->protect_paths[i].path, &al, &nal);
+		r = aliases_of(m, in->protect_paths[i].path, &al, NULL, &nal);
 		for (size_t k = 0; r == 0 && k < nal; k++) {
 			if (lf_grow((void **)&in->protect_paths, &in->protect_paths_cap,
 				    in->nprotect_paths, sizeof(*in->protect_paths)) < 0) {
@@ -987,7 +1016,8 @@ static bool etc_grant_near(const struct lf_sandbox_input *in, const char *etc)
 
 		if (!p)
 			continue;
-		if ((c->access & LF_ACCESS_RW) && (lf_path_covers(p, etc) || lf_path_covers(etc, p)))
+		if ((c->access & LF_ACCESS_RW) &&
+		    (lf_path_covers(p, etc) || lf_path_covers(etc, p)))
 			return true;
 		if (c->access && strcmp(p, etc) != 0 && lf_path_covers(etc, p))
 			return true;
@@ -1003,7 +1033,7 @@ static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const
 	if (in->etc_checked) /* one /etc row: looked at once */
 		return 0;
 	in->etc_checked = true;
-	r = aliases_of(m, c->canon, &in->etc_aliases, &in->netc_aliases);
+	r = aliases_of(m, c->canon, &in->etc_aliases, &in->etc_alias_shown, &in->netc_aliases);
 	if (r < 0)
 		return r;
 	/* Root, with a file system that allows it, no other mount path

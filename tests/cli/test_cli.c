@@ -563,6 +563,38 @@ static void test_run_project_in_etc(void **state)
 	assert_true(open_read);
 }
 
+/* A bind of a directory below /etc inside the project shows that
+ * directory, not /etc: what /etc hides there is hidden at the bind's
+ * path below it (and nothing else is looked for there: the run starts). */
+static void test_run_etc_part_bound(void **state)
+{
+	char proj[PATH_MAX], dir[64], part[PATH_MAX + 8], hidden[PATH_MAX + 32];
+	struct result *r = &g_res, pl;
+	(void)state;
+	NEED_LANDLOCK();
+
+	if (geteuid() != 0 || !ns_here()) {
+		print_message("needs root (a bind mount) and a mount namespace\n");
+		skip();
+	}
+	project(proj, sizeof(proj), "etc-part", NULL);
+	snprintf(dir, sizeof(dir), "/etc/lf-test-part-%d", (int)getpid());
+	snprintf(part, sizeof(part), "%s/part", proj);
+	sh("umask 022; mkdir -p %s %s && printf lf-secret > %s/secret && chmod 600 %s/secret && "
+	   "printf lf-open > %s/open && mount --bind %s %s",
+	   dir, part, dir, dir, dir, dir, part);
+	TOOL(&pl, proj, NULL, "plan");
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c", "cat part/secret; cat part/open");
+	snprintf(hidden, sizeof(hidden), "hidden     %s/secret", part);
+	bool listed = has(pl.out, hidden), leak = has(r->out, "lf-secret");
+	bool open_read = has(r->out, "lf-open");
+	sh("umount %s; rm -rf %s", part, dir);
+	expect_code(&pl, 0, "plan with a part of /etc bound in the project");
+	assert_true(listed);
+	assert_false(leak);
+	assert_true(open_read);
+}
+
 /* `landfence run -- claude` adds the claude profile by itself. */
 static void test_run_auto_profile(void **state)
 {
@@ -1990,6 +2022,7 @@ int main(void)
 		cmocka_unit_test(test_run_git_init_samples),
 		cmocka_unit_test(test_run_etc_secrets),
 		cmocka_unit_test(test_run_project_in_etc),
+		cmocka_unit_test(test_run_etc_part_bound),
 		cmocka_unit_test(test_run_auto_profile),
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),

@@ -595,6 +595,58 @@ static void test_run_etc_part_bound(void **state)
 	assert_true(open_read);
 }
 
+/* The search for git directories after the run is spared only when the
+ * kernel heard nothing that could make one (fs/dirwatch.c): a .git
+ * named on a file system mounted below the project is heard there, and
+ * one named after more events than the kernel keeps is not heard at all
+ * but the lost events are, so both are reported. Each run comes after
+ * one that made landfence's own places. */
+static void test_run_gitdir_watch(void **state)
+{
+	char proj[PATH_MAX], mnt[PATH_MAX + 8];
+	struct result *r = &g_res, sub, flood;
+	(void)state;
+	NEED_LANDLOCK();
+
+	if (geteuid() != 0) {
+		print_message("needs root (a mount, and the kernel's watch)\n");
+		skip();
+	}
+	project(proj, sizeof(proj), "watch", NULL);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", proj);
+	/* In each: a file naming the git directory g, to be renamed .git. */
+	sh("mkdir -p %s && mount -t tmpfs -o size=1m lf-test %s", mnt, mnt);
+	sh("for d in %s %s; do printf 'gitdir: g\\n' > $d/gitfile && mkdir $d/g && "
+	   "printf 'ref: x\\n' > $d/g/HEAD; done",
+	   mnt, proj);
+	TOOL(r, proj, NULL, "run", "-q", "--", "true");
+	TOOL(&sub, proj, NULL, "run", "--", "mv", "mnt/gitfile", "mnt/.git");
+	TOOL(r, proj, NULL, "run", "-q", "--", "true");
+	TOOL(&flood, proj, NULL, "run", "--", "sh", "-c",
+	     "i=0; while [ $i -lt 17000 ]; do : > f$i; i=$((i+1)); done; rm -f f*; "
+	     "mv gitfile .git");
+	/* A mount made below the project during the run, by someone
+	 * outside, with a git directory in it: the mounts changed. */
+	char late[PATH_MAX + 8];
+	struct result mounted;
+	snprintf(late, sizeof(late), "%s/late", proj);
+	sh("mkdir -p %s/late-src/.git %s && printf 'ref: x\\n' > %s/late-src/.git/HEAD", tmp_root,
+	   late, tmp_root);
+	sh("(sleep 0.3; mount --bind %s/late-src %s) >/dev/null 2>&1 &", tmp_root, late);
+	TOOL(&mounted, proj, NULL, "run", "--", "sleep", "1.5");
+	sh("umount %s; umount %s", late, mnt);
+	expect_code(&mounted, 0, "a mount made during the run");
+	assert_true(has(mounted.err, "the program made the git directory") &&
+		    has(mounted.err, "/late/.git"));
+	expect_code(&sub, 0, "mv in the tmpfs below the project");
+	assert_true(has(sub.err, "the program made") && has(sub.err, "/mnt/.git"));
+	expect_code(&flood, 0, "17,000 files made, then .git");
+	/* The project's own .git is a protection known at launch; what it
+	 * names is news. */
+	assert_true(has(flood.err, "the program made the git directory") &&
+		    has(flood.err, "/watch/g,"));
+}
+
 /* `landfence run -- claude` adds the claude profile by itself. */
 static void test_run_auto_profile(void **state)
 {
@@ -2023,6 +2075,7 @@ int main(void)
 		cmocka_unit_test(test_run_etc_secrets),
 		cmocka_unit_test(test_run_project_in_etc),
 		cmocka_unit_test(test_run_etc_part_bound),
+		cmocka_unit_test(test_run_gitdir_watch),
 		cmocka_unit_test(test_run_auto_profile),
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),

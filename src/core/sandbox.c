@@ -755,9 +755,12 @@ void lf_sandbox_input_free(struct lf_sandbox_input *in)
 	lf_strv_fini(&in->gitdirs);
 	free(in->etc_err);
 	typed_paths_free(in->etc_hidden, in->netc_hidden);
-	for (size_t i = 0; i < in->netc_aliases; i++)
+	for (size_t i = 0; i < in->netc_aliases; i++) {
 		free(in->etc_aliases[i]);
+		free(in->etc_alias_shown ? in->etc_alias_shown[i] : NULL);
+	}
 	free(in->etc_aliases);
+	free(in->etc_alias_shown);
 	lf_strv_fini(&in->fact_notes);
 	for (size_t i = 0; i < in->nenv; i++) {
 		free(in->env[i].name);
@@ -1398,7 +1401,6 @@ static int grant_etc(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 		.layer = c->layer,
 		.dir = 1,
 	};
-	size_t clen = strlen(c->canon);
 	unsigned kept = 0;
 	int r;
 
@@ -1421,7 +1423,14 @@ static int grant_etc(struct lf_sandbox *sb, const struct lf_sandbox_input *in,
 			     strdup(in->etc_others ? "host: a secret of the built-in list"
 						   : "host: not readable by others"));
 		for (size_t a = 0; r == 0 && a < in->netc_aliases; a++) {
-			char *alias = xasprintf("%s%s", in->etc_aliases[a], h->path + clen);
+			/* An alias that shows a place below /etc shows only
+			 * the entries below that place. */
+			const char *part = in->etc_alias_shown[a];
+			size_t plen = strcmp(part, "/") ? strlen(part) : 0;
+
+			if (!lf_path_covers(part, h->path))
+				continue;
+			char *alias = xasprintf("%s%s", in->etc_aliases[a], h->path + plen);
 
 			if (!alias)
 				return -ENOMEM;

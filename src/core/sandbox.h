@@ -240,7 +240,8 @@ struct lf_sandbox_input {
 	char *etc_err;
 	struct lf_typed_path *etc_hidden;
 	size_t netc_hidden, etc_hidden_cap;
-	char **etc_aliases; /* other mount paths that show /etc */
+	char **etc_aliases;	/* other mount paths that show /etc */
+	char **etc_alias_shown; /* what each shows: /etc or a place below it */
 	size_t netc_aliases;
 	/* Notes of the facts step for the user (a look that could not
 	 * finish), passed on as the value's notices. */
@@ -298,7 +299,7 @@ struct lf_bind {
 	char *path;
 	bool nodev;  /* a grant root: nodev,nosuid; else a pin */
 	bool others; /* seen as others see it: id-mapped through a user
-			namespace that maps no owner */
+			namespace that maps one random id */
 };
 
 /* A rule's path in short: its length and hash, the key of the rules'

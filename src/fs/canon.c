@@ -266,6 +266,94 @@ char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat
 	return real;
 }
 
+/* The target of the link at path (dirfd and name when dirfd >= 0),
+ * joined to the link's directory: malloc'ed, or NULL with errno (EINVAL:
+ * not a link; ENAMETOOLONG). */
+static char *link_joined(int dirfd, const char *name, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char target[PATH_MAX], *joined = NULL;
+	ssize_t n = dirfd >= 0 ? readlinkat(dirfd, name, target, sizeof(target))
+			       : readlink(path, target, sizeof(target));
+
+	if (n < 0)
+		return NULL;
+	if (n == 0 || (size_t)n >= sizeof(target) || !slash) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	target[n] = '\0';
+	if (target[0] == '/')
+		joined = strdup(target);
+	else if (asprintf(&joined, "%.*s/%s", (int)(slash - path), path, target) < 0)
+		joined = NULL;
+	if (!joined)
+		errno = ENOMEM;
+	return joined;
+}
+
+/* The hops realpath(3) follows before ELOOP (glibc's MAXSYMLINKS). */
+#define LINK_HOPS 40
+
+char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
+			    const char *path, struct stat *out)
+{
+	char *cur = NULL;
+	struct stat st;
+
+	if (out)
+		out->st_mode = 0;
+	/* Each hop: the link's target joined to its canonical directory;
+	 * while that is a clean path whose parent the memo knows, one lstat
+	 * says whether it is the answer or the next link. */
+	for (int hop = 0; hop < LINK_HOPS; hop++) {
+		char *next = link_joined(hop ? -1 : dirfd, name, hop ? cur : path), *slash;
+		int e = errno;
+
+		free(cur);
+		cur = next;
+		if (!cur) {
+			errno = e;
+			if (e == EINVAL || e == ENAMETOOLONG)
+				break; /* no longer a link, or too long: the long way */
+			return NULL;
+		}
+		slash = strrchr(cur, '/');
+		if (!clean_absolute(cur) || slash == cur ||
+		    !memo_has(m, cur, (size_t)(slash - cur))) {
+			char *real = lf_realpath_memo(m, cur, out);
+
+			e = errno;
+			free(cur);
+			errno = e;
+			return real;
+		}
+		if (lstat(cur, &st) != 0) {
+			e = errno;
+			free(cur);
+			errno = e;
+			return NULL;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			if (S_ISDIR(st.st_mode) && memo_put(m, cur, strlen(cur)) < 0) {
+				free(cur);
+				errno = ENOMEM;
+				return NULL;
+			}
+			if (out)
+				*out = st;
+			return cur;
+		}
+	}
+	free(cur);
+	/* A long chain, or the first link gone: realpath's own answer. */
+	char *real = realpath(path, NULL);
+
+	if (real && out && stat(real, out) != 0)
+		out->st_mode = 0;
+	return real;
+}
+
 void lf_realpath_memo_fini(struct lf_realpath_memo *m)
 {
 	for (size_t i = 0; i < m->cap; i++)

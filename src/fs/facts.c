@@ -130,6 +130,9 @@ struct listing {
 	struct lf_cand *c;
 	size_t cap;
 	char *err; /* an entry that could not be looked at, or NULL */
+	/* Where the links lead: /etc/alternatives and /etc/ssl/certs
+	 * hold hundreds, most into a few directories. */
+	struct lf_realpath_memo memo;
 };
 
 /* Whether others may read what st describes: a file readable, a
@@ -173,14 +176,16 @@ static int list_visit(void *ctx, const struct lf_walk_entry *e)
 		}
 		hidden = !others_read(&st);
 	} else {
-		canon = realpath(e->path, NULL);
+		/* The walk's root is canonical (fact_listing), and it
+		 * enters no link: the link's directory is canonical. */
+		canon = lf_realpath_link_memo(&l->memo, e->dirfd, e->name, e->path, &st);
 		if (!canon && errno == ENOMEM) {
 			free(path);
 			return -ENOMEM;
 		}
 		/* Where a link leads decides its rights (a file or a
 		 * directory), and whether others may read it. */
-		if (canon && stat(canon, &st) == 0) {
+		if (canon && st.st_mode != 0) {
 			type = IFTODT(st.st_mode);
 			hidden = !others_read(&st);
 		} else {
@@ -231,6 +236,7 @@ static int fact_listing(struct lf_cand *c)
 			r = -ENOMEM;
 	}
 	free(l.err);
+	lf_realpath_memo_fini(&l.memo);
 	lf_walk_end(&w);
 	return r;
 }

@@ -47,6 +47,15 @@ struct stat;
 char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat *out);
 void lf_realpath_memo_fini(struct lf_realpath_memo *m);
 
+/* realpath(3) of the symbolic link name in dirfd, known as path, whose
+ * parent directory is canonical (a walk's entry below a canonical root):
+ * its target read once (readlinkat) and joined to that parent, then
+ * lf_realpath_memo's, instead of a readlink per component of the link's
+ * path and of each step of its target. Returns and fills *out as
+ * lf_realpath_memo. */
+char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
+			    const char *path, struct stat *out);
+
 /*
  * The directory walker. Every scan of a tree (hard links, device nodes,
  * the persistence snapshot, the /etc listing, removing the run directory)

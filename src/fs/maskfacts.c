@@ -70,6 +70,7 @@ struct mnt {
 	char *root;  /* the place in its file system that the mount shows */
 	char *point; /* where it is mounted */
 	unsigned major, minor;
+	unsigned long id; /* the mount's ID: a new mount gets a new one */
 };
 
 struct mnts {
@@ -117,12 +118,15 @@ static int mnts_read(struct mnts *m, bool *ok)
 	r = 0;
 	for (char *line = text, *next; line && *line && r == 0; line = next) {
 		char root[4096], point[4096], *end;
-		unsigned long maj, min;
+		unsigned long maj, min, id;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		/* "ID PARENT MAJ:MIN ROOT POINT ..." */
+		id = strtoul(line, &end, 10);
+		if (end == line || *end != ' ')
+			continue;
 		char *f = line;
 		for (int skip = 0; skip < 2 && f; skip++)
 			f = strchr(f, ' ') ? strchr(f, ' ') + 1 : NULL;
@@ -145,6 +149,7 @@ static int mnts_read(struct mnts *m, bool *ok)
 		x->point = strdup(point);
 		x->major = (unsigned)maj;
 		x->minor = (unsigned)min;
+		x->id = id;
 		if (!x->root || !x->point) {
 			free(x->root);
 			free(x->point);
@@ -171,6 +176,58 @@ static char *rebase(const char *base, const char *prefix, const char *path)
 	return s;
 }
 
+int lf_mounts_near(const char *root, struct lf_strv *below, char **sig)
+{
+	struct mnts m = { 0 };
+	bool ok = false;
+	char *text = NULL;
+	int r = mnts_read(&m, &ok);
+
+	*sig = NULL;
+	if (r == 0 && !ok)
+		r = -EIO;
+	for (size_t i = 0; r == 0 && i < m.n; i++) {
+		const struct mnt *x = &m.v[i];
+		bool under = lf_path_covers(root, x->point);
+		char *line = NULL;
+		int n;
+
+		if (!under && !lf_path_covers(x->point, root))
+			continue;
+		if (under && strcmp(x->point, root) != 0 && (r = lf_strv_push(below, x->point)) < 0)
+			break;
+		n = asprintf(&line, "%s%lu %u:%u %s\n", text ? text : "", x->id, x->major, x->minor,
+			     x->point);
+		if (n < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		free(text);
+		text = line;
+	}
+	mnts_fini(&m);
+	if (r == 0 && !text && !(text = strdup("")))
+		r = -ENOMEM;
+	if (r < 0) {
+		free(text);
+		return r;
+	}
+	*sig = text;
+	return 0;
+}
+
+/* Sets (*v)[i] to a copy of s, i being the array's length (the length
+ * is the caller's: a parallel array of strs_push's). */
+static int strs_append(char ***v, size_t i, const char *s)
+{
+	char **nv = reallocarray(*v, i + 1, sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	return (nv[i] = strdup(s)) ? 0 : -ENOMEM;
+}
+
 static int strs_push(char ***v, size_t *n, const char *s)
 {
 	char **nv;
@@ -190,8 +247,11 @@ static int strs_push(char ***v, size_t *n, const char *s)
 
 /* Other mount paths that show path's place: a mount of the same file
  * system whose root holds it (path seen again below it), or whose root
- * lies below it (a part of it seen there). */
-static int aliases_of(const struct mnts *m, const char *path, char ***out, size_t *nout)
+ * lies below it (a part of it seen there). With shown, also which part of
+ * path each alias shows: path itself, or the place below it that is the
+ * mount's root (a bind of /etc/ssl shows /etc/ssl, not /etc). */
+static int aliases_of(const struct mnts *m, const char *path, char ***out, char ***shown,
+		      size_t *nout)
 {
 	const struct mnt *home = NULL;
 	size_t hl = 0;
@@ -214,23 +274,37 @@ static int aliases_of(const struct mnts *m, const char *path, char ***out, size_
 		return -ENOMEM;
 	for (size_t i = 0; i < m->n && r == 0; i++) {
 		const struct mnt *x = &m->v[i];
-		char *alias = NULL;
+		char *alias = NULL, *part = NULL;
 
 		if (x == home || x->major != home->major || x->minor != home->minor)
 			continue;
-		if (lf_path_covers(x->root, where))
+		if (lf_path_covers(x->root, where)) {
 			alias = rebase(x->point, x->root, where);
-		else if (lf_path_covers(where, x->root))
+			part = strdup(path);
+		} else if (lf_path_covers(where, x->root)) {
 			alias = strdup(x->point);
-		else
+			part = rebase(path, where, x->root);
+		} else {
 			continue;
-		if (!alias) {
-			r = -ENOMEM;
-			break;
 		}
-		if (strcmp(alias, path) != 0)
-			r = strs_push(out, nout, alias);
+		if (!alias || !part) {
+			r = -ENOMEM;
+		} else if (strcmp(alias, path) != 0) {
+			size_t n = *nout;
+
+			/* The part first: every alias pushed has one. */
+			r = shown ? strs_append(shown, n, part) : 0;
+			if (r == 0) {
+				r = strs_push(out, nout, alias);
+				/* Failed, or an alias seen already. */
+				if (shown && (r < 0 || *nout == n)) {
+					free((*shown)[n]);
+					(*shown)[n] = NULL;
+				}
+			}
+		}
 		free(alias);
+		free(part);
 	}
 	free(where);
 	return r;
@@ -364,7 +438,7 @@ static int facts_fences(struct lf_sandbox_input *in, const struct mnts *m)
 			continue;
 		f->type = ftype_at(f->canon);
 		if (f->type != LF_FT_NONE)
-			r = aliases_of(m, f->canon, &f->aliases, &f->naliases);
+			r = aliases_of(m, f->canon, &f->aliases, NULL, &f->naliases);
 		if (r == 0 && in->host.ns && f->glob && f->access == LF_ACCESS_RO &&
 		    f->type == LF_FT_DIR && glob_has_tail(f->glob) &&
 		    covers_read_cand(in, f->canon))
@@ -792,7 +866,7 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
 
 		if (in->protect_paths[i].type == LF_FT_NONE)
 			continue;
-		r = aliases_of(m, in->protect_paths[i].path, &al, &nal);
+		r = aliases_of(m, in->protect_paths[i].path, &al, NULL, &nal);
 		for (size_t k = 0; r == 0 && k < nal; k++) {
 			if (lf_grow((void **)&in->protect_paths, &in->protect_paths_cap,
 				    in->nprotect_paths, sizeof(*in->protect_paths)) < 0) {
@@ -974,17 +1048,23 @@ int lf_etc_builtin_scan(struct lf_etc_scan *out)
 	return r;
 }
 
-/* Whether a candidate may write at, below or above /etc: then /etc is
- * walked, as through the id-mapped mount root may write only what others
- * may. */
-static bool etc_write_near(const struct lf_sandbox_input *in, const char *etc)
+/* Whether a candidate grants near /etc what the id-mapped mount would
+ * not give as planned: a write at, below or above it (through the mount
+ * root may write only what others may), or a read strictly below it (a
+ * project or a grant inside /etc: its files others cannot read would be
+ * refused where the plan says granted). Then /etc is walked. */
+static bool etc_grant_near(const struct lf_sandbox_input *in, const char *etc)
 {
 	for (size_t i = 0; i < in->ncands; i++) {
 		const struct lf_cand *c = &in->cands[i];
 		const char *p = c->canon ? c->canon : c->raw;
 
-		if ((c->access & LF_ACCESS_RW) && p &&
+		if (!p)
+			continue;
+		if ((c->access & LF_ACCESS_RW) &&
 		    (lf_path_covers(p, etc) || lf_path_covers(etc, p)))
+			return true;
+		if (c->access && strcmp(p, etc) != 0 && lf_path_covers(etc, p))
 			return true;
 	}
 	return false;
@@ -998,15 +1078,15 @@ static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const
 	if (in->etc_checked) /* one /etc row: looked at once */
 		return 0;
 	in->etc_checked = true;
-	r = aliases_of(m, c->canon, &in->etc_aliases, &in->netc_aliases);
+	r = aliases_of(m, c->canon, &in->etc_aliases, &in->etc_alias_shown, &in->netc_aliases);
 	if (r < 0)
 		return r;
 	/* Root, with a file system that allows it, no other mount path
-	 * showing /etc and no write near it: the kernel judges each entry
+	 * showing /etc and no grant near it: the kernel judges each entry
 	 * by its mode for others, at each access (and an entry made
 	 * unreadable during the run too), where the walk looked once. */
 	in->etc_others = in->host.ns_others && !strcmp(c->canon, "/etc") && !in->netc_aliases &&
-			 !etc_write_near(in, c->canon);
+			 !etc_grant_near(in, c->canon);
 	r = in->etc_others ? lf_etc_builtin_scan(&scan) : lf_etc_scan(c->canon, &scan);
 	if (r < 0)
 		return r;

@@ -71,7 +71,10 @@ struct recs {
 };
 
 struct search {
-	struct recs old; /* sorted by rel */
+	struct recs old; /* in the order the last search saw them */
+	size_t cursor;	 /* the record the next directory most likely is */
+	size_t *index;	 /* old's records sorted by rel, made when needed */
+	bool indexed;	 /* index made (NULL: none usable) */
 	struct recs now; /* what this search saw (kept ones only) */
 	const char *root;
 	size_t rootlen;
@@ -159,11 +162,6 @@ static char *rd_str(struct rd *r)
 	return s;
 }
 
-static int cmp_rec(const void *a, const void *b)
-{
-	return strcmp(((const struct rec *)a)->rel, ((const struct rec *)b)->rel);
-}
-
 static int recs_push(struct recs *rs, const struct rec *r)
 {
 	if (lf_grow((void **)&rs->v, &rs->cap, rs->n, sizeof(*rs->v)) < 0)
@@ -235,17 +233,8 @@ static void cache_load(const char *file, const char *magic, const char *root, st
 			r.bad = true;
 		}
 	}
-	if (r.bad) {
+	if (r.bad)
 		recs_fini(old);
-		goto out;
-	}
-	if (old->n > 1)
-		qsort(old->v, old->n, sizeof(*old->v), cmp_rec);
-	for (size_t i = 1; i < old->n; i++)
-		if (!strcmp(old->v[i - 1].rel, old->v[i].rel)) {
-			recs_fini(old); /* the same directory twice: not ours */
-			break;
-		}
 out:
 	free(croot);
 	free(text);
@@ -325,11 +314,62 @@ static int64_t mono_ns(void)
 	return clock_gettime(CLOCK_MONOTONIC, &t) == 0 ? ts_ns(t.tv_sec, t.tv_nsec) : INT64_MAX;
 }
 
-static struct rec *old_find(const struct search *s, const char *rel)
+/* old's records by rel, for old_find when the cursor misses. NULL when
+ * memory runs out or a directory is there twice (not a file of ours):
+ * then no record is found, and every directory is read. */
+static int cmp_index(const void *a, const void *b, void *recs)
 {
-	struct rec key = { .rel = (char *)rel };
+	const struct rec *v = recs;
 
-	return s->old.n ? bsearch(&key, s->old.v, s->old.n, sizeof(key), cmp_rec) : NULL;
+	return strcmp(v[*(const size_t *)a].rel, v[*(const size_t *)b].rel);
+}
+
+static void index_make(struct search *s)
+{
+	s->indexed = true;
+	if (!s->old.n || !(s->index = malloc(s->old.n * sizeof(*s->index))))
+		return;
+	for (size_t i = 0; i < s->old.n; i++)
+		s->index[i] = i;
+	qsort_r(s->index, s->old.n, sizeof(*s->index), cmp_index, s->old.v);
+	for (size_t i = 1; i < s->old.n; i++)
+		if (!strcmp(s->old.v[s->index[i - 1]].rel, s->old.v[s->index[i]].rel)) {
+			free(s->index);
+			s->index = NULL;
+			return;
+		}
+}
+
+/* The record of rel. The file holds them in the order a search meets
+ * them (depth first, subdirectories in their directory's order), and so
+ * does a search of an unchanged tree: the record after the last one found
+ * is tried first, one strcmp; any other is found in the index. Every
+ * record found is still checked against the directory's times. */
+static struct rec *old_find(struct search *s, const char *rel)
+{
+	size_t lo = 0, hi;
+
+	if (s->cursor < s->old.n && !strcmp(s->old.v[s->cursor].rel, rel))
+		return &s->old.v[s->cursor++];
+	if (!s->indexed)
+		index_make(s);
+	if (!s->index)
+		return NULL;
+	hi = s->old.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, k = s->index[mid];
+		int c = strcmp(s->old.v[k].rel, rel);
+
+		if (c == 0) {
+			s->cursor = k + 1;
+			return &s->old.v[k];
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 static bool same_times(const struct rec *c, const struct stat *st)
@@ -449,6 +489,21 @@ static int devfound_push(struct search *s, const char *dir, const struct devent 
 	return 0;
 }
 
+/* a, then "/" and b when both are non-empty, into out (size bytes).
+ * Returns 0, or -EAGAIN when it does not fit (the caller walks). Called
+ * twice per directory of the project: no printf. */
+static int join(char *out, size_t size, const char *a, const char *b)
+{
+	size_t al = strlen(a), bl = strlen(b), sep = al && bl;
+
+	if (al + sep + bl >= size)
+		return -EAGAIN;
+	memmove(out, a, al);
+	out[al] = '/';
+	memcpy(out + al + sep, b, bl + 1);
+	return 0;
+}
+
 /* One directory (rel below the root, at depth: its entries' depth), then
  * its subdirectories. Returns 0, -EAGAIN (walk instead), -ENOMEM. */
 static int search_dir(struct search *s, const char *rel, size_t depth)
@@ -460,8 +515,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	int r;
 
 	/* Deeper trees are the walk's (it keeps its levels on the heap). */
-	if (depth > TREE_MAX_DEPTH || snprintf(path, sizeof(path), "%s%s%s", s->root,
-					       rel[0] ? "/" : "", rel) >= (int)sizeof(path))
+	if (depth > TREE_MAX_DEPTH || join(path, sizeof(path), s->root, rel) < 0)
 		return -EAGAIN;
 	o = old_find(s, rel);
 	bool hit = o && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && same_times(o, &st);
@@ -541,13 +595,8 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	/* path is free again: each subdirectory's rel is made in it (one
 	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
 	r = 0;
-	for (uint32_t i = 0; r == 0 && i < nsub; i++) {
-		if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", subs[i]) >=
-		    (int)sizeof(path))
-			r = -EAGAIN;
-		else
-			r = search_dir(s, path, depth + 1);
-	}
+	for (uint32_t i = 0; r == 0 && i < nsub; i++)
+		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1);
 	if (!keep)
 		rec_fini(&c);
 	return r;
@@ -630,7 +679,7 @@ static void cache_prune(const char *dir)
 
 static struct kept {
 	char *file;	  /* the cache file, a newline, the root (as cache_load checks) */
-	struct recs recs; /* sorted by rel */
+	struct recs recs; /* in the order the search met them */
 } kept[KEPT_MAX];
 
 static bool kept_take(const char *file, struct recs *out)
@@ -660,8 +709,6 @@ static void kept_put(const char *file, struct recs *recs)
 	next = (next + 1) % KEPT_MAX;
 	free(k->file);
 	recs_fini(&k->recs);
-	if (recs->n > 1)
-		qsort(recs->v, recs->n, sizeof(*recs->v), cmp_rec);
 	k->file = copy;
 	k->recs = *recs;
 	*recs = (struct recs){ 0 };
@@ -718,6 +765,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 		}
 	}
 	recs_fini(&s->old);
+	free(s->index);
 	/* What the file now holds, for the next search of this process. */
 	if (r == 0 || r == -EAGAIN)
 		kept_put(key, &s->now);

@@ -36,6 +36,7 @@
 
 #include "core/path.h"
 #include "core/tables.h"
+#include "fs/dirwatch.h"
 #include "fs/maskfacts.h"
 #include "gate/gate.h"
 #include "policy/policy.h"
@@ -75,6 +76,7 @@ struct lf_snapshot {
 	char *config_dir;
 	struct lf_strv known;
 	struct lf_strv writable;
+	struct lf_dirwatch *watch; /* since before the plan's search, or NULL */
 };
 
 /* How much of a LF_PERSIST_JSON_KEYS file is read: Claude Code's keeps
@@ -309,24 +311,36 @@ static void snap_hash(struct snap_item *it, int dirfd, const char *name)
 	it->hashed = true;
 }
 
+/* A new item of l for path, not looked at yet. */
+static struct snap_item *snap_item_add(struct snap_list *l, const char *path, const char *why,
+				       bool keys)
+{
+	struct snap_item *it;
+
+	if (lf_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+		return NULL;
+	it = &l->v[l->n];
+	memset(it, 0, sizeof(*it));
+	if (!(it->path = strdup(path)))
+		return NULL;
+	if (!(it->why = strdup(why))) {
+		free(it->path);
+		return NULL;
+	}
+	it->keys = keys;
+	l->n++;
+	return it;
+}
+
 /* Looks at name in dirfd (AT_FDCWD and the path for a base), known as
  * path. */
 static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const char *path,
 			const char *why, bool keys)
 {
-	struct snap_item *it;
+	struct snap_item *it = snap_item_add(l, path, why, keys);
 
-	if (lf_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+	if (!it)
 		return -ENOMEM;
-	it = &l->v[l->n];
-	memset(it, 0, sizeof(*it));
-	if (!(it->path = strdup(path)))
-		return -ENOMEM;
-	if (!(it->why = strdup(why))) {
-		free(it->path);
-		return -ENOMEM;
-	}
-	it->keys = keys;
 	it->exists = fstatat(dirfd, name, &it->st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (it->exists && S_ISREG(it->st.st_mode)) {
 		if (keys)
@@ -334,7 +348,6 @@ static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const 
 		else
 			snap_hash(it, dirfd, name);
 	}
-	l->n++;
 	return 0;
 }
 
@@ -422,7 +435,14 @@ void lf_snapshot_free(struct lf_snapshot *s)
 	free(s->config_dir);
 	lf_strv_fini(&s->known);
 	lf_strv_fini(&s->writable);
+	lf_dirwatch_free(s->watch);
 	free(s);
+}
+
+void lf_snapshot_watch(struct lf_snapshot *s, struct lf_dirwatch *w)
+{
+	lf_dirwatch_free(s->watch);
+	s->watch = w;
 }
 
 /* What the search for git directories made during the run needs: a git
@@ -468,6 +488,10 @@ static int report_gitdirs(const struct lf_snapshot *s, struct lf_findings *f)
 	int r;
 
 	if (!s->root)
+		return 0;
+	/* The kernel heard no name that could make one (fs/dirwatch.c):
+	 * the search would find what the plan's found. */
+	if (s->watch && lf_dirwatch_quiet(s->watch))
 		return 0;
 	r = lf_gitdirs_find(s->root, s->config_dir, true, &dirs, &files, &err);
 	for (size_t i = 0; r == 0 && i < dirs.n; i++)
@@ -516,11 +540,17 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 
 		if (pr->mechanism != LF_MECH_WATCHED)
 			continue;
-		r = snap_push(&s->bases, pr->path, pr->why, lf_protect_row_json_keys(pr->entry));
+		/* Named only: snap_take looks at each, before and after. */
+		struct snap_item *b = snap_item_add(&s->bases, pr->path, pr->why,
+						    lf_protect_row_json_keys(pr->entry));
+
+		if (!b) {
+			r = -ENOMEM;
+			break;
+		}
 		/* Below a place its tool writes as it runs, every run would
 		 * be news: the place itself is compared. */
-		if (r == 0)
-			s->bases.v[s->bases.n - 1].deep = !lf_protect_row_watch_only(pr->entry);
+		b->deep = !lf_protect_row_watch_only(pr->entry);
 	}
 	if (r == 0)
 		r = snap_take(s, &s->items, &s->incomplete);

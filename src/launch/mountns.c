@@ -24,6 +24,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <pthread.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #include "core/path.h"
 #include "core/sandbox.h"
@@ -305,7 +310,7 @@ static int run_shared(int (*fn)(void *), void *arg)
 }
 
 /* ------------------------------------------------------------------------
- * A user namespace that maps no owner, for id-mapped mounts
+ * A user namespace that maps one random id, for id-mapped mounts
  *
  * A mount id-mapped through it shows every file whose owner and group it
  * does not map as owned by nobody, and the kernel then grants on such a
@@ -351,42 +356,53 @@ static int maps_write(pid_t pid, const char *name)
  * this process (no shared memory: valgrind and the sanitizers follow a
  * fork) that lives in the new user namespace, system calls only, until
  * the write end of the pipe closes. */
+/* The namespace's only member: it waits for the end of the pipe (its
+ * maker closes the write end once the maps are written and the namespace
+ * is open), then exits. It shares our memory (CLONE_VM: no copy of the
+ * address space to make and to tear down), runs on a stack of its own
+ * and makes only system calls that cannot fail here (every signal is
+ * blocked, the descriptors are its own copies), so it never writes errno,
+ * which it shares with us. Under valgrind, which runs no clone but a
+ * thread's, fork's and vfork's, it gets a copy of our memory instead. */
+static int nobody_member(void *arg)
+{
+	const int *p = arg;
+	char c;
+
+	syscall(SYS_close, p[1]);
+	syscall(SYS_read, p[0], &c, 1);
+	return 0;
+}
+
 static int nobody_userns_make(void)
 {
+	/* Used once per process (under nobody_lock), by one child at a time. */
+	static char stack[16 * 1024] __attribute__((aligned(64)));
 	int p[2], fd = -1, r = 0, st;
 	sigset_t all, saved;
 	char path[64];
-	long pid;
+	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
 	/* No handler of ours may run in the child. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
-	if (pid == 0) {
-		char c;
-
-		/* Its own copy of the write end would keep the read from
-		 * ending. */
-		syscall(SYS_close, p[1]);
-		while (syscall(SYS_read, p[0], &c, 1) < 0 && errno == EINTR)
-			;
-		syscall(SYS_exit, 0);
-	}
+	pid = clone(nobody_member, stack + sizeof(stack),
+		    CLONE_NEWUSER | (RUNNING_ON_VALGRIND ? 0 : CLONE_VM) | SIGCHLD, p);
 	if (pid < 0)
 		r = -errno;
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	if (r == 0) {
-		snprintf(path, sizeof(path), "/proc/%ld/ns/user", pid);
-		if ((r = maps_write((pid_t)pid, "uid_map")) == 0 &&
-		    (r = maps_write((pid_t)pid, "gid_map")) == 0 &&
+		snprintf(path, sizeof(path), "/proc/%ld/ns/user", (long)pid);
+		if ((r = maps_write(pid, "uid_map")) == 0 &&
+		    (r = maps_write(pid, "gid_map")) == 0 &&
 		    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			r = -errno;
 	}
 	close(p[1]);
 	if (pid > 0)
-		while (waitpid((pid_t)pid, &st, 0) < 0)
+		while (waitpid(pid, &st, __WALL) < 0)
 			if (errno != EINTR) {
 				r = r ?: -errno;
 				break;

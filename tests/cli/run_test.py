@@ -448,6 +448,47 @@ def protected(s, needle):
     return [p["path"] for p in json.loads(res.out)["protections"] if needle in p["path"]]
 
 
+def tree_cache_read(path):
+    """The magic, the root and the records (raw bytes each) of a cache
+    of directory listings (src/fs/treecache.c's format)."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    magic_end = data.index(b"\n") + 1
+    pos = magic_end
+
+    def take(n):
+        nonlocal pos
+        pos += n
+        return data[pos - n:pos]
+
+    def string():
+        (n,) = struct.unpack("<I", take(4))
+        return take(n)
+
+    root = string()
+    recs = []
+    while pos < len(data):
+        start = pos
+        string()
+        take(8 * 6 + 4 + 1)
+        (nsub,) = struct.unpack("<I", take(4))
+        for _ in range(nsub):
+            string()
+        (ndev,) = struct.unpack("<I", take(4))
+        for _ in range(ndev):
+            string()
+            take(9)
+        recs.append(data[start:pos])
+    return data[:magic_end], root, recs
+
+
+def tree_cache_write(path, magic, root, recs):
+    import struct
+    with open(path, "wb") as f:
+        f.write(magic + struct.pack("<I", len(root)) + root + b"".join(recs))
+
+
 def nested_cache(s):
     """The nested-repository search answers from its cache of directory
     listings as the walk would: a repository found the first time is found
@@ -486,6 +527,18 @@ def nested_cache(s):
     check(protected(s, "/inner/.git/") == first, "a broken cache lost the nested repository")
     with open(caches[0], "rb") as f:
         check(len(f.read()) > 40, "the broken cache was not rewritten")
+    # Records in another order than the search meets them (each is then
+    # found by its path), and a directory recorded twice (a file not of
+    # ours: looked up by path, none is used): the same protections.
+    time.sleep(2.2)
+    protected(s, "/inner/.git/")
+    magic, root, recs = tree_cache_read(caches[0])
+    check(len(recs) >= 6, "the cache holds %d directories" % len(recs))
+    tree_cache_write(caches[0], magic, root, list(reversed(recs)))
+    check(protected(s, "/inner/.git/") == first, "records out of order lost a repository")
+    magic, root, recs = tree_cache_read(caches[0])
+    tree_cache_write(caches[0], magic, root, list(reversed(recs)) + recs[:1])
+    check(protected(s, "/inner/.git/") == first, "a record twice lost a repository")
     # Bounded: with 134 other caches (written days ago, one a minute
     # apart), a new project's first run keeps the 128 most recently
     # written, its own among them.

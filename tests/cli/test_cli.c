@@ -524,6 +524,129 @@ static void test_run_etc_secrets(void **state)
 	assert_true(has(r->out, "1"));
 }
 
+/* A project inside /etc, read only: /etc is walked (a read grant
+ * strictly below it), so plan names each file others cannot read as
+ * hidden, and the program reads what plan says, not a refusal plan
+ * did not announce. */
+static void test_run_project_in_etc(void **state)
+{
+	char proj[PATH_MAX], dir[64], policy[PATH_MAX + 16];
+	struct result *r = &g_res, pl;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "etc-in", NULL);
+	if (geteuid() != 0 || !etc_as_others(proj)) {
+		print_message("/etc is not seen as others see it here\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "/etc/lf-test-proj-%d", (int)getpid());
+	snprintf(policy, sizeof(policy), "%s/read-only.json", tmp_root);
+	write_file(policy, "{ \"version\": 1, \"fallback\": \"deny\", \"rules\": [\n"
+			   "  { \"effect\": \"allow\", \"capability\": \"read\", "
+			   "\"paths\": [\"**\"] } ] }\n");
+	sh("umask 022; mkdir -p %s/.landfence && printf lf-key > %s/key && chmod 600 %s/key && "
+	   "printf lf-open > %s/open",
+	   dir, dir, dir, dir);
+	TOOL(&pl, dir, NULL, "plan", "--unsafe-root", "-p", policy);
+	TOOL(r, dir, NULL, "run", "-q", "--unsafe-root", "-p", policy, "--", "sh", "-c",
+	     "cat key; cat open");
+	char hidden[128];
+	snprintf(hidden, sizeof(hidden), "hidden     %s/key", dir);
+	bool walked = !has(pl.out, "/etc: seen as others see it"), listed = has(pl.out, hidden);
+	bool leak = has(r->out, "lf-key"), open_read = has(r->out, "lf-open");
+	sh("rm -rf %s", dir);
+	expect_code(&pl, 0, "plan in a project inside /etc");
+	assert_true(walked);
+	assert_true(listed);
+	assert_false(leak);
+	assert_true(open_read);
+}
+
+/* A bind of a directory below /etc inside the project shows that
+ * directory, not /etc: what /etc hides there is hidden at the bind's
+ * path below it (and nothing else is looked for there: the run starts). */
+static void test_run_etc_part_bound(void **state)
+{
+	char proj[PATH_MAX], dir[64], part[PATH_MAX + 8], hidden[PATH_MAX + 32];
+	struct result *r = &g_res, pl;
+	(void)state;
+	NEED_LANDLOCK();
+
+	if (geteuid() != 0 || !ns_here()) {
+		print_message("needs root (a bind mount) and a mount namespace\n");
+		skip();
+	}
+	project(proj, sizeof(proj), "etc-part", NULL);
+	snprintf(dir, sizeof(dir), "/etc/lf-test-part-%d", (int)getpid());
+	snprintf(part, sizeof(part), "%s/part", proj);
+	sh("umask 022; mkdir -p %s %s && printf lf-secret > %s/secret && chmod 600 %s/secret && "
+	   "printf lf-open > %s/open && mount --bind %s %s",
+	   dir, part, dir, dir, dir, dir, part);
+	TOOL(&pl, proj, NULL, "plan");
+	TOOL(r, proj, NULL, "run", "-q", "--", "sh", "-c", "cat part/secret; cat part/open");
+	snprintf(hidden, sizeof(hidden), "hidden     %s/secret", part);
+	bool listed = has(pl.out, hidden), leak = has(r->out, "lf-secret");
+	bool open_read = has(r->out, "lf-open");
+	sh("umount %s; rm -rf %s", part, dir);
+	expect_code(&pl, 0, "plan with a part of /etc bound in the project");
+	assert_true(listed);
+	assert_false(leak);
+	assert_true(open_read);
+}
+
+/* The search for git directories after the run is spared only when the
+ * kernel heard nothing that could make one (fs/dirwatch.c): a .git
+ * named on a file system mounted below the project is heard there, and
+ * one named after more events than the kernel keeps is not heard at all
+ * but the lost events are, so both are reported. Each run comes after
+ * one that made landfence's own places. */
+static void test_run_gitdir_watch(void **state)
+{
+	char proj[PATH_MAX], mnt[PATH_MAX + 8];
+	struct result *r = &g_res, sub, flood;
+	(void)state;
+	NEED_LANDLOCK();
+
+	if (geteuid() != 0) {
+		print_message("needs root (a mount, and the kernel's watch)\n");
+		skip();
+	}
+	project(proj, sizeof(proj), "watch", NULL);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", proj);
+	/* In each: a file naming the git directory g, to be renamed .git. */
+	sh("mkdir -p %s && mount -t tmpfs -o size=1m lf-test %s", mnt, mnt);
+	sh("for d in %s %s; do printf 'gitdir: g\\n' > $d/gitfile && mkdir $d/g && "
+	   "printf 'ref: x\\n' > $d/g/HEAD; done",
+	   mnt, proj);
+	TOOL(r, proj, NULL, "run", "-q", "--", "true");
+	TOOL(&sub, proj, NULL, "run", "--", "mv", "mnt/gitfile", "mnt/.git");
+	TOOL(r, proj, NULL, "run", "-q", "--", "true");
+	TOOL(&flood, proj, NULL, "run", "--", "sh", "-c",
+	     "i=0; while [ $i -lt 17000 ]; do : > f$i; i=$((i+1)); done; rm -f f*; "
+	     "mv gitfile .git");
+	/* A mount made below the project during the run, by someone
+	 * outside, with a git directory in it: the mounts changed. */
+	char late[PATH_MAX + 8];
+	struct result mounted;
+	snprintf(late, sizeof(late), "%s/late", proj);
+	sh("mkdir -p %s/late-src/.git %s && printf 'ref: x\\n' > %s/late-src/.git/HEAD", tmp_root,
+	   late, tmp_root);
+	sh("(sleep 0.3; mount --bind %s/late-src %s) >/dev/null 2>&1 &", tmp_root, late);
+	TOOL(&mounted, proj, NULL, "run", "--", "sleep", "1.5");
+	sh("umount %s; umount %s", late, mnt);
+	expect_code(&mounted, 0, "a mount made during the run");
+	assert_true(has(mounted.err, "the program made the git directory") &&
+		    has(mounted.err, "/late/.git"));
+	expect_code(&sub, 0, "mv in the tmpfs below the project");
+	assert_true(has(sub.err, "the program made") && has(sub.err, "/mnt/.git"));
+	expect_code(&flood, 0, "17,000 files made, then .git");
+	/* The project's own .git is a protection known at launch; what it
+	 * names is news. */
+	assert_true(has(flood.err, "the program made the git directory") &&
+		    has(flood.err, "/watch/g,"));
+}
+
 /* `landfence run -- claude` adds the claude profile by itself. */
 static void test_run_auto_profile(void **state)
 {
@@ -1950,6 +2073,9 @@ int main(void)
 		cmocka_unit_test(test_run_persistence_warning),
 		cmocka_unit_test(test_run_git_init_samples),
 		cmocka_unit_test(test_run_etc_secrets),
+		cmocka_unit_test(test_run_project_in_etc),
+		cmocka_unit_test(test_run_etc_part_bound),
+		cmocka_unit_test(test_run_gitdir_watch),
 		cmocka_unit_test(test_run_auto_profile),
 		cmocka_unit_test(test_cli_usage_messages),
 		cmocka_unit_test(test_plan_dropped_missing),

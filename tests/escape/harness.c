@@ -674,9 +674,11 @@ static void run_case(void **state)
 		for (size_t i = 0; i < k; i++)
 			av[n++] = more[i];
 	}
+	size_t warm_n = 0;
 	if (c->mode == ESC_RUN) {
 		av[n++] = (char *)"--";
 		av[n++] = (char *)probe_path;
+		warm_n = n;
 		esc_subst(&e, c->probe ? c->probe : "", probe_ops, sizeof(probe_ops));
 		for (char *t = probe_ops; *t; t++)
 			if (*t == '\'')
@@ -687,6 +689,18 @@ static void run_case(void **state)
 	}
 	av[n] = NULL;
 
+	if ((c->flags & ESC_WARM) && warm_n) {
+		char *keep = av[warm_n];
+
+		av[warm_n] = NULL;
+		run_argv(&e, av, false, false, r);
+		av[warm_n] = keep;
+		if (r->exit != 0) {
+			dump(c, r);
+			fail_msg("case '%s': the run before the case failed (%d)", c->name,
+				 r->exit);
+		}
+	}
 	run_argv(&e, av, c->flags & ESC_PTY, c->flags & ESC_INHERIT_FDS, r);
 
 	int want_exit = esc_ns(&e) && (c->flags & ESC_NS_EXIT) ? c->want_exit_ns : c->want_exit;

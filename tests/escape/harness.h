@@ -61,6 +61,10 @@ enum {
 	ESC_NOT_ROOT = 1u << 13,      /* as a user other than root only: skipped as root */
 	ESC_DISCOVER = 1u << 14,      /* no -C: the root is discovered from the working
 					 directory (e->cwd, set by setup, else @P) */
+	ESC_WARM = 1u << 15,	      /* the same command runs once before, the probe
+					 doing nothing: the case's run makes no place of
+					 landfence's own (caches, profile directories), so
+					 what happens during it is the program's */
 };
 
 struct esc_case {

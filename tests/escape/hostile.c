@@ -305,6 +305,23 @@ static void persist_places(struct esc *e)
 	esc_put(e, "proj/.devcontainer/devcontainer.json", "{\"image\":\"a\"}");
 }
 
+/* Names ready to become git directories without a directory made: a
+ * directory and a file the program renames to .git, a file it links as
+ * .git (the kernel's watch hears only a name moved in or made), and a
+ * repository (src/r) it moves. */
+static void prepared_repos(struct esc *e)
+{
+	esc_mkdir(e, "proj/src/r/.git");
+	esc_put(e, "proj/src/r/.git/HEAD", "ref: refs/heads/main\n");
+	esc_mkdir(e, "proj/src/z/notyet");
+	esc_put(e, "proj/src/z/notyet/HEAD", "ref: refs/heads/main\n");
+	esc_put(e, "proj/src/z/notyet/config", "[core]\n\tfsmonitor = /bin/false\n");
+	esc_mkdir(e, "proj/src/w");
+	esc_put(e, "proj/src/w/gitfile", "gitdir: ../z/notyet\n");
+	esc_mkdir(e, "proj/src/v");
+	esc_put(e, "proj/src/v/pointer", "gitdir: ../z/notyet\n");
+}
+
 /* ------------------------------------------------------------------------
  * The cases
  */
@@ -578,6 +595,49 @@ const struct esc_case esc_cases[] = {
 	  .err_has = { "the program made the git directory @P/src/x/.git",
 		       "the program made the git directory @P/.git/modules/m",
 		       "the program made @P/src/y/.git" } },
+	/* Made without a directory made: only a name moved in or linked,
+	 * one case each. The search after the run is spared only when the
+	 * kernel heard no such name (fs/dirwatch.c); landfence ran once
+	 * before, so that the case's run makes no directory of its own. */
+	{ .name = "report: a directory renamed to .git during the run",
+	  .kind = 11,
+	  .flags = ESC_WARM,
+	  .policy = ALL_RW,
+	  .setup = prepared_repos,
+	  .probe = "rename @P/src/z/notyet @P/src/z/.git",
+	  .want = "ok",
+	  .err_has = { "the program made the git directory @P/src/z/.git" } },
+	{ .name = "report: a file renamed to .git during the run",
+	  .kind = 11,
+	  .flags = ESC_WARM,
+	  .policy = ALL_RW,
+	  .setup = prepared_repos,
+	  .probe = "rename @P/src/w/gitfile @P/src/w/.git",
+	  .want = "ok",
+	  .err_has = { "the program made @P/src/w/.git" } },
+	{ .name = "report: a file linked as .git during the run",
+	  .kind = 11,
+	  .flags = ESC_WARM,
+	  .policy = ALL_RW,
+	  .setup = prepared_repos,
+	  .probe = "link @P/src/v/pointer @P/src/v/.git",
+	  .want = "ok",
+	  .err_has = { "the program made @P/src/v/.git" } },
+	{ .name = "report: a submodule's git directory made during the run (no .git named)",
+	  .kind = 11,
+	  .flags = ESC_WARM,
+	  .policy = ALL_RW,
+	  .probe = "mkdir @P/.git/modules mkdir @P/.git/modules/m put @P/.git/modules/m/HEAD ref",
+	  .want = "ok ok ok",
+	  .err_has = { "the program made the git directory @P/.git/modules/m" } },
+	{ .name = "report: a repository moved within the project during the run",
+	  .kind = 11,
+	  .flags = ESC_WARM,
+	  .policy = ALL_RW,
+	  .setup = prepared_repos,
+	  .probe = "rename @P/src/r @P/src/moved",
+	  .want = "ok",
+	  .err_has = { "the program made the git directory @P/src/moved/.git" } },
 	{ .name = "honest: ordinary writes, and git's own files, are not reported",
 	  .kind = 11,
 	  .flags = ESC_NO_NS,

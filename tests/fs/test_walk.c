@@ -404,13 +404,86 @@ static void test_realpath_memo(void **state)
 	assert_int_equal(memo.n, 0);
 }
 
+/* lf_realpath_link_memo answers as realpath does for every link of a
+ * canonical directory, twice over with one memo (the second time from
+ * what the first proved): relative and absolute targets, chains through
+ * another directory of links (as /etc/alternatives), "..", a dangling
+ * link, a loop, a chain longer than realpath follows, a link to a
+ * directory and one whose target is not a link any more. */
+static void test_realpath_link_memo(void **state)
+{
+	static const char *const links[] = {
+		"rel", "abs", "chain", "dotdot", "dang", "loop1", "todir", "deep", "long0",
+	};
+	struct lf_realpath_memo memo = { 0 };
+	char p[PATH_MAX + 64], dir[PATH_MAX];
+	int fd;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/lk/etc", base);
+	sh("mkdir -p %s/lk/etc %s/lk/alt %s/lk/usr/share/x/y && touch %s/lk/usr/share/x/y/f "
+	   "%s/lk/usr/bin-real && cd %s/lk/etc && ln -s ../usr/share/x/y/f rel && "
+	   "ln -s %s/lk/usr/share/x/y/f abs && ln -s ../alt/c chain && "
+	   "ln -s ../usr/bin-real ../alt/c && ln -s ../usr/share/x/../x/y/f dotdot && "
+	   "ln -s nowhere dang && ln -s loop2 loop1 && ln -s loop1 loop2 && "
+	   "ln -s ../usr/share/x todir && ln -s ../alt/d1 deep && ln -s d2 ../alt/d1 && "
+	   "ln -s ../usr/share/x/y/f ../alt/d2 && "
+	   "i=0; while [ $i -lt 45 ]; do ln -s long$((i+1)) long$i; i=$((i+1)); done; "
+	   "touch long45",
+	   base, base, base, base, base, base, base);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+			snprintf(p, sizeof(p), "%s/%s", dir, links[i]);
+			errno = 0;
+			char *want = realpath(p, NULL);
+			int want_err = want ? 0 : errno;
+			struct stat st;
+
+			errno = 0;
+			char *got = lf_realpath_link_memo(&memo, fd, links[i], p, &st);
+			int got_err = got ? 0 : errno;
+
+			if (!want != !got || (want && strcmp(want, got) != 0) ||
+			    want_err != got_err)
+				fail_msg("%s: realpath %s (%d), link memo %s (%d)", p,
+					 want ? want : "NULL", want_err, got ? got : "NULL",
+					 got_err);
+			if (got) {
+				struct stat ws;
+
+				assert_int_equal(stat(got, &ws), 0);
+				assert_int_equal(st.st_mode, ws.st_mode);
+				assert_int_equal(st.st_ino, ws.st_ino);
+			} else {
+				assert_int_equal(st.st_mode, 0);
+			}
+			free(want);
+			free(got);
+		}
+	/* Not a link any more: the long way, realpath's answer. */
+	sh("rm %s/rel && touch %s/rel", dir, dir);
+	snprintf(p, sizeof(p), "%s/rel", dir);
+	char *got = lf_realpath_link_memo(&memo, fd, "rel", p, NULL);
+	assert_non_null(got);
+	assert_string_equal(got, p);
+	free(got);
+	close(fd);
+	lf_realpath_memo_fini(&memo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_walk_deep_and_long),   cmocka_unit_test(test_walk_budget),
-		cmocka_unit_test(test_walk_links_skip_stop), cmocka_unit_test(test_walk_unreadable),
-		cmocka_unit_test(test_walk_tree_changed),    cmocka_unit_test(test_canon_lenient),
+		cmocka_unit_test(test_walk_deep_and_long),
+		cmocka_unit_test(test_walk_budget),
+		cmocka_unit_test(test_walk_links_skip_stop),
+		cmocka_unit_test(test_walk_unreadable),
+		cmocka_unit_test(test_walk_tree_changed),
+		cmocka_unit_test(test_canon_lenient),
 		cmocka_unit_test(test_realpath_memo),
+		cmocka_unit_test(test_realpath_link_memo),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -70,7 +70,6 @@ struct mnt {
 	char *root;  /* the place in its file system that the mount shows */
 	char *point; /* where it is mounted */
 	unsigned major, minor;
-	unsigned long id; /* the mount's ID: a new mount gets a new one */
 };
 
 struct mnts {
@@ -118,15 +117,12 @@ static int mnts_read(struct mnts *m, bool *ok)
 	r = 0;
 	for (char *line = text, *next; line && *line && r == 0; line = next) {
 		char root[4096], point[4096], *end;
-		unsigned long maj, min, id;
+		unsigned long maj, min;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		/* "ID PARENT MAJ:MIN ROOT POINT ..." */
-		id = strtoul(line, &end, 10);
-		if (end == line || *end != ' ')
-			continue;
 		char *f = line;
 		for (int skip = 0; skip < 2 && f; skip++)
 			f = strchr(f, ' ') ? strchr(f, ' ') + 1 : NULL;
@@ -149,7 +145,6 @@ static int mnts_read(struct mnts *m, bool *ok)
 		x->point = strdup(point);
 		x->major = (unsigned)maj;
 		x->minor = (unsigned)min;
-		x->id = id;
 		if (!x->root || !x->point) {
 			free(x->root);
 			free(x->point);
@@ -174,46 +169,6 @@ static char *rebase(const char *base, const char *prefix, const char *path)
 	if (asprintf(&s, "%s%s", strcmp(base, "/") ? base : "", rest) < 0)
 		return NULL;
 	return s;
-}
-
-int lf_mounts_near(const char *root, struct lf_strv *below, char **sig)
-{
-	struct mnts m = { 0 };
-	bool ok = false;
-	char *text = NULL;
-	int r = mnts_read(&m, &ok);
-
-	*sig = NULL;
-	if (r == 0 && !ok)
-		r = -EIO;
-	for (size_t i = 0; r == 0 && i < m.n; i++) {
-		const struct mnt *x = &m.v[i];
-		bool under = lf_path_covers(root, x->point);
-		char *line = NULL;
-		int n;
-
-		if (!under && !lf_path_covers(x->point, root))
-			continue;
-		if (under && strcmp(x->point, root) != 0 && (r = lf_strv_push(below, x->point)) < 0)
-			break;
-		n = asprintf(&line, "%s%lu %u:%u %s\n", text ? text : "", x->id, x->major, x->minor,
-			     x->point);
-		if (n < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		free(text);
-		text = line;
-	}
-	mnts_fini(&m);
-	if (r == 0 && !text && !(text = strdup("")))
-		r = -ENOMEM;
-	if (r < 0) {
-		free(text);
-		return r;
-	}
-	*sig = text;
-	return 0;
 }
 
 /* Sets (*v)[i] to a copy of s, i being the array's length (the length

@@ -104,7 +104,8 @@ static void mnts_fini(struct mnts *m)
 }
 
 /* /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT POINT ...". Unreadable:
- * no mounts known (aliases cannot be looked for; said by the caller). */
+ * no mounts known (aliases cannot be looked for; said by the caller);
+ * a line not understood likewise leaves *ok false. */
 static int mnts_read(struct mnts *m, bool *ok)
 {
 	char *text = NULL;
@@ -116,24 +117,30 @@ static int mnts_read(struct mnts *m, bool *ok)
 		return r == -ENOMEM ? r : 0;
 	r = 0;
 	for (char *line = text, *next; line && *line && r == 0; line = next) {
-		char root[4096], point[4096], *end;
-		unsigned long maj, min;
+		char *f[5], *end = NULL;
+		unsigned long maj, min = 0;
+		int nf = 0;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		/* "ID PARENT MAJ:MIN ROOT POINT ..." */
-		char *f = line;
-		for (int skip = 0; skip < 2 && f; skip++)
-			f = strchr(f, ' ') ? strchr(f, ' ') + 1 : NULL;
-		if (!f)
+		/* "ID PARENT MAJ:MIN ROOT POINT ...", split in place: a field
+		 * has no blank (mountinfo escapes them), and no bound but the
+		 * line's (a path of PATH_MAX bytes is 4 times longer escaped). */
+		for (char *p = line; nf < 5 && p && *p; nf++) {
+			f[nf] = p;
+			p = strchr(p, ' ');
+			if (p)
+				*p++ = '\0';
+		}
+		maj = nf == 5 ? strtoul(f[2], &end, 10) : 0;
+		if (nf < 5 || *end != ':' || (min = strtoul(end + 1, &end, 10), *end != '\0') ||
+		    f[4][0] != '/') {
+			*ok = false; /* a line not understood: a mount not known */
 			continue;
-		maj = strtoul(f, &end, 10);
-		if (*end != ':')
-			continue;
-		min = strtoul(end + 1, &end, 10);
-		if (*end != ' ' || sscanf(end + 1, "%4095s %4095s", root, point) != 2)
-			continue;
+		}
+		char *root = f[3], *point = f[4];
+
 		unescape(root);
 		unescape(point);
 		if (lf_grow((void **)&m->v, &m->cap, m->n, sizeof(*m->v)) < 0) {

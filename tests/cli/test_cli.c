@@ -531,7 +531,9 @@ static void test_run_etc_secrets(void **state)
 static void test_run_project_in_etc(void **state)
 {
 	char proj[PATH_MAX], dir[64], policy[PATH_MAX + 16];
-	struct result *r = &g_res, pl;
+	/* A result is 1 MiB: not on the stack. */
+	static struct result pl;
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -569,7 +571,9 @@ static void test_run_project_in_etc(void **state)
 static void test_run_etc_part_bound(void **state)
 {
 	char proj[PATH_MAX], dir[64], part[PATH_MAX + 8], hidden[PATH_MAX + 32];
-	struct result *r = &g_res, pl;
+	/* A result is 1 MiB: not on the stack. */
+	static struct result pl;
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -604,7 +608,9 @@ static void test_run_etc_part_bound(void **state)
 static void test_run_gitdir_report(void **state)
 {
 	char proj[PATH_MAX], mnt[PATH_MAX + 8];
-	struct result *r = &g_res, sub, flood;
+	/* A result is 1 MiB: not on the stack. */
+	static struct result sub, flood, mounted;
+	struct result *r = &g_res;
 	(void)state;
 	NEED_LANDLOCK();
 
@@ -628,7 +634,6 @@ static void test_run_gitdir_report(void **state)
 	/* A mount made below the project during the run, by someone
 	 * outside, with a git directory in it: the mounts changed. */
 	char late[PATH_MAX + 8];
-	struct result mounted;
 	snprintf(late, sizeof(late), "%s/late", proj);
 	sh("mkdir -p %s/late-src/.git %s && printf 'ref: x\\n' > %s/late-src/.git/HEAD", tmp_root,
 	   late, tmp_root);

@@ -118,7 +118,7 @@ static int mnts_read(struct mnts *m, bool *ok)
 	r = 0;
 	for (char *line = text, *next; line && *line && r == 0; line = next) {
 		char *f[5], *end = NULL;
-		unsigned long maj, min = 0;
+		unsigned long maj = 0, min = 0;
 		int nf = 0;
 
 		next = strchr(line, '\n');
@@ -133,9 +133,16 @@ static int mnts_read(struct mnts *m, bool *ok)
 			if (p)
 				*p++ = '\0';
 		}
-		maj = nf == 5 ? strtoul(f[2], &end, 10) : 0;
-		if (nf < 5 || *end != ':' || (min = strtoul(end + 1, &end, 10), *end != '\0') ||
-		    f[4][0] != '/') {
+		bool parsed = false;
+
+		if (nf == 5) {
+			maj = strtoul(f[2], &end, 10);
+			if (*end == ':') {
+				min = strtoul(end + 1, &end, 10);
+				parsed = *end == '\0' && f[4][0] == '/';
+			}
+		}
+		if (!parsed) {
 			*ok = false; /* a line not understood: a mount not known */
 			continue;
 		}

@@ -978,12 +978,8 @@ struct lf_run;
  * so); the child and its sandbox value are prepared (lf_child_new); a
  * Degraded or Unsupported status is a warning, the value's notices are
  * notes; the pre-launch checks run and their verdict applies (unless
- * nothing is enforced); the persistence snapshot is taken. As root it
- * also holds, until lf_run_free, a fanotify group (one descriptor,
- * close-on-exec) with filesystem marks on the project's file systems:
- * lf_run_wait then searches the project for git directories the program
- * made only when that group heard a name that could make one
- * (doc/landlock.md). Messages go to o->message. p must outlive the run.
+ * nothing is enforced); the persistence snapshot is taken. Messages go to
+ * o->message. p must outlive the run.
  * Returns 0 and *out (free with lf_run_free), or lf_child_new's errors,
  * or -ECANCELED (a pre-launch check refused: diag), -ENOMEM. */
 LF_EXPORT int lf_run_new(const struct lf_project *p, const struct lf_run_opts *o,

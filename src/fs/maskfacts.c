@@ -70,7 +70,6 @@ struct mnt {
 	char *root;  /* the place in its file system that the mount shows */
 	char *point; /* where it is mounted */
 	unsigned major, minor;
-	unsigned long id; /* the mount's ID: a new mount gets a new one */
 };
 
 struct mnts {
@@ -105,7 +104,8 @@ static void mnts_fini(struct mnts *m)
 }
 
 /* /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT POINT ...". Unreadable:
- * no mounts known (aliases cannot be looked for; said by the caller). */
+ * no mounts known (aliases cannot be looked for; said by the caller);
+ * a line not understood likewise leaves *ok false. */
 static int mnts_read(struct mnts *m, bool *ok)
 {
 	char *text = NULL;
@@ -117,27 +117,37 @@ static int mnts_read(struct mnts *m, bool *ok)
 		return r == -ENOMEM ? r : 0;
 	r = 0;
 	for (char *line = text, *next; line && *line && r == 0; line = next) {
-		char root[4096], point[4096], *end;
-		unsigned long maj, min, id;
+		char *f[5], *end = NULL;
+		unsigned long maj = 0, min = 0;
+		int nf = 0;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		/* "ID PARENT MAJ:MIN ROOT POINT ..." */
-		id = strtoul(line, &end, 10);
-		if (end == line || *end != ' ')
+		/* "ID PARENT MAJ:MIN ROOT POINT ...", split in place: a field
+		 * has no blank (mountinfo escapes them), and no bound but the
+		 * line's (a path of PATH_MAX bytes is 4 times longer escaped). */
+		for (char *p = line; nf < 5 && p && *p; nf++) {
+			f[nf] = p;
+			p = strchr(p, ' ');
+			if (p)
+				*p++ = '\0';
+		}
+		bool parsed = false;
+
+		if (nf == 5) {
+			maj = strtoul(f[2], &end, 10);
+			if (*end == ':') {
+				min = strtoul(end + 1, &end, 10);
+				parsed = *end == '\0' && f[4][0] == '/';
+			}
+		}
+		if (!parsed) {
+			*ok = false; /* a line not understood: a mount not known */
 			continue;
-		char *f = line;
-		for (int skip = 0; skip < 2 && f; skip++)
-			f = strchr(f, ' ') ? strchr(f, ' ') + 1 : NULL;
-		if (!f)
-			continue;
-		maj = strtoul(f, &end, 10);
-		if (*end != ':')
-			continue;
-		min = strtoul(end + 1, &end, 10);
-		if (*end != ' ' || sscanf(end + 1, "%4095s %4095s", root, point) != 2)
-			continue;
+		}
+		char *root = f[3], *point = f[4];
+
 		unescape(root);
 		unescape(point);
 		if (lf_grow((void **)&m->v, &m->cap, m->n, sizeof(*m->v)) < 0) {
@@ -149,7 +159,6 @@ static int mnts_read(struct mnts *m, bool *ok)
 		x->point = strdup(point);
 		x->major = (unsigned)maj;
 		x->minor = (unsigned)min;
-		x->id = id;
 		if (!x->root || !x->point) {
 			free(x->root);
 			free(x->point);
@@ -174,46 +183,6 @@ static char *rebase(const char *base, const char *prefix, const char *path)
 	if (asprintf(&s, "%s%s", strcmp(base, "/") ? base : "", rest) < 0)
 		return NULL;
 	return s;
-}
-
-int lf_mounts_near(const char *root, struct lf_strv *below, char **sig)
-{
-	struct mnts m = { 0 };
-	bool ok = false;
-	char *text = NULL;
-	int r = mnts_read(&m, &ok);
-
-	*sig = NULL;
-	if (r == 0 && !ok)
-		r = -EIO;
-	for (size_t i = 0; r == 0 && i < m.n; i++) {
-		const struct mnt *x = &m.v[i];
-		bool under = lf_path_covers(root, x->point);
-		char *line = NULL;
-		int n;
-
-		if (!under && !lf_path_covers(x->point, root))
-			continue;
-		if (under && strcmp(x->point, root) != 0 && (r = lf_strv_push(below, x->point)) < 0)
-			break;
-		n = asprintf(&line, "%s%lu %u:%u %s\n", text ? text : "", x->id, x->major, x->minor,
-			     x->point);
-		if (n < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		free(text);
-		text = line;
-	}
-	mnts_fini(&m);
-	if (r == 0 && !text && !(text = strdup("")))
-		r = -ENOMEM;
-	if (r < 0) {
-		free(text);
-		return r;
-	}
-	*sig = text;
-	return 0;
 }
 
 /* Sets (*v)[i] to a copy of s, i being the array's length (the length

@@ -33,11 +33,4 @@ int lf_facts_masks(struct lf_sandbox_input *in, char **notice);
 int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree, struct lf_strv *dirs,
 		    struct lf_strv *dotgit_files, char **err);
 
-/* The mounts near root (canonical absolute), from /proc/self/mountinfo:
- * appends to below each mount point strictly below root, and sets *sig
- * (malloc'ed) to one line, "ID MAJ:MIN POINT", per mount whose point lies
- * at, above or below root: a mount made, removed or replaced there
- * changes it. Returns 0, -EIO (mountinfo unreadable) or -ENOMEM. */
-int lf_mounts_near(const char *root, struct lf_strv *below, char **sig);
-
 #endif /* LF_FS_MASKFACTS_H */

@@ -48,12 +48,4 @@ struct lf_advisor {
 	struct lf_sandbox *sb;
 };
 
-struct lf_dirwatch;
-
-/* Hands s the watch started before the run was planned (lf_dirwatch_start,
- * fs/dirwatch.h), which it then owns: when the watch heard nothing that
- * could make a git directory, lf_snapshot_compare does not search the
- * project for new ones. NULL: it searches. */
-void lf_snapshot_watch(struct lf_snapshot *s, struct lf_dirwatch *w);
-
 #endif /* LF_GATE_GATE_H */

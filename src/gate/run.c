@@ -17,7 +17,6 @@
 #include "core/path.h"
 #include "core/tables.h"
 #include "core/text.h"
-#include "fs/dirwatch.h"
 #include "fs/fs.h"
 #include "gate/gate.h"
 #include "launch/launch.h"
@@ -438,7 +437,6 @@ int lf_run_new(const struct lf_project *p, const struct lf_run_opts *opts, char 
 	       struct lf_run **out, struct lf_diag *diag)
 {
 	struct lf_run_opts o;
-	struct lf_dirwatch *watch = NULL;
 	struct lf_run *r;
 	int e;
 
@@ -458,10 +456,6 @@ int lf_run_new(const struct lf_project *p, const struct lf_run_opts *opts, char 
 	r->message = o.message;
 	r->ctx = o.message_ctx;
 	e = profiles_pick(r, &o, argv[0]);
-	/* Before the plan's search for git directories: what the kernel
-	 * hears from here on may spare the search after the run. */
-	if (e == 0 && (e = lf_dirwatch_start(p->project_root, &watch)) > 0)
-		e = 0;
 	if (e == 0)
 		e = child_prepare(r, &o, argv, diag);
 	if (e == 0)
@@ -472,11 +466,6 @@ int lf_run_new(const struct lf_project *p, const struct lf_run_opts *opts, char 
 	if (e == 0 && (e = lf_snapshot_take(lf_child_sandbox(r->child), &r->snap)) < 0 && diag)
 		snprintf(diag->message, sizeof(diag->message),
 			 "cannot look at the persistence paths: %s", strerror(-e));
-	if (e == 0) {
-		lf_snapshot_watch(r->snap, watch);
-		watch = NULL;
-	}
-	lf_dirwatch_free(watch);
 	if (e < 0) {
 		lf_run_free(r);
 		return e == -ENOENT || e == -EACCES || e == -EINVAL || e == -EPERM ||

@@ -36,7 +36,6 @@
 
 #include "core/path.h"
 #include "core/tables.h"
-#include "fs/dirwatch.h"
 #include "fs/maskfacts.h"
 #include "gate/gate.h"
 #include "policy/policy.h"
@@ -76,7 +75,6 @@ struct lf_snapshot {
 	char *config_dir;
 	struct lf_strv known;
 	struct lf_strv writable;
-	struct lf_dirwatch *watch; /* since before the plan's search, or NULL */
 };
 
 /* How much of a LF_PERSIST_JSON_KEYS file is read: Claude Code's keeps
@@ -435,14 +433,7 @@ void lf_snapshot_free(struct lf_snapshot *s)
 	free(s->config_dir);
 	lf_strv_fini(&s->known);
 	lf_strv_fini(&s->writable);
-	lf_dirwatch_free(s->watch);
 	free(s);
-}
-
-void lf_snapshot_watch(struct lf_snapshot *s, struct lf_dirwatch *w)
-{
-	lf_dirwatch_free(s->watch);
-	s->watch = w;
 }
 
 /* What the search for git directories made during the run needs: a git
@@ -488,10 +479,6 @@ static int report_gitdirs(const struct lf_snapshot *s, struct lf_findings *f)
 	int r;
 
 	if (!s->root)
-		return 0;
-	/* The kernel heard no name that could make one (fs/dirwatch.c):
-	 * the search would find what the plan's found. */
-	if (s->watch && lf_dirwatch_quiet(s->watch))
 		return 0;
 	r = lf_gitdirs_find(s->root, s->config_dir, true, &dirs, &files, &err);
 	for (size_t i = 0; r == 0 && i < dirs.n; i++)

@@ -280,6 +280,44 @@ static void alias_gone(struct esc *e, const struct esc_result *r)
 	umount2(esc_path(e, "alias"), MNT_DETACH);
 }
 
+/* The project bound a second time where /proc/self/mountinfo writes a
+ * line longer than 4,095 bytes per field (each backslash of the path is
+ * escaped as \134), and @B/alias a link to it. */
+static const char *long_alias(void)
+{
+	static char rel[1300];
+
+	if (!rel[0]) {
+		size_t n = (size_t)snprintf(rel, sizeof(rel), "long");
+		for (int c = 0; c < 6; c++) {
+			rel[n++] = '/';
+			memset(rel + n, '\\', 200);
+			n += 200;
+		}
+		rel[n] = '\0';
+	}
+	return rel;
+}
+
+static void alias_mount_long(struct esc *e)
+{
+	char target[PATH_MAX];
+
+	deep_secret(e);
+	esc_mkdir(e, long_alias());
+	snprintf(target, sizeof(target), "%s", esc_path(e, long_alias()));
+	if (mount(e->proj, target, "none", MS_BIND, NULL) != 0)
+		fail_msg("bind the project: %s", strerror(errno));
+	if (symlink(target, esc_path(e, "alias")) != 0)
+		fail_msg("link to the long path: %s", strerror(errno));
+}
+
+static void alias_long_gone(struct esc *e, const struct esc_result *r)
+{
+	untouched(e, r);
+	umount2(esc_path(e, long_alias()), MNT_DETACH);
+}
+
 static void link_to_secret(struct esc *e)
 {
 	assert_int_equal(symlink("secret", esc_path(e, "proj/lnk")), 0);
@@ -1428,6 +1466,21 @@ const struct esc_case esc_cases[] = {
 	  .want = "EACCES EACCES EACCES EACCES EACCES",
 	  .want_ns = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok",
 	  .after = alias_gone },
+	/* The same, at a path whose mountinfo fields are longer than the
+	 * parser's 4,095-byte buffers once escaped: the mount was misread
+	 * and no alias found (a red team's finding). */
+	{ .name = "masks: the project bound a second time at a path longer than 4,095 bytes "
+		  "in mountinfo",
+	  .kind = 13,
+	  .flags = ESC_ROOT,
+	  .policy = MASKP,
+	  .setup = alias_mount_long,
+	  .probe =
+		  "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "
+		  "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq @P/src/a.txt A",
+	  .want = "EACCES EACCES EACCES EACCES EACCES",
+	  .want_ns = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok",
+	  .after = alias_long_gone },
 	{ .name = "masks: a fence reached through a symbolic link is dropped, not masked",
 	  .kind = 13,
 	  .flags = ESC_NS,

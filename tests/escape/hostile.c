@@ -307,8 +307,9 @@ static void persist_places(struct esc *e)
 
 /* Names ready to become git directories without a directory made: a
  * directory and a file the program renames to .git, a file it links as
- * .git (the kernel's watch hears only a name moved in or made), and a
- * repository (src/r) it moves. */
+ * .git, a repository (src/r) it moves; a directory below .git/modules
+ * that lacks only its HEAD; a .git file naming a place (src/t/L) that
+ * does not exist yet, and a git directory (src/t/D) for it. */
 static void prepared_repos(struct esc *e)
 {
 	esc_mkdir(e, "proj/src/r/.git");
@@ -320,6 +321,12 @@ static void prepared_repos(struct esc *e)
 	esc_put(e, "proj/src/w/gitfile", "gitdir: ../z/notyet\n");
 	esc_mkdir(e, "proj/src/v");
 	esc_put(e, "proj/src/v/pointer", "gitdir: ../z/notyet\n");
+	esc_mkdir(e, "proj/.git/modules/libs/objects");
+	esc_put(e, "proj/.git/modules/libs/config", "[core]\n\tfsmonitor = /bin/false\n");
+	esc_mkdir(e, "proj/src/t/sub");
+	esc_put(e, "proj/src/t/sub/.git", "gitdir: ../L\n");
+	esc_mkdir(e, "proj/src/t/D");
+	esc_put(e, "proj/src/t/D/HEAD", "ref: refs/heads/main\n");
 }
 
 /* ------------------------------------------------------------------------
@@ -595,10 +602,11 @@ const struct esc_case esc_cases[] = {
 	  .err_has = { "the program made the git directory @P/src/x/.git",
 		       "the program made the git directory @P/.git/modules/m",
 		       "the program made @P/src/y/.git" } },
-	/* Made without a directory made: only a name moved in or linked,
-	 * one case each. The search after the run is spared only when the
-	 * kernel heard no such name (fs/dirwatch.c); landfence ran once
-	 * before, so that the case's run makes no directory of its own. */
+	/* Made without a directory made: a name moved in or linked, a
+	 * HEAD written, a link that completes a .git file's path, one case
+	 * each (a red team's answer to a watch of names made during the
+	 * run, given up: doc/landlock.md). landfence ran once before, so
+	 * that the case's run makes no directory of its own. */
 	{ .name = "report: a directory renamed to .git during the run",
 	  .kind = 11,
 	  .flags = ESC_WARM,
@@ -623,6 +631,22 @@ const struct esc_case esc_cases[] = {
 	  .probe = "link @P/src/v/pointer @P/src/v/.git",
 	  .want = "ok",
 	  .err_has = { "the program made @P/src/v/.git" } },
+	{ .name = "report: HEAD written into a directory below .git/modules during the run",
+	  .kind = 11,
+	  .flags = ESC_WARM,
+	  .policy = ALL_RW,
+	  .setup = prepared_repos,
+	  .probe = "put @P/.git/modules/libs/HEAD ref",
+	  .want = "ok",
+	  .err_has = { "the program made the git directory @P/.git/modules/libs" } },
+	{ .name = "report: a link that completes the path a .git file names, during the run",
+	  .kind = 11,
+	  .flags = ESC_WARM,
+	  .policy = ALL_RW,
+	  .setup = prepared_repos,
+	  .probe = "symlink D @P/src/t/L",
+	  .want = "ok",
+	  .err_has = { "the program made the git directory @P/src/t/D" } },
 	{ .name = "report: a submodule's git directory made during the run (no .git named)",
 	  .kind = 11,
 	  .flags = ESC_WARM,

@@ -265,6 +265,15 @@ static void submounts_gone(struct esc *e, const struct esc_result *r)
 	umount2(esc_path(e, "proj/src/mnt"), MNT_DETACH);
 }
 
+/* What the project bound at @B/alias and not granted there gives: the
+ * same refusals as the project, by Landlock alone or by the masks. */
+#define ALIAS_UNGRANTED                                                                           \
+	.probe = "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "           \
+		 "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq @P/src/a.txt " \
+		 "A",                                                                             \
+	.want = "EACCES EACCES EACCES EACCES EACCES",                                             \
+	.want_ns = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok"
+
 /* The project bound a second time at @B/alias. */
 static void alias_mount(struct esc *e)
 {
@@ -1460,11 +1469,7 @@ const struct esc_case esc_cases[] = {
 	  .flags = ESC_ROOT,
 	  .policy = MASKP,
 	  .setup = alias_mount,
-	  .probe =
-		  "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "
-		  "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq @P/src/a.txt A",
-	  .want = "EACCES EACCES EACCES EACCES EACCES",
-	  .want_ns = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok",
+	  ALIAS_UNGRANTED,
 	  .after = alias_gone },
 	/* The same, at a path whose mountinfo fields are longer than the
 	 * parser's 4,095-byte buffers once escaped: the mount was misread
@@ -1475,11 +1480,7 @@ const struct esc_case esc_cases[] = {
 	  .flags = ESC_ROOT,
 	  .policy = MASKP,
 	  .setup = alias_mount_long,
-	  .probe =
-		  "readsome @B/alias/secret/key readsome @B/alias/src/sub/deep/k write "
-		  "@B/alias/.git/hooks/pre-commit write @B/alias/.git/config readeq @P/src/a.txt A",
-	  .want = "EACCES EACCES EACCES EACCES EACCES",
-	  .want_ns = "ENOENT|EACCES ENOENT|EACCES EROFS EROFS ok",
+	  ALIAS_UNGRANTED,
 	  .after = alias_long_gone },
 	{ .name = "masks: a fence reached through a symbolic link is dropped, not masked",
 	  .kind = 13,

@@ -348,6 +348,25 @@ static void test_canon_lenient(void **state)
 	assert_int_equal(lf_path_canon_lenient("relative", &c), -EINVAL);
 }
 
+/* Fails unless got (errno got_err) is what realpath says of p (want,
+ * want_err), and st what stat(2) says of it. Frees want and got. */
+static void expect_realpath(const char *what, const char *p, char *want, int want_err, char *got,
+			    int got_err, const struct stat *st)
+{
+	if (!want != !got || (want && strcmp(want, got) != 0) || want_err != got_err)
+		fail_msg("%s: realpath %s (%d), %s %s (%d)", p, want ? want : "NULL", want_err,
+			 what, got ? got : "NULL", got_err);
+	if (got) {
+		struct stat ws;
+
+		assert_int_equal(stat(got, &ws), 0);
+		assert_int_equal(st->st_mode, ws.st_mode);
+		assert_int_equal(st->st_ino, ws.st_ino);
+	}
+	free(want);
+	free(got);
+}
+
 /* lf_realpath_memo answers as realpath does, path for path and errno for
  * errno, in an order where the memo answers most of them (the parents
  * proved canonical first), links, dot components and files on the way
@@ -377,22 +396,8 @@ static void test_realpath_memo(void **state)
 			errno = 0;
 			struct stat st;
 			char *got = lf_realpath_memo(&memo, p, &st);
-			int got_err = got ? 0 : errno;
 
-			if (!want != !got || (want && strcmp(want, got) != 0) ||
-			    want_err != got_err)
-				fail_msg("%s: realpath %s (%d), memo %s (%d)", p,
-					 want ? want : "NULL", want_err, got ? got : "NULL",
-					 got_err);
-			if (got) {
-				struct stat ws;
-
-				assert_int_equal(stat(got, &ws), 0);
-				assert_int_equal(st.st_mode, ws.st_mode);
-				assert_int_equal(st.st_ino, ws.st_ino);
-			}
-			free(want);
-			free(got);
+			expect_realpath("memo", p, want, want_err, got, got ? 0 : errno, &st);
 		}
 		/* A directory the memo knows becomes a link: a fresh memo
 		 * (one per launch) follows it. */
@@ -445,22 +450,9 @@ static void test_realpath_link_memo(void **state)
 			char *got = lf_realpath_link_memo(&memo, fd, links[i], p, &st);
 			int got_err = got ? 0 : errno;
 
-			if (!want != !got || (want && strcmp(want, got) != 0) ||
-			    want_err != got_err)
-				fail_msg("%s: realpath %s (%d), link memo %s (%d)", p,
-					 want ? want : "NULL", want_err, got ? got : "NULL",
-					 got_err);
-			if (got) {
-				struct stat ws;
-
-				assert_int_equal(stat(got, &ws), 0);
-				assert_int_equal(st.st_mode, ws.st_mode);
-				assert_int_equal(st.st_ino, ws.st_ino);
-			} else {
+			if (!got)
 				assert_int_equal(st.st_mode, 0);
-			}
-			free(want);
-			free(got);
+			expect_realpath("link memo", p, want, want_err, got, got_err, &st);
 		}
 	/* Not a link any more: the long way, realpath's answer. */
 	sh("rm %s/rel && touch %s/rel", dir, dir);

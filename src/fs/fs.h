@@ -56,6 +56,29 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m);
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out);
 
+/* The names in one directory, listed once, so that many paths below it
+ * whose first component is not there are answered "no such file" without
+ * a look each (discovery asks for ~150 places in the home at every
+ * launch, most of them missing). Only that absence is answered: a path
+ * whose first component is listed is looked at as before, links
+ * included. The listing is what the directory held when it was taken,
+ * as each look would have been; one that cannot be taken whole (or with
+ * more than LF_DIRNAMES_MAX names) answers nothing. A zeroed value is
+ * empty; free with lf_dirnames_fini. */
+#define LF_DIRNAMES_MAX 65536
+struct lf_dirnames {
+	char *dir; /* the directory as given, owned */
+	char **v;  /* its names, sorted, owned */
+	size_t n;
+	int state; /* 0 not listed yet, 1 listed, -1 not usable */
+};
+
+/* Whether path is below dir (absolute, as given; listed on the first
+ * call, one directory per value) through a first component dir does not
+ * hold. false when that cannot be said. */
+bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path);
+void lf_dirnames_fini(struct lf_dirnames *d);
+
 /*
  * The directory walker. Every scan of a tree (hard links, device nodes,
  * the persistence snapshot, the /etc listing, removing the run directory)

@@ -56,6 +56,21 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m);
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out);
 
+/* The cache directory, config_dir/cache, into out (size bytes), when it
+ * can be trusted with what decides a launch's protections: a directory,
+ * not a symbolic link, owned by the user, writable by nobody else, and
+ * writable by the user (what is kept there can be removed). make: create
+ * it, and config_dir, 0700 when missing. Returns 0; -EINVAL (config_dir
+ * not absolute, or too long), -ENOTDIR, -EPERM (not the user's own, or
+ * writable by others), or the errno of mkdir, lstat or access (src/fs/
+ * cachedir.c). */
+int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size);
+
+/* Removes, from the cache directory dir, the temporary files of writes
+ * that did not finish (NAME.XXXXXX of a cache file, a minute old). Best
+ * effort. */
+void lf_cache_sweep(const char *dir);
+
 /* The names in one directory, listed once, so that many paths below it
  * whose first component is not there are answered "no such file" without
  * a look each (discovery asks for ~150 places in the home at every

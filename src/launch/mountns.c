@@ -516,12 +516,13 @@ int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir)
 	return r;
 }
 
-bool lf_ns_probe_forget(void)
+int lf_ns_probe_forget(void)
 {
-	if (!lf_ns_memo_forget())
-		return false;
-	__atomic_store_n(&probe_done, 0, __ATOMIC_RELEASE);
-	return true;
+	int r = lf_ns_memo_forget();
+
+	if (r != 0)
+		__atomic_store_n(&probe_done, 0, __ATOMIC_RELEASE);
+	return r;
 }
 
 int lf_namespace_probe(bool *available, bool *user, char *why, size_t size)

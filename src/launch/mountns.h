@@ -54,17 +54,21 @@ int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir);
 
 /* After a launch failed placing its mounts: when this process's answer
  * was remembered, forgets it (the file too), so that the next probe of
- * this process, and the next launch, try every step again. Returns
- * whether it was remembered. */
-bool lf_ns_probe_forget(void);
+ * this process, and the next launch, try every step again. Returns 1
+ * (forgotten), 0 (it was not remembered), or the negative errno of the
+ * file's removal (forgotten by this process only). */
+int lf_ns_probe_forget(void);
 
 /* nsmemo.c. Whether config_dir holds a "yes" for this host state, then
  * *out (remembered set). */
 bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *out);
 /* Keeps p when it is a full "yes" (best effort). */
 void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p);
-/* Removes the file this process's answer came from; whether there was one. */
-bool lf_ns_memo_forget(void);
+/* Removes the file this process's answer came from: 1, 0 (there was
+ * none), or -errno of unlink. */
+int lf_ns_memo_forget(void);
+/* That file's path ("" none), until it is forgotten. */
+const char *lf_ns_memo_used(void);
 
 /* What a bind seen as others see it gets: id-mapped through
  * lf_ns_nobody_userns(), read-only (a file's metadata too: chmod, utimes

@@ -8,9 +8,11 @@
  * each time. Its answer depends on the kernel, the process's credentials
  * and confinement, its namespaces and the mounts, not on the project: a
  * "yes" is kept in the cache directory of landfence's configuration (which
- * the sandbox cannot write, being fenced) under a key of everything that
+ * the sandbox cannot write, being fenced, in a cache directory beyond the
+ * program's reach: lf_cache_dir) under a key of everything that
  * decides it:
- *   - this build (LF_VERSION) and the boot (boot_id);
+ *   - the file's format (MEMO_MAGIC: changed whenever the probe's steps
+ *     change), landfence's version, and the boot (boot_id);
  *   - the ids, capabilities, no_new_privs and seccomp state of the process
  *     (/proc/self/status), and whether it needs a user namespace;
  *   - its mount and user namespaces (their inode numbers);
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "core/fnv.h"
+#include "fs/fs.h"
 #include "launch/mountns.h"
 #include "landfence.h"
 
@@ -218,18 +221,24 @@ static void key_make(struct key *k, bool user)
 	key_mounts(k);
 }
 
-static bool memo_path(const char *config_dir, char *file, size_t size)
+/* The file, in a cache directory beyond the program's reach
+ * (lf_cache_dir); make: creating that directory when missing. */
+static bool memo_path(const char *config_dir, bool make, char *file, size_t size)
 {
-	return config_dir && config_dir[0] == '/' &&
-	       snprintf(file, size, "%s/cache/%s", config_dir, MEMO_NAME) < (int)size;
+	char dir[PATH_MAX];
+
+	return lf_cache_dir(config_dir, make, dir, sizeof(dir)) == 0 &&
+	       snprintf(file, size, "%s/%s", dir, MEMO_NAME) < (int)size;
 }
 
-/* The answer a file holds after the key: "yes others=0|1". */
-static bool answer_parse(const char *s, bool *others)
+/* The answer a file holds after the key, to its end: "yes others=0|1". */
+static bool answer_parse(const char *s, size_t len, bool *others)
 {
-	if (!strcmp(s, "yes others=0\n"))
+	static const char no[] = "yes others=0\n", yes[] = "yes others=1\n";
+
+	if (len == sizeof(no) - 1 && !memcmp(s, no, len))
 		*others = false;
-	else if (!strcmp(s, "yes others=1\n"))
+	else if (len == sizeof(yes) - 1 && !memcmp(s, yes, len))
 		*others = true;
 	else
 		return false;
@@ -245,14 +254,15 @@ bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *ou
 	ssize_t n;
 	int fd;
 
-	if (!memo_path(config_dir, file, sizeof(file)))
+	if (!memo_path(config_dir, false, file, sizeof(file)))
 		return false;
 	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return false;
-	/* Only a regular file of ours, that nobody else may write. */
+	/* Only a regular file of ours, that nobody else may write, with no
+	 * other name. */
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022) || st.st_size >= (off_t)sizeof(text)) {
+	    (st.st_mode & 022) || st.st_nlink != 1 || st.st_size >= (off_t)sizeof(text)) {
 		close(fd);
 		return false;
 	}
@@ -263,7 +273,7 @@ bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *ou
 	text[n] = '\0';
 	key_make(&k, user);
 	if (k.bad || (size_t)n <= k.n || memcmp(text, k.buf, k.n) != 0 ||
-	    !answer_parse(text + k.n, &others) || (!user && !others))
+	    !answer_parse(text + k.n, (size_t)n - k.n, &others) || (!user && !others))
 		return false;
 	memset(out, 0, sizeof(*out));
 	out->available = true;
@@ -274,26 +284,6 @@ bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *ou
 	return true;
 }
 
-/* Makes the cache directory (and any missing parent), private. */
-static bool dir_make(const char *file)
-{
-	char dir[PATH_MAX];
-	char *sl;
-
-	snprintf(dir, sizeof(dir), "%s", file);
-	sl = strrchr(dir, '/');
-	if (!sl || sl == dir)
-		return false;
-	*sl = '\0';
-	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-			return false;
-		*p = '/';
-	}
-	return mkdir(dir, 0700) == 0 || errno == EEXIST;
-}
-
 void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p)
 {
 	char file[PATH_MAX], tmp[PATH_MAX + 16];
@@ -301,14 +291,17 @@ void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p)
 	int fd;
 
 	/* A full "yes" only (the file's comment above). */
-	if (!p->available || (!p->user && !p->others) || p->remembered ||
-	    !memo_path(config_dir, file, sizeof(file)))
+	if (!p->available || (!p->user && !p->others) || p->remembered)
 		return;
 	key_make(&k, p->user);
 	key_add(&k, "yes", p->others ? "others=1" : "others=0");
-	if (k.bad || !dir_make(file) ||
+	if (k.bad || !memo_path(config_dir, true, file, sizeof(file)) ||
 	    snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file) >= (int)sizeof(tmp))
 		return;
+	/* What an earlier write left when it was killed midway. */
+	*strrchr(tmp, '/') = '\0';
+	lf_cache_sweep(tmp);
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -321,11 +314,19 @@ void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p)
 		(void)unlink(tmp);
 }
 
-bool lf_ns_memo_forget(void)
+const char *lf_ns_memo_used(void)
 {
+	return memo_used;
+}
+
+int lf_ns_memo_forget(void)
+{
+	int r = 0;
+
 	if (!memo_used[0])
-		return false;
-	(void)unlink(memo_used); /* gone already: fine */
+		return 0;
+	if (unlink(memo_used) != 0 && errno != ENOENT) /* gone already: fine */
+		r = -errno;
 	memo_used[0] = '\0';
-	return true;
+	return r < 0 ? r : 1;
 }

@@ -166,14 +166,23 @@ static int std_fds_check(const struct lf_sandbox *sb, struct lf_diag *diag)
  * the next launch probes (src/launch/nsmemo.c). */
 static void ns_forget(const struct lf_child *c, struct lf_diag *diag)
 {
+	char file[PATH_MAX];
 	size_t n;
+	int r;
 
-	if (!c->sb->ns.remembered || !lf_ns_probe_forget() || !diag)
+	snprintf(file, sizeof(file), "%s", lf_ns_memo_used());
+	if (!c->sb->ns.remembered || (r = lf_ns_probe_forget()) == 0 || !diag)
 		return;
 	n = strlen(diag->message);
-	snprintf(diag->message + n, sizeof(diag->message) - n,
-		 " (mounts were planned on the namespace probe's answer remembered from an "
-		 "earlier launch; it is forgotten, and the next launch probes again)");
+	if (r > 0)
+		snprintf(diag->message + n, sizeof(diag->message) - n,
+			 " (mounts were planned on the namespace probe's answer remembered from "
+			 "an earlier launch; it is forgotten, and the next launch probes again)");
+	else
+		snprintf(diag->message + n, sizeof(diag->message) - n,
+			 " (mounts were planned on the namespace probe's answer remembered from "
+			 "an earlier launch, in %s, which cannot be removed (%s): remove it)",
+			 file, strerror(-r));
 }
 
 /* Says which mount step failed, for a child that stopped there. */

@@ -11,8 +11,10 @@ Usage: run_test.py [TEST...]
 import json
 import os
 import re
+import shutil
 import stat
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.dont_write_bytecode = True
@@ -620,6 +622,29 @@ def ns_memo(s):
     os.chmod(memo, 0o622)
     check(remembered not in plan_ns(), "an answer others may write was used")
     check(stat.S_IMODE(os.lstat(memo).st_mode) == 0o600, "the answer was not rewritten")
+    # Anything after the answer, a NUL byte included; a second name.
+    for tail in ("\0junk", "more\n"):
+        with open(memo, "a") as f:
+            f.write(tail)
+        check(remembered not in plan_ns(), "an answer followed by %r was used" % tail)
+        check(s.read(memo) == text, "the answer was not rewritten")
+    link = os.path.join(s.top, "second-name")
+    os.link(memo, link)
+    check(remembered not in plan_ns(), "an answer with a second name was used")
+    os.unlink(link)
+    # A temporary file a killed write left, a minute old, is swept when
+    # an answer is kept; a recent one is not (a write under way).
+    cdir = os.path.dirname(memo)
+    stale, recent = os.path.join(cdir, "ns-probe.AbC123"), os.path.join(cdir, "ns-probe.XyZ789")
+    for p in (stale, recent):
+        s.write(p, "partial")
+    old = int(time.time()) - 120
+    os.utime(stale, (old, old))
+    os.unlink(memo)
+    check(remembered not in plan_ns(), "a removed answer was used")
+    check(not os.path.exists(stale), "a stale temporary file was left")
+    check(os.path.exists(recent), "a temporary file under way was removed")
+    os.unlink(recent)
     # As root, an answer without the id-mapped /etc is not a full yes.
     if os.geteuid() == 0:
         s.write(memo, text.replace("\nyes others=1\n", "\nyes others=0\n"))
@@ -641,6 +666,54 @@ def ns_memo(s):
     res = s.sh("touch %s" % marker)
     check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
     check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+
+
+def cache_dir(s):
+    """landfence's caches (the nested-repository search's listings, the
+    namespace probe's answer) decide what a launch protects: they are read
+    and written only in a cache directory beyond the program's reach. A
+    cache directory that is a symbolic link (here into the project, which
+    the program writes), that others may write, or that is not the user's
+    own is not used: nothing is written there, nothing there is believed,
+    and the protections are the same."""
+    need_enforcement(s)
+    git(s, s.proj, "init", "-q", ".")
+    os.makedirs(os.path.join(s.proj, "a/b"))
+    git(s, os.path.join(s.proj, "a"), "init", "-q", "inner")
+    time.sleep(2.2)  # directories changed in the last two seconds are never cached
+    first = protected(s, "/inner/.git/")
+    check(first, "the nested repository is not protected")
+    real = s.h(".config/landfence/cache")
+    check(any(n.startswith("tree-") for n in os.listdir(real)), "no cache was written")
+    shutil.rmtree(real)
+    # A link into the project.
+    target = os.path.join(s.proj, "cachedir")
+    os.makedirs(target)
+    os.symlink(target, real)
+    for _ in range(2):
+        check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(os.listdir(target) == [], "landfence wrote through a linked cache directory: %r"
+          % os.listdir(target))
+    ns = "an earlier launch's probe, remembered"
+    check(ns not in s.lf("plan").out, "an answer was taken from a linked cache directory")
+    # What the program writes there (it may: the project is writable)
+    # is not believed: a forged cache of listings that knows no nested
+    # repository, a forged probe answer.
+    res = s.sh("printf 'landfence-tree-cache 2\\n' > cachedir/tree-0000000000000000 && "
+               "printf 'yes others=1\\n' > cachedir/ns-probe")
+    check(res.code == 0, "the program could not write its own project")
+    check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(ns not in s.lf("plan").out, "a forged answer was believed")
+    os.unlink(real)
+    # A real directory others may write, or another user's: the same.
+    os.makedirs(real)
+    os.chmod(real, 0o777)
+    check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(os.listdir(real) == [], "landfence wrote in a cache directory others may write")
+    os.chmod(real, 0o700)
+    check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(any(n.startswith("tree-") for n in os.listdir(real)),
+          "no cache was written in a private cache directory")
 
 
 def claude_state(s):
@@ -782,6 +855,7 @@ TESTS = {
     "nested-cache": nested_cache,
     "escaped-output": escaped_output,
     "ns-memo": ns_memo,
+    "cache-dir": cache_dir,
     "claude-state": claude_state,
     "device-cache": device_cache,
 }

@@ -60,18 +60,9 @@ void lf_cache_sweep(const char *dir)
 	struct timespec now;
 	struct dirent *e;
 	DIR *d;
-	int fd;
 
-	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0 || !(d = lf_dir_open(dir, O_NOFOLLOW)))
 		return;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	while ((e = readdir(d))) {
 		const char *n = e->d_name, *dot = strrchr(n, '.');
 		struct stat st;

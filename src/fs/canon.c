@@ -373,12 +373,28 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+DIR *lf_dir_open(const char *path, int flags)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | flags);
+	DIR *d;
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 static void dirnames_list(struct lf_dirnames *d, const char *dir)
 {
 	size_t len = strlen(dir), cap = 0;
 	struct dirent *e;
 	DIR *dh;
-	int fd;
 
 	d->state = -1;
 	/* A plain absolute path: a trailing slash or a "." would make
@@ -386,14 +402,9 @@ static void dirnames_list(struct lf_dirnames *d, const char *dir)
 	if (dir[0] != '/' || len < 2 || dir[len - 1] == '/' || !clean_absolute(dir) ||
 	    !(d->dir = strdup(dir)))
 		return;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	dh = lf_dir_open(dir, 0);
+	if (!dh)
 		return;
-	dh = fdopendir(fd);
-	if (!dh) {
-		close(fd);
-		return;
-	}
 	errno = 0;
 	while ((e = readdir(dh))) {
 		if (d->n == LF_DIRNAMES_MAX ||

@@ -10,6 +10,7 @@
 #ifndef LF_FS_FS_H
 #define LF_FS_FS_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -55,6 +56,10 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m);
  * lf_realpath_memo. */
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out);
+
+/* opendir(3) of path opened with O_RDONLY | O_DIRECTORY | O_CLOEXEC and
+ * flags (O_NOFOLLOW, ...): the stream, or NULL with errno. */
+DIR *lf_dir_open(const char *path, int flags);
 
 /* The cache directory, config_dir/cache, into out (size bytes), when it
  * can be trusted with what decides a launch's protections: a directory,

@@ -634,19 +634,13 @@ static bool cache_name(const char *name)
  * space and a few entries of the fence's scans, nothing else. */
 static void cache_prune(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = lf_dir_open(dir, O_NOFOLLOW);
 	struct aged *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
-	DIR *d;
 
-	if (fd < 0)
+	if (!d)
 		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	while ((e = readdir(d))) {
 		struct stat st;
 

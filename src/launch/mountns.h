@@ -69,6 +69,10 @@ void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p);
 int lf_ns_memo_forget(void);
 /* That file's path ("" none), until it is forgotten. */
 const char *lf_ns_memo_used(void);
+/* Up to size - 1 bytes (size > 0) of a small file (of /proc), read
+ * whole, NUL-terminated: its length, or the negative errno of open or
+ * read. */
+ssize_t lf_proc_read(const char *path, char *buf, size_t size);
 
 /* What a bind seen as others see it gets: id-mapped through
  * lf_ns_nobody_userns(), read-only (a file's metadata too: chmod, utimes

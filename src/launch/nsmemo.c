@@ -73,9 +73,7 @@ static void key_add(struct key *k, const char *name, const char *value)
 		k->n += (size_t)w;
 }
 
-/* Up to size - 1 bytes of a file of /proc, NUL-terminated: the length,
- * or a negative errno. */
-static ssize_t proc_read(const char *path, char *buf, size_t size)
+ssize_t lf_proc_read(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	size_t n = 0;
@@ -106,7 +104,7 @@ static ssize_t proc_read(const char *path, char *buf, size_t size)
 static void key_file(struct key *k, const char *path)
 {
 	char v[256];
-	ssize_t n = proc_read(path, v, sizeof(v));
+	ssize_t n = lf_proc_read(path, v, sizeof(v));
 
 	if (n < 0 && n != -ENOENT && n != -EINVAL && n != -EOPNOTSUPP) {
 		k->bad = true;
@@ -132,7 +130,7 @@ static void key_status(struct key *k)
 	char st[8192];
 	size_t found = 0;
 
-	if (proc_read("/proc/self/status", st, sizeof(st)) < 0) {
+	if (lf_proc_read("/proc/self/status", st, sizeof(st)) < 0) {
 		k->bad = true;
 		return;
 	}
@@ -202,7 +200,7 @@ static void key_make(struct key *k, bool user)
 	k->n = 0;
 	k->bad = false;
 	key_add(k, MEMO_MAGIC, lf_version(NULL, NULL, NULL));
-	if (proc_read("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) <= 0) {
+	if (lf_proc_read("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) <= 0) {
 		k->bad = true;
 		return;
 	}

@@ -562,6 +562,12 @@ struct lf_namespace {
 			       every entry there grants what its mode grants
 			       others, root included, at each access; NULL
 			       none. Owned by the value. */
+	bool remembered;    /* available, by the answer an earlier launch's
+			       probe gave on this very host state, kept in the
+			       configuration directory's cache: a launch that
+			       then cannot place its mounts runs nothing and
+			       forgets it (doc/launch.md, "The probe
+			       remembered") */
 };
 
 /* A TCP port the program may use when the policy restricts the network

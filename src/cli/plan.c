@@ -438,9 +438,10 @@ static void print_namespace(const struct plan_view *pv)
 		       ns->failed ? ns->failed : "unknown");
 		return;
 	}
-	printf("mount namespace: yes (%s): %zu mount%s per launch (%zu mask%s, %zu pin%s, "
+	printf("mount namespace: yes (%s%s): %zu mount%s per launch (%zu mask%s, %zu pin%s, "
 	       "%zu nodev,nosuid grant root%s)\n",
-	       ns->user ? "in a user namespace" : "as root", ns->nmounts,
+	       ns->user ? "in a user namespace" : "as root",
+	       ns->remembered ? "; an earlier launch's probe, remembered" : "", ns->nmounts,
 	       ns->nmounts == 1 ? "" : "s", ns->nmasks, ns->nmasks == 1 ? "" : "s", ns->npins,
 	       ns->npins == 1 ? "" : "s", ns->nnodev, ns->nnodev == 1 ? "" : "s");
 	if (ns->others)
@@ -555,9 +556,9 @@ static void json_masks(const struct plan_view *pv, json_t *root)
 	json_t *fences = json_array(), *masks = json_array(), *prot = json_array();
 
 	json_object_set_new(root, "namespace",
-			    json_pack("{s:b, s:b, s:s?, s:I, s:I, s:I, s:I}", "available",
-				      ns->available, "user", ns->user, "failed", ns->failed,
-				      "masks", (json_int_t)ns->nmasks, "pins",
+			    json_pack("{s:b, s:b, s:b, s:s?, s:I, s:I, s:I, s:I}", "available",
+				      ns->available, "user", ns->user, "remembered", ns->remembered,
+				      "failed", ns->failed, "masks", (json_int_t)ns->nmasks, "pins",
 				      (json_int_t)ns->npins, "nodev", (json_int_t)ns->nnodev,
 				      "mounts", (json_int_t)ns->nmounts));
 	for (size_t i = 0; fences && i < lf_sandbox_fence_count(sb); i++) {

@@ -2324,6 +2324,7 @@ int lf_sandbox_compile(const struct lf_sandbox_input *in, struct lf_sandbox **ou
 	sb->run_dir = in->host.run_dir ? strdup(in->host.run_dir) : NULL;
 	sb->ns.available = in->host.ns;
 	sb->ns.user = in->host.ns && in->host.ns_user;
+	sb->ns.remembered = in->host.ns && in->host.ns_remembered;
 	sb->ns_failed = in->host.ns_failed ? strdup(in->host.ns_failed) : NULL;
 	sb->ns.failed = sb->ns_failed;
 	r = !sb->project_root || (in->host.home && !sb->home) ||

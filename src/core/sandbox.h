@@ -79,6 +79,8 @@ struct lf_host {
 	/* /etc can be seen as others see it (lf_ns_probe.others): an
 	 * id-mapped mount instead of a walk and a mask per entry. */
 	bool ns_others;
+	/* That answer came from an earlier launch (lf_ns_probe_run_memo). */
+	bool ns_remembered;
 	/* Grants discovered on the host (src/fs/discover.c), fenced like
 	 * every other, and what discovering them has to say. */
 	const struct lf_discovered *discovered;

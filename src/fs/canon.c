@@ -5,7 +5,9 @@
  * this one function, so that "where the kernel would go" means the same
  * everywhere.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
@@ -360,4 +362,100 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m)
 		free(m->v[i]);
 	free(m->v);
 	*m = (struct lf_realpath_memo){ 0 };
+}
+
+/* ------------------------------------------------------------------------
+ * Names of one directory (fs.h, lf_dirnames_absent)
+ */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+DIR *lf_dir_open(const char *path, int flags)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | flags);
+	DIR *d;
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
+static void dirnames_list(struct lf_dirnames *d, const char *dir)
+{
+	size_t len = strlen(dir), cap = 0;
+	struct dirent *e;
+	DIR *dh;
+
+	d->state = -1;
+	/* A plain absolute path: a trailing slash or a "." would make
+	 * the prefix test below lie. */
+	if (dir[0] != '/' || len < 2 || dir[len - 1] == '/' || !clean_absolute(dir) ||
+	    !(d->dir = strdup(dir)))
+		return;
+	dh = lf_dir_open(dir, 0);
+	if (!dh)
+		return;
+	errno = 0;
+	while ((e = readdir(dh))) {
+		if (d->n == LF_DIRNAMES_MAX ||
+		    lf_grow((void **)&d->v, &cap, d->n, sizeof(*d->v)) < 0 ||
+		    !(d->v[d->n] = strdup(e->d_name))) {
+			closedir(dh);
+			return;
+		}
+		d->n++;
+		errno = 0;
+	}
+	/* readdir's NULL with errno set: the listing is not whole. */
+	if (errno == 0) {
+		qsort(d->v, d->n, sizeof(*d->v), cmp_name);
+		d->state = 1;
+	}
+	closedir(dh);
+}
+
+bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path)
+{
+	char name[NAME_MAX + 1];
+	const char *p, *end;
+	size_t len;
+
+	if (!dir)
+		return false;
+	if (d->state == 0)
+		dirnames_list(d, dir);
+	if (d->state != 1 || strcmp(d->dir, dir) != 0)
+		return false;
+	len = strlen(dir);
+	if (strncmp(path, dir, len) != 0 || path[len] != '/')
+		return false;
+	p = path + len + 1;
+	end = strchrnul(p, '/');
+	if (end == p || (size_t)(end - p) > NAME_MAX || (end - p == 1 && p[0] == '.') ||
+	    (end - p == 2 && p[0] == '.' && p[1] == '.'))
+		return false;
+	memcpy(name, p, (size_t)(end - p));
+	name[end - p] = '\0';
+	const char *key = name;
+
+	return !bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_name);
+}
+
+void lf_dirnames_fini(struct lf_dirnames *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i]);
+	free(d->v);
+	free(d->dir);
+	memset(d, 0, sizeof(*d));
 }

@@ -44,8 +44,22 @@ struct look {
 	struct lf_strv creds;	/* the credential files (realpath when they exist) */
 	struct lf_strv persist; /* the home's persistence paths, likewise */
 	char *command_canon;	/* realpath of the command, or NULL */
+	/* The home's names, listed on the first look below it: most
+	 * places asked for are missing there (lf_dirnames_absent). */
+	struct lf_dirnames *home_names;
 	struct lf_discovery *out;
 };
+
+/* stat(2) of a place, or -1 with ENOENT without looking when it is below
+ * the home through a name the home does not hold. */
+static int place_stat(const struct look *l, const char *path, struct stat *st, bool follow)
+{
+	if (lf_dirnames_absent(l->home_names, l->host->home, path)) {
+		errno = ENOENT;
+		return -1;
+	}
+	return follow ? stat(path, st) : lstat(path, st);
+}
 
 void lf_discovery_fini(struct lf_discovery *d)
 {
@@ -97,7 +111,7 @@ static bool is_dir(const char *p)
 static int judge_path(const struct look *l, const char *raw, struct lf_strv *into)
 {
 	struct stat st;
-	char *canon = lstat(raw, &st) == 0 ? realpath(raw, NULL) : NULL;
+	char *canon = place_stat(l, raw, &st, false) == 0 ? realpath(raw, NULL) : NULL;
 	int r;
 
 	if (!canon && errno == ENOMEM)
@@ -297,7 +311,7 @@ static int tool_expand(const struct look *l, const struct lf_toolchain *t, struc
 		if (r < 0)
 			return r;
 		pl[*n] = (struct place){ .row = row, .path = path };
-		if (stat(path, &st) == 0)
+		if (place_stat(l, path, &st, true) == 0)
 			pl[*n].exists = true;
 		else if ((row->flags & LF_TOOL_CACHE) && errno == ENOENT && parent_exists(path))
 			pl[*n].flags = LF_CAND_MAKE_DIR;
@@ -792,7 +806,10 @@ static int look_init(struct look *l)
 int lf_discover(const struct lf_effective *e, const struct lf_host *host, lf_discover_getenv get,
 		void *ctx, struct lf_discovery *out)
 {
-	struct look l = { .host = host, .get = get, .ctx = ctx, .out = out };
+	struct lf_dirnames home_names = { 0 };
+	struct look l = {
+		.host = host, .get = get, .ctx = ctx, .home_names = &home_names, .out = out
+	};
 	int r;
 
 	if (!host || !get || !out)
@@ -808,6 +825,7 @@ int lf_discover(const struct lf_effective *e, const struct lf_host *host, lf_dis
 	if (r == 0 && host->project_root)
 		r = git_dirs(&l);
 	look_fini(&l);
+	lf_dirnames_fini(&home_names);
 	if (r < 0)
 		lf_discovery_fini(out);
 	return r;

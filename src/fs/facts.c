@@ -339,13 +339,14 @@ static int host_namespace(struct lf_host *host, int mode, struct lf_ns_probe *pr
 	} else if (mode == LF_NS_ASSUME) {
 		probe->available = true;
 		probe->user = geteuid() != 0;
-	} else if ((r = lf_ns_probe_run(probe)) < 0 && r == -ENOMEM) {
+	} else if ((r = lf_ns_probe_run_memo(probe, host->config_dir)) < 0 && r == -ENOMEM) {
 		return r;
 	}
 	host->ns = probe->available;
 	host->ns_user = probe->user;
 	host->ns_others = probe->available && probe->others;
 	host->ns_failed = probe->available ? NULL : probe->failed;
+	host->ns_remembered = probe->available && probe->remembered;
 	return 0;
 }
 

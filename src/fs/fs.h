@@ -10,6 +10,7 @@
 #ifndef LF_FS_FS_H
 #define LF_FS_FS_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -55,6 +56,48 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m);
  * lf_realpath_memo. */
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out);
+
+/* opendir(3) of path opened with O_RDONLY | O_DIRECTORY | O_CLOEXEC and
+ * flags (O_NOFOLLOW, ...): the stream, or NULL with errno. */
+DIR *lf_dir_open(const char *path, int flags);
+
+/* The cache directory, config_dir/cache, into out (size bytes), when it
+ * can be trusted with what decides a launch's protections: a directory,
+ * not a symbolic link, owned by the user, writable by nobody else, and
+ * writable by the user (what is kept there can be removed). make: create
+ * it, and config_dir, 0700 when missing. Returns 0; -EINVAL (config_dir
+ * not absolute, or too long), -ENOTDIR, -EPERM (not the user's own, or
+ * writable by others), or the errno of mkdir, lstat or access (src/fs/
+ * cachedir.c). */
+int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size);
+
+/* Removes, from the cache directory dir, the temporary files of writes
+ * that did not finish (NAME.XXXXXX of a cache file, a minute old). Best
+ * effort. */
+void lf_cache_sweep(const char *dir);
+
+/* The names in one directory, listed once, so that many paths below it
+ * whose first component is not there are answered "no such file" without
+ * a look each (discovery asks for ~150 places in the home at every
+ * launch, most of them missing). Only that absence is answered: a path
+ * whose first component is listed is looked at as before, links
+ * included. The listing is what the directory held when it was taken,
+ * as each look would have been; one that cannot be taken whole (or with
+ * more than LF_DIRNAMES_MAX names) answers nothing. A zeroed value is
+ * empty; free with lf_dirnames_fini. */
+#define LF_DIRNAMES_MAX 65536
+struct lf_dirnames {
+	char *dir; /* the directory as given, owned */
+	char **v;  /* its names, sorted, owned */
+	size_t n;
+	int state; /* 0 not listed yet, 1 listed, -1 not usable */
+};
+
+/* Whether path is below dir (absolute, as given; listed on the first
+ * call, one directory per value) through a first component dir does not
+ * hold. false when that cannot be said. */
+bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path);
+void lf_dirnames_fini(struct lf_dirnames *d);
 
 /*
  * The directory walker. Every scan of a tree (hard links, device nodes,

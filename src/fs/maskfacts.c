@@ -636,8 +636,10 @@ static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err
  * Protections
  */
 
+/* names: base's, listed once for all its rows (most are missing), or
+ * NULL. */
 static int protect_place(struct lf_sandbox_input *in, const char *base, const char *rel,
-			 size_t entry)
+			 size_t entry, struct lf_dirnames *names)
 {
 	char *joined = NULL, *parent, *canon = NULL, *path = NULL;
 	const char *name;
@@ -645,7 +647,8 @@ static int protect_place(struct lf_sandbox_input *in, const char *base, const ch
 
 	if (asprintf(&joined, "%s/%s", strcmp(base, "/") ? base : "", rel) < 0 || !joined)
 		return -ENOMEM;
-	enum lf_ftype type = ftype_at(joined);
+	enum lf_ftype type =
+		names && lf_dirnames_absent(names, base, joined) ? LF_FT_NONE : ftype_at(joined);
 	if (type == LF_FT_NONE) {
 		/* Not there: watched by its name, whatever the parents are
 		 * (most rows; no realpath for them). */
@@ -703,7 +706,8 @@ static int protect_extra(struct lf_sandbox_input *in, const char *name, const ch
 	};
 	const char *slash = strrchr(path, '/');
 	char *dir = strndup(path, (size_t)(slash - path));
-	int r = dir ? protect_place(in, dir[0] ? dir : "/", slash + 1, in->nprotects - 1) : -ENOMEM;
+	int r = dir ? protect_place(in, dir[0] ? dir : "/", slash + 1, in->nprotects - 1, NULL)
+		    : -ENOMEM;
 	free(dir);
 	return r;
 }
@@ -812,6 +816,7 @@ static bool project_writable(const struct lf_sandbox_input *in)
 
 static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, char **git_err)
 {
+	struct lf_dirnames proj_names = { 0 }, home_names = { 0 };
 	size_t nrows = in->nprotects;
 	int r;
 
@@ -820,12 +825,14 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
 		const struct lf_protect_in *e = &in->protects[i];
 
 		if (e->base == LF_PROTECT_PROJECT)
-			r = protect_place(in, in->host.project_root, e->rel, i);
+			r = protect_place(in, in->host.project_root, e->rel, i, &proj_names);
 		else if (e->base == LF_PROTECT_HOME && in->host.home)
-			r = protect_place(in, in->host.home, e->rel, i);
+			r = protect_place(in, in->host.home, e->rel, i, &home_names);
 		for (size_t g = 0; r == 0 && e->base == LF_PROTECT_GITDIR && g < in->gitdirs.n; g++)
-			r = protect_place(in, in->gitdirs.v[g], e->rel, i);
+			r = protect_place(in, in->gitdirs.v[g], e->rel, i, NULL);
 	}
+	lf_dirnames_fini(&proj_names);
+	lf_dirnames_fini(&home_names);
 	for (size_t g = 0; r == 0 && g < in->gitdirs.n; g++)
 		r = config_protects(in, in->gitdirs.v[g], g == 0);
 	/* The same places through another mount path. */

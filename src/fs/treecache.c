@@ -634,19 +634,13 @@ static bool cache_name(const char *name)
  * space and a few entries of the fence's scans, nothing else. */
 static void cache_prune(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = lf_dir_open(dir, O_NOFOLLOW);
 	struct aged *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
-	DIR *d;
 
-	if (fd < 0)
+	if (!d)
 		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	while ((e = readdir(d))) {
 		struct stat st;
 
@@ -719,7 +713,7 @@ static void kept_put(const char *file, struct recs *recs)
 static int search_run(const char *config_dir, const char *root, struct search *s)
 {
 	const char *magic = s->devices ? CACHE_MAGIC_DEV : CACHE_MAGIC_GIT;
-	char file[PATH_MAX];
+	char file[PATH_MAX + 32], dir[PATH_MAX];
 	struct timespec now;
 	int r;
 
@@ -729,10 +723,10 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	 * walk says so). */
 	if (!config_dir || config_dir[0] != '/' || !root || root[0] != '/' || !root[1] ||
 	    lf_walk_budget_entries(&s->budget) < 0 || clock_gettime(CLOCK_REALTIME, &now) != 0 ||
-	    snprintf(file, sizeof(file), "%s/cache/%s-%016llx", config_dir,
-		     s->devices ? "dev" : "tree",
-		     (unsigned long long)lf_fnv(root, strlen(root))) >= (int)sizeof(file))
+	    snprintf(dir, sizeof(dir), "%s/cache", config_dir) >= (int)sizeof(dir))
 		return 0;
+	snprintf(file, sizeof(file), "%s/%s-%016llx", dir, s->devices ? "dev" : "tree",
+		 (unsigned long long)lf_fnv(root, strlen(root)));
 	s->rootlen = strlen(root);
 	s->start_ns = ts_ns(now.tv_sec, now.tv_nsec);
 	s->start_mono = mono_ns();
@@ -740,28 +734,20 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 
 	if (asprintf(&key, "%s\n%s", file, root) < 0)
 		return -ENOMEM;
-	if (!kept_take(key, &s->old))
+	/* Read only from a cache directory beyond the program's reach
+	 * (lf_cache_dir): else every directory is read again. */
+	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
 		cache_load(file, magic, root, &s->old);
 	r = search_dir(s, "", 1);
-	if ((r == 0 || r == -EAGAIN) && s->changed) {
-		char dir[PATH_MAX];
-		bool made = true;
+	if ((r == 0 || r == -EAGAIN) && s->changed &&
+	    lf_cache_dir(config_dir, true, dir, sizeof(dir)) == 0) {
+		struct stat st;
+		bool fresh = lstat(file, &st) != 0;
 
-		/* Its directory and any missing parent, private, as the
-		 * trust store's (trust.c). */
-		snprintf(dir, sizeof(dir), "%s/cache", config_dir);
-		for (char *sl = dir + 1; made && (sl = strchr(sl, '/')); sl++) {
-			*sl = '\0';
-			made = mkdir(dir, 0700) == 0 || errno == EEXIST;
-			*sl = '/';
-		}
-		if (made && (mkdir(dir, 0700) == 0 || errno == EEXIST)) {
-			struct stat st;
-			bool fresh = lstat(file, &st) != 0;
-
-			cache_save(file, magic, root, &s->now);
-			if (fresh)
-				cache_prune(dir);
+		cache_save(file, magic, root, &s->now);
+		if (fresh) {
+			cache_prune(dir);
+			lf_cache_sweep(dir);
 		}
 	}
 	recs_fini(&s->old);

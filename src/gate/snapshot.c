@@ -36,6 +36,7 @@
 
 #include "core/path.h"
 #include "core/tables.h"
+#include "fs/fs.h"
 #include "fs/maskfacts.h"
 #include "gate/gate.h"
 #include "policy/policy.h"
@@ -332,14 +333,15 @@ static struct snap_item *snap_item_add(struct snap_list *l, const char *path, co
 
 /* Looks at name in dirfd (AT_FDCWD and the path for a base), known as
  * path. */
+/* absent: known missing without a look (lf_dirnames_absent). */
 static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const char *path,
-			const char *why, bool keys)
+			const char *why, bool keys, bool absent)
 {
 	struct snap_item *it = snap_item_add(l, path, why, keys);
 
 	if (!it)
 		return -ENOMEM;
-	it->exists = fstatat(dirfd, name, &it->st, AT_SYMLINK_NOFOLLOW) == 0;
+	it->exists = !absent && fstatat(dirfd, name, &it->st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (it->exists && S_ISREG(it->st.st_mode)) {
 		if (keys)
 			snap_hash_json(it, dirfd, name);
@@ -347,11 +349,6 @@ static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const 
 			snap_hash(it, dirfd, name);
 	}
 	return 0;
-}
-
-static int snap_push(struct snap_list *l, const char *path, const char *why, bool keys)
-{
-	return snap_push_at(l, AT_FDCWD, path, path, why, keys);
 }
 
 static void snap_list_fini(struct snap_list *l)
@@ -386,7 +383,7 @@ static int hook_visit(void *ctx, const struct lf_walk_entry *e)
 
 	if (h->hooks && e->depth == 1 && hook_sample(e->name))
 		return LF_WALK_SKIP;
-	r = snap_push_at(h->l, e->dirfd, e->name, e->path, h->why, false);
+	r = snap_push_at(h->l, e->dirfd, e->name, e->path, h->why, false, false);
 
 	/* Everything below counts: a script a hook or a setting names may
 	 * live in a subdirectory (.claude/hooks/lib/run.sh). */
@@ -397,6 +394,9 @@ static int hook_visit(void *ctx, const struct lf_walk_entry *e)
  * directories among them. */
 static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **incomplete)
 {
+	/* The project's names, listed as they are now: most watched
+	 * places there are missing. */
+	struct lf_dirnames names = { 0 };
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < s->bases.n; i++) {
@@ -404,7 +404,8 @@ static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **
 		struct hook_walk h = { out, b->why, lf_persist_hook_dir(b->path) };
 		struct lf_walk w = { .visit = hook_visit, .ctx = &h };
 
-		r = snap_push(out, b->path, b->why, b->keys);
+		r = snap_push_at(out, AT_FDCWD, b->path, b->path, b->why, b->keys,
+				 lf_dirnames_absent(&names, s->root, b->path));
 		if (r < 0)
 			break;
 		/* As the directory is now: the program may have made it. */
@@ -419,6 +420,7 @@ static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **
 			r = -ENOMEM;
 		lf_walk_end(&w);
 	}
+	lf_dirnames_fini(&names);
 	return r;
 }
 

@@ -24,6 +24,7 @@
 
 #include "landlock/sandbox.h"
 #include "launch/launch.h"
+#include "launch/mountns.h"
 
 /* Where the child keeps the two descriptors it still needs once every
  * other one above stderr is closed. */
@@ -407,17 +408,10 @@ CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a
  * kernel, which may be newer than our headers). */
 static unsigned read_last_cap(void)
 {
-	char buf[16] = "";
-	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char buf[16];
 
-	if (fd < 0)
+	if (lf_proc_read("/proc/sys/kernel/cap_last_cap", buf, sizeof(buf)) <= 0)
 		return CAP_LAST_CAP;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return CAP_LAST_CAP;
-	buf[n] = '\0';
 	long v = strtol(buf, NULL, 10);
 	return v > 0 && v < 64 ? (unsigned)v : CAP_LAST_CAP;
 }

@@ -496,6 +496,35 @@ int lf_ns_probe_run(struct lf_ns_probe *out)
 	return 0;
 }
 
+int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir)
+{
+	int r;
+
+	/* The environment's word first; valgrind cannot run the probe's
+	 * child, so its "no" is neither kept nor overridden there. */
+	if (lf_ns_disabled_by_env() || RUNNING_ON_VALGRIND || !config_dir ||
+	    __atomic_load_n(&probe_done, __ATOMIC_ACQUIRE))
+		return lf_ns_probe_run(out);
+	if (lf_ns_memo_recall(config_dir, needs_userns(), out)) {
+		probe_result = *out;
+		__atomic_store_n(&probe_done, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	r = lf_ns_probe_run(out);
+	if (r == 0)
+		lf_ns_memo_keep(config_dir, out);
+	return r;
+}
+
+int lf_ns_probe_forget(void)
+{
+	int r = lf_ns_memo_forget();
+
+	if (r != 0)
+		__atomic_store_n(&probe_done, 0, __ATOMIC_RELEASE);
+	return r;
+}
+
 int lf_namespace_probe(bool *available, bool *user, char *why, size_t size)
 {
 	struct lf_ns_probe p;

@@ -29,6 +29,7 @@ struct lf_ns_probe {
 	bool others; /* /etc can be seen as others see it: an id-mapped
 			clone of it can be made (root, no user namespace) */
 	char failed[256];
+	bool remembered; /* from an earlier launch (lf_ns_probe_run_memo) */
 };
 
 /* Whether LANDFENCE_NO_NAMESPACES asks for the path without namespaces
@@ -43,6 +44,35 @@ bool lf_ns_disabled_by_env(void);
  * negative errno when the child could not be started (then *out says
  * so and is not available). */
 int lf_ns_probe_run(struct lf_ns_probe *out);
+
+/* The same, with the answer of an earlier launch when config_dir's cache
+ * holds one for this very host state (nsmemo.c says what decides it),
+ * else probing and keeping a full "yes" there. config_dir: landfence's
+ * configuration directory (absolute; NULL: no memo). Returns as
+ * lf_ns_probe_run. */
+int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir);
+
+/* After a launch failed placing its mounts: when this process's answer
+ * was remembered, forgets it (the file too), so that the next probe of
+ * this process, and the next launch, try every step again. Returns 1
+ * (forgotten), 0 (it was not remembered), or the negative errno of the
+ * file's removal (forgotten by this process only). */
+int lf_ns_probe_forget(void);
+
+/* nsmemo.c. Whether config_dir holds a "yes" for this host state, then
+ * *out (remembered set). */
+bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *out);
+/* Keeps p when it is a full "yes" (best effort). */
+void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p);
+/* Removes the file this process's answer came from: 1, 0 (there was
+ * none), or -errno of unlink. */
+int lf_ns_memo_forget(void);
+/* That file's path ("" none), until it is forgotten. */
+const char *lf_ns_memo_used(void);
+/* Up to size - 1 bytes (size > 0) of a small file (of /proc), read
+ * whole, NUL-terminated: its length, or the negative errno of open or
+ * read. */
+ssize_t lf_proc_read(const char *path, char *buf, size_t size);
 
 /* What a bind seen as others see it gets: id-mapped through
  * lf_ns_nobody_userns(), read-only (a file's metadata too: chmod, utimes

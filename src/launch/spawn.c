@@ -161,6 +161,30 @@ static int std_fds_check(const struct lf_sandbox *sb, struct lf_diag *diag)
 	return 0;
 }
 
+/* After a failure placing the mounts: an answer of the namespace probe
+ * remembered from an earlier launch no longer holds; forgotten, so that
+ * the next launch probes (src/launch/nsmemo.c). */
+static void ns_forget(const struct lf_child *c, struct lf_diag *diag)
+{
+	char file[PATH_MAX];
+	size_t n;
+	int r;
+
+	snprintf(file, sizeof(file), "%s", lf_ns_memo_used());
+	if (!c->sb->ns.remembered || (r = lf_ns_probe_forget()) == 0 || !diag)
+		return;
+	n = strlen(diag->message);
+	if (r > 0)
+		snprintf(diag->message + n, sizeof(diag->message) - n,
+			 " (mounts were planned on the namespace probe's answer remembered from "
+			 "an earlier launch; it is forgotten, and the next launch probes again)");
+	else
+		snprintf(diag->message + n, sizeof(diag->message) - n,
+			 " (mounts were planned on the namespace probe's answer remembered from "
+			 "an earlier launch, in %s, which cannot be removed (%s): remove it)",
+			 file, strerror(-r));
+}
+
 /* Says which mount step failed, for a child that stopped there. */
 static void ns_failure(const struct lf_child *c, int err, struct lf_diag *diag)
 {
@@ -305,15 +329,18 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 					    "the user namespace that shows /etc as others see it "
 					    "cannot be made (%s); nothing was run",
 					    strerror(-r));
+			if (r != -ENOMEM)
+				ns_forget(c, diag);
 			return r == -ENOMEM ? r : -EIO;
 		}
 		lo.ns = &c->ns;
 	}
 	r = lf_launch_spawn(&lo, &c->launch, &c->failure);
 	if (r < 0) {
-		if (c->failure.stage == LF_STAGE_NAMESPACE)
+		if (c->failure.stage == LF_STAGE_NAMESPACE) {
 			ns_failure(c, -r, diag);
-		else
+			ns_forget(c, diag);
+		} else
 			lf_diag_set(diag, "", 0, 0, "%s: %s: %s", c->argv[0],
 				    lf_launch_stage_name(c->failure.stage), strerror(-r));
 		/* Only exec's own failure is the program's (127, 126). */

@@ -10,8 +10,11 @@ Usage: run_test.py [TEST...]
 
 import json
 import os
+import re
+import shutil
 import stat
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.dont_write_bytecode = True
@@ -543,7 +546,10 @@ def nested_cache(s):
     # apart), a new project's first run keeps the 128 most recently
     # written, its own among them.
     cdir = s.h(".config/landfence/cache")
-    before = set(os.listdir(cdir))  # this project's (and, without a
+
+    def caches_now():  # the namespace probe's answer is not one of them
+        return {n for n in os.listdir(cdir) if n.startswith(("tree-", "dev-"))}
+    before = caches_now()  # this project's (and, without a
     # namespace, its grants' device caches): all recent
     old = int(time.time()) - 7 * 86400
     nfake, keep = 134, 128
@@ -558,7 +564,7 @@ def nested_cache(s):
     time.sleep(2.2)
     res = s.lf("run", "--", "true", cwd=other)
     check(res.code == 0, "run in a second project failed")
-    kept = set(os.listdir(cdir))
+    kept = caches_now()
     new = {n for n in kept - before - set(fakes) if n.startswith("tree-")}
     check(len(kept) == keep, "%d caches kept, not %d" % (len(kept), keep))
     check(before <= kept, "a recent cache was removed: %r" % (before - kept))
@@ -566,6 +572,148 @@ def nested_cache(s):
     left = [n for n in fakes if n in kept]
     check(left == fakes[len(fakes) - len(left):],
           "not the least recently written caches were removed: %r" % left)
+
+
+def ns_memo(s):
+    """The namespace probe's answer is remembered for the host state that
+    decides it: the first plan probes and keeps its "yes" in the
+    configuration's cache, the next ones say they used it; a key that no
+    longer matches, or a file others may write, is not used (the probe
+    runs and the file is rewritten); the program cannot write it; an
+    answer that does not hold makes the launch run nothing, and is
+    forgotten, so that the next launch probes and runs."""
+    need_enforcement(s)
+    memo = s.h(".config/landfence/cache/ns-probe")
+    if os.path.exists(memo):
+        os.unlink(memo)  # need_enforcement's plan kept one
+    nsline = re.compile(r"^mount namespace: (.*)$", re.M)
+
+    def plan_ns():
+        res = s.lf("plan")
+        check(res.code == 0, "plan failed")
+        m = nsline.search(res.out)
+        check(m is not None, "plan printed no mount namespace line")
+        return m.group(1)
+    first = plan_ns()
+    if not first.startswith("yes"):
+        check(not os.path.exists(memo), "a \"no\" was kept: %s" % first)
+        raise Skip("no mount namespace here: %s" % first)
+    remembered = "an earlier launch's probe, remembered"
+    check(remembered not in first, "the first plan says it used a remembered answer")
+    check(os.path.exists(memo), "the probe's yes was not kept")
+    st = os.lstat(memo)
+    check(stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o600 and
+          st.st_uid == os.geteuid(), "the kept answer is not a private file of ours")
+    text = s.read(memo)
+    check(text.endswith("\nyes others=%d\n" % (1 if os.geteuid() == 0 else 0)),
+          "the kept answer is not the probe's: %r" % text[-40:])
+    check(remembered in plan_ns(), "the second plan did not use the kept answer")
+    res = s.lf("plan", "--json")
+    check(res.code == 0 and json.loads(res.out)["namespace"]["remembered"] is True,
+          "plan --json does not say the answer was remembered")
+    res = s.sh("echo 'yes others=1' >> %s" % memo)
+    check(res.code != 0 and denied(res), "the program could write the kept answer")
+    check(s.read(memo) == text, "the kept answer changed")
+    # Another host state (another boot here): not used, probed, rewritten.
+    s.write(memo, text.replace("\nboot ", "\nboot 0"))
+    check(remembered not in plan_ns(), "an answer kept for another boot was used")
+    check(s.read(memo) == text, "the answer was not rewritten for this boot")
+    # A file others may write is nobody's word.
+    os.chmod(memo, 0o622)
+    check(remembered not in plan_ns(), "an answer others may write was used")
+    check(stat.S_IMODE(os.lstat(memo).st_mode) == 0o600, "the answer was not rewritten")
+    # Anything after the answer, a NUL byte included; a second name.
+    for tail in ("\0junk", "more\n"):
+        with open(memo, "a") as f:
+            f.write(tail)
+        check(remembered not in plan_ns(), "an answer followed by %r was used" % tail)
+        check(s.read(memo) == text, "the answer was not rewritten")
+    link = os.path.join(s.top, "second-name")
+    os.link(memo, link)
+    check(remembered not in plan_ns(), "an answer with a second name was used")
+    os.unlink(link)
+    # A temporary file a killed write left, a minute old, is swept when
+    # an answer is kept; a recent one is not (a write under way).
+    cdir = os.path.dirname(memo)
+    stale, recent = os.path.join(cdir, "ns-probe.AbC123"), os.path.join(cdir, "ns-probe.XyZ789")
+    for p in (stale, recent):
+        s.write(p, "partial")
+    old = int(time.time()) - 120
+    os.utime(stale, (old, old))
+    os.unlink(memo)
+    check(remembered not in plan_ns(), "a removed answer was used")
+    check(not os.path.exists(stale), "a stale temporary file was left")
+    check(os.path.exists(recent), "a temporary file under way was removed")
+    os.unlink(recent)
+    # As root, an answer without the id-mapped /etc is not a full yes.
+    if os.geteuid() == 0:
+        s.write(memo, text.replace("\nyes others=1\n", "\nyes others=0\n"))
+        check(remembered not in plan_ns(), "a root answer without /etc as others see it was used")
+        check(s.read(memo) == text, "the answer was not rewritten")
+        return
+    # Unprivileged, an answer that does not hold: /etc as others see it
+    # needs a user namespace only root can map. Nothing runs, and the
+    # answer is forgotten.
+    s.write(memo, text.replace("\nyes others=0\n", "\nyes others=1\n"))
+    check(remembered in plan_ns(), "the forged answer was not used")
+    marker = os.path.join(s.proj, "ran")
+    res = s.sh("touch %s" % marker)
+    check(res.code == 125, "a launch on an answer that does not hold did not fail (%d)" % res.code)
+    check("nothing was run" in res.err and "forgotten" in res.err,
+          "the failure does not say the answer was forgotten: %r" % res.err)
+    check(not os.path.exists(marker), "the program ran")
+    check(not os.path.exists(memo), "the answer that did not hold was kept")
+    res = s.sh("touch %s" % marker)
+    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
+    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+
+
+def cache_dir(s):
+    """landfence's caches (the nested-repository search's listings, the
+    namespace probe's answer) decide what a launch protects: they are read
+    and written only in a cache directory beyond the program's reach. A
+    cache directory that is a symbolic link (here into the project, which
+    the program writes), that others may write, or that is not the user's
+    own is not used: nothing is written there, nothing there is believed,
+    and the protections are the same."""
+    need_enforcement(s)
+    git(s, s.proj, "init", "-q", ".")
+    os.makedirs(os.path.join(s.proj, "a/b"))
+    git(s, os.path.join(s.proj, "a"), "init", "-q", "inner")
+    time.sleep(2.2)  # directories changed in the last two seconds are never cached
+    first = protected(s, "/inner/.git/")
+    check(first, "the nested repository is not protected")
+    real = s.h(".config/landfence/cache")
+    check(any(n.startswith("tree-") for n in os.listdir(real)), "no cache was written")
+    shutil.rmtree(real)
+    # A link into the project.
+    target = os.path.join(s.proj, "cachedir")
+    os.makedirs(target)
+    os.symlink(target, real)
+    for _ in range(2):
+        check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(os.listdir(target) == [], "landfence wrote through a linked cache directory: %r"
+          % os.listdir(target))
+    ns = "an earlier launch's probe, remembered"
+    check(ns not in s.lf("plan").out, "an answer was taken from a linked cache directory")
+    # What the program writes there (it may: the project is writable)
+    # is not believed: a forged cache of listings that knows no nested
+    # repository, a forged probe answer.
+    res = s.sh("printf 'landfence-tree-cache 2\\n' > cachedir/tree-0000000000000000 && "
+               "printf 'yes others=1\\n' > cachedir/ns-probe")
+    check(res.code == 0, "the program could not write its own project")
+    check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(ns not in s.lf("plan").out, "a forged answer was believed")
+    os.unlink(real)
+    # A real directory others may write, or another user's: the same.
+    os.makedirs(real)
+    os.chmod(real, 0o777)
+    check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(os.listdir(real) == [], "landfence wrote in a cache directory others may write")
+    os.chmod(real, 0o700)
+    check(protected(s, "/inner/.git/") == first, "the protections changed")
+    check(any(n.startswith("tree-") for n in os.listdir(real)),
+          "no cache was written in a private cache directory")
 
 
 def claude_state(s):
@@ -706,6 +854,8 @@ TESTS = {
     "network": network,
     "nested-cache": nested_cache,
     "escaped-output": escaped_output,
+    "ns-memo": ns_memo,
+    "cache-dir": cache_dir,
     "claude-state": claude_state,
     "device-cache": device_cache,
 }

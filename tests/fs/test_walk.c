@@ -465,6 +465,72 @@ static void test_realpath_link_memo(void **state)
 	lf_realpath_memo_fini(&memo);
 }
 
+/* lf_dirnames_absent says "no such file" only where a look would: below
+ * the listed directory, through a first name it does not hold; never for
+ * a name it holds (a dangling link included), for ".", "..", an empty
+ * name, a path outside it or the directory itself, another directory
+ * than the first one asked for, a directory given with a trailing slash,
+ * or one it cannot list. */
+static void test_dirnames_absent(void **state)
+{
+	static const struct {
+		const char *rel;
+		bool absent;
+	} cases[] = {
+		{ "dn/missing", true },	   { "dn/missing/x/y", true },
+		{ "dn/.missing", true },   { "dn/a", false },
+		{ "dn/a/missing", false }, { "dn/f", false },
+		{ "dn/f/x", false },	   { "dn/l", false },
+		{ "dn/l/x", false },	   { "dn/.hidden", false },
+		{ "dn/./missing", false }, { "dn/../missing", false },
+		{ "dn//missing", false },  { "dn", false },
+		{ "dnx/missing", false },  { "other/missing", false },
+	};
+	struct lf_dirnames d = { 0 };
+	char dir[PATH_MAX], p[PATH_MAX + 64];
+	struct stat st;
+
+	(void)state;
+	sh("mkdir -p %s/dn/a %s/other && touch %s/dn/f %s/dn/.hidden && ln -s nowhere %s/dn/l",
+	   base, base, base, base, base);
+	snprintf(dir, sizeof(dir), "%s/dn", base);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", base, cases[i].rel);
+		bool got = lf_dirnames_absent(&d, dir, p);
+
+		if (got != cases[i].absent)
+			fail_msg("%s: absent %d, expected %d", p, got, cases[i].absent);
+		/* What it says absent, a look finds missing. */
+		if (got && (lstat(p, &st) == 0 || errno != ENOENT))
+			fail_msg("%s: said absent, lstat says otherwise", p);
+	}
+	assert_int_equal(d.state, 1);
+	/* One directory per value: another one is not answered. */
+	snprintf(p, sizeof(p), "%s/other/missing", base);
+	snprintf(dir, sizeof(dir), "%s/other", base);
+	assert_false(lf_dirnames_absent(&d, dir, p));
+	lf_dirnames_fini(&d);
+	assert_int_equal(d.n, 0);
+	/* A trailing slash, a relative directory: nothing is said. */
+	snprintf(dir, sizeof(dir), "%s/dn/", base);
+	snprintf(p, sizeof(p), "%s/dn/missing", base);
+	assert_false(lf_dirnames_absent(&d, dir, p));
+	assert_int_equal(d.state, -1);
+	lf_dirnames_fini(&d);
+	assert_false(lf_dirnames_absent(&d, "dn", "dn/missing"));
+	lf_dirnames_fini(&d);
+	/* A directory it cannot list (searchable, not readable), for
+	 * whom its mode binds: nothing is said. */
+	if (geteuid() != 0) {
+		snprintf(dir, sizeof(dir), "%s/dn", base);
+		sh("chmod 0311 %s/dn", base);
+		assert_false(lf_dirnames_absent(&d, dir, p));
+		assert_int_equal(d.state, -1);
+		sh("chmod 0755 %s/dn", base);
+		lf_dirnames_fini(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_canon_lenient),
 		cmocka_unit_test(test_realpath_memo),
 		cmocka_unit_test(test_realpath_link_memo),
+		cmocka_unit_test(test_dirnames_absent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -103,7 +103,7 @@ ssize_t lf_proc_read(const char *path, char *buf, size_t size)
  * kernel does not have, no LSM label). Any other error voids the key. */
 static void key_file(struct key *k, const char *path)
 {
-	char v[256];
+	char v[256] = "";
 	ssize_t n = lf_proc_read(path, v, sizeof(v));
 
 	if (n < 0 && n != -ENOENT && n != -EINVAL && n != -EOPNOTSUPP) {
@@ -130,6 +130,7 @@ static void key_status(struct key *k)
 	char st[8192];
 	size_t found = 0;
 
+	st[0] = '\0';
 	if (lf_proc_read("/proc/self/status", st, sizeof(st)) < 0) {
 		k->bad = true;
 		return;
@@ -195,7 +196,7 @@ static void key_ns(struct key *k, const char *path)
 
 static void key_make(struct key *k, bool user)
 {
-	char boot[64];
+	char boot[64] = "";
 
 	k->n = 0;
 	k->bad = false;

@@ -76,6 +76,12 @@ struct search {
 	size_t *index;	 /* old's records sorted by rel, made when needed */
 	bool indexed;	 /* index made (NULL: none usable) */
 	struct recs now; /* what this search saw (kept ones only) */
+	/* While every directory so far was found unchanged, in the order
+	 * old holds them, now is old's first same records, left in place
+	 * (a tree that did not change costs no copy); the first other
+	 * directory moves them over (now_take). */
+	size_t same;
+	bool diverged;
 	const char *root;
 	size_t rootlen;
 	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
@@ -372,6 +378,42 @@ static struct rec *old_find(struct search *s, const char *rel)
 	return NULL;
 }
 
+/* Ends the prefix of old that stands for now: its records move to now,
+ * each with a copy of its rel (old's rel stays for old_find's index);
+ * their subdirectory lists move (the callers that are still going
+ * through them keep the same arrays). */
+static int now_take(struct search *s)
+{
+	s->diverged = true;
+	for (size_t i = 0; i < s->same; i++) {
+		struct rec *o = &s->old.v[i];
+		struct rec c = *o;
+
+		if (!(c.rel = strdup(o->rel)) || recs_push(&s->now, &c) < 0) {
+			free(c.rel);
+			return -ENOMEM;
+		}
+		o->subs = NULL;
+		o->nsub = 0;
+		o->devs = NULL;
+		o->ndev = 0;
+	}
+	return 0;
+}
+
+/* What now holds at the end of a search: the prefix of old, when no
+ * directory differed. */
+static void now_finish(struct search *s)
+{
+	if (s->diverged)
+		return;
+	for (size_t i = s->same; i < s->old.n; i++)
+		rec_fini(&s->old.v[i]);
+	s->old.n = s->same;
+	s->now = s->old;
+	s->old = (struct recs){ 0 };
+}
+
 static bool same_times(const struct rec *c, const struct stat *st)
 {
 	return c->dev == (uint64_t)st->st_dev && c->ino == (uint64_t)st->st_ino &&
@@ -504,6 +546,14 @@ static int join(char *out, size_t size, const char *a, const char *b)
 	return 0;
 }
 
+/* Whether a record's times are old enough to move on a change: only
+ * such records are kept. */
+static bool rec_settled(const struct search *s, const struct rec *c)
+{
+	return ts_ns(c->cs, c->cns) < s->start_ns - RACY_NS &&
+	       ts_ns(c->ms, c->mns) < s->start_ns - RACY_NS;
+}
+
 /* One directory (rel below the root, at depth: its entries' depth), then
  * its subdirectories. Returns 0, -EAGAIN (walk instead), -ENOMEM. */
 static int search_dir(struct search *s, const char *rel, size_t depth)
@@ -519,7 +569,15 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		return -EAGAIN;
 	o = old_find(s, rel);
 	bool hit = o && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && same_times(o, &st);
-	if (hit) {
+	/* Unchanged and next in old's order while all before it were too:
+	 * the record stays where it is, and c only looks at it. */
+	bool borrowed = hit && !s->diverged && o == &s->old.v[s->same] && rec_settled(s, o);
+
+	if (!borrowed && !s->diverged && (r = now_take(s)) < 0)
+		return r;
+	if (borrowed) {
+		c = *o;
+	} else if (hit) {
 		c = (struct rec){ .dev = o->dev,
 				  .ino = o->ino,
 				  .cs = o->cs,
@@ -557,18 +615,12 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	 * runs, and says what it could not see. What was read so far is kept,
 	 * so a tree too large for one launch is known after a few. */
 	s->work += hit ? 1 : c.nentries;
-	if (s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL) {
-		rec_fini(&c);
-		return -EAGAIN;
-	}
-	for (uint32_t i = 0; s->devices && i < c.ndev; i++) {
+	r = s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL
+		    ? -EAGAIN
+		    : 0;
+	for (uint32_t i = 0; r == 0 && s->devices && i < c.ndev; i++)
 		r = devfound_push(s, path, &c.devs[i]);
-		if (r < 0) {
-			rec_fini(&c);
-			return r;
-		}
-	}
-	if (c.gittype && !s->devices) {
+	if (r == 0 && c.gittype && !s->devices) {
 		size_t pl = strlen(path);
 
 		r = pl + sizeof("/.git") > sizeof(path) ? -EAGAIN : 0;
@@ -576,25 +628,22 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 			memcpy(path + pl, "/.git", sizeof("/.git"));
 			r = found_push(s, path, c.gittype, depth);
 		}
-		if (r < 0) {
-			rec_fini(&c);
-			return r;
-		}
 	}
-	/* Kept only when its times are old enough to move on a change. */
-	bool keep = ts_ns(c.cs, c.cns) < s->start_ns - RACY_NS &&
-		    ts_ns(c.ms, c.mns) < s->start_ns - RACY_NS;
+	bool keep = borrowed || rec_settled(s, &c);
 	char **subs = c.subs;
 	uint32_t nsub = c.nsub;
 
-	c.rel = strdup(rel);
-	if (!c.rel || (keep && recs_push(&s->now, &c) < 0)) {
-		rec_fini(&c);
-		return -ENOMEM;
+	if (r == 0 && borrowed)
+		s->same++;
+	else if (r == 0 && (!(c.rel = strdup(rel)) || (keep && recs_push(&s->now, &c) < 0)))
+		r = -ENOMEM;
+	if (r < 0) {
+		if (!borrowed)
+			rec_fini(&c);
+		return r;
 	}
 	/* path is free again: each subdirectory's rel is made in it (one
 	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
-	r = 0;
 	for (uint32_t i = 0; r == 0 && i < nsub; i++)
 		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1);
 	if (!keep)
@@ -739,6 +788,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
 		cache_load(file, magic, root, &s->old);
 	r = search_dir(s, "", 1);
+	now_finish(s);
 	if ((r == 0 || r == -EAGAIN) && s->changed &&
 	    lf_cache_dir(config_dir, true, dir, sizeof(dir)) == 0) {
 		struct stat st;

@@ -84,6 +84,7 @@ struct search {
 	bool diverged;
 	const char *root;
 	size_t rootlen;
+	int rootfd;	    /* the root, opened once: every lookup starts there */
 	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
 	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
 	size_t work;	    /* entries read, plus directories found unchanged */
@@ -421,13 +422,14 @@ static bool same_times(const struct rec *c, const struct stat *st)
 	       c->ms == st->st_mtim.tv_sec && c->mns == st->st_mtim.tv_nsec;
 }
 
-/* Reads the directory at path (open, fstat: its times from the same
- * descriptor as its entries) into c. Returns 1 read, 0 nothing there (gone,
+/* Reads the directory rel below rootfd ("" the root itself; open,
+ * fstat: its times from the same descriptor as its entries) into c. Returns 1 read, 0 nothing there (gone,
  * not a directory, a link: what the walk skips too), -EAGAIN anything
  * else (the caller walks), -ENOMEM. */
-static int list_read(const char *path, bool devices, struct rec *c, struct stat *st)
+static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd =
+		openat(rootfd, rel[0] ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *d;
 	DIR *dir;
 	size_t cap = 0, devcap = 0;
@@ -568,7 +570,10 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	if (depth > TREE_MAX_DEPTH || join(path, sizeof(path), s->root, rel) < 0)
 		return -EAGAIN;
 	o = old_find(s, rel);
-	bool hit = o && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && same_times(o, &st);
+	/* Below the root's descriptor: the root's own names are not looked
+	 * up again for each of its directories. */
+	bool hit = o && fstatat(s->rootfd, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		   S_ISDIR(st.st_mode) && same_times(o, &st);
 	/* Unchanged and next in old's order while all before it were too:
 	 * the record stays where it is, and c only looks at it. */
 	bool borrowed = hit && !s->diverged && o == &s->old.v[s->same] && rec_settled(s, o);
@@ -598,7 +603,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		o->ndev = 0;
 	} else {
 		s->changed = true;
-		r = list_read(path, s->devices, &c, &st);
+		r = list_read(s->rootfd, rel, s->devices, &c, &st);
 		if (r <= 0) {
 			rec_fini(&c);
 			return r;
@@ -783,6 +788,13 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 
 	if (asprintf(&key, "%s\n%s", file, root) < 0)
 		return -ENOMEM;
+	/* A root that cannot be opened as a directory (gone, replaced by a
+	 * link) is the walk's, which says what it could not see. */
+	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->rootfd < 0) {
+		free(key);
+		return 0;
+	}
 	/* Read only from a cache directory beyond the program's reach
 	 * (lf_cache_dir): else every directory is read again. */
 	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
@@ -808,6 +820,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	else
 		recs_fini(&s->now);
 	free(key);
+	close(s->rootfd);
 	return r == -EAGAIN ? 0 : r < 0 ? r : 1;
 }
 

@@ -520,6 +520,11 @@ def nested_cache(s):
     protected(s, "/inner/.git/")
     res = s.sh("mkdir -p a/b/c/x && git init -q a/b/c/x/planted")
     check(res.code == 0, "git init in the sandbox failed")
+    # The search after the program starts from the records the search
+    # before it found unchanged, and reads a/b/c again.
+    check("the program made the git directory %s" % os.path.join(
+        os.path.realpath(s.proj), "a/b/c/x/planted/.git") in res.err,
+        "the run did not report the repository the program made: %s" % res.err)
     check(protected(s, "/planted/.git/"),
           "a repository the program made is not protected on the next run")
     res = s.sh("echo x > %s" % caches[0])

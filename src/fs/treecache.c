@@ -23,6 +23,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +86,10 @@ struct search {
 	 * directory moves them over (now_take). */
 	size_t same;
 	bool diverged;
+	/* For a large cache, whether each of old's directories was found
+	 * with its record's times, looked at before the search (prestat),
+	 * or NULL: each is looked at when the search meets it. */
+	bool *pre;
 	const char *root;
 	size_t rootlen;
 	int rootfd;	    /* the root, opened once: every lookup starts there */
@@ -548,6 +556,91 @@ static int join(char *out, size_t size, const char *a, const char *b)
 	return 0;
 }
 
+/* Whether the directory of record o is there, a directory, with the
+ * record's device, inode and times. Below the root's descriptor: the
+ * root's own names are not looked up again for each of its directories. */
+static bool rec_unchanged(const struct search *s, const struct rec *o)
+{
+	struct stat st;
+
+	return fstatat(s->rootfd, o->rel[0] ? o->rel : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(st.st_mode) && same_times(o, &st);
+}
+
+/* A cache of at least this many directories is looked at in two halves
+ * at once, when two processors may run this process: each look is a
+ * system call (~3 us on the development VM), two per directory a launch,
+ * and the directories of a cache are known before the search starts. */
+#define PRESTAT_MIN 1024
+
+/* The directories are shared out 64 at a time: a thread that starts
+ * late (waking another processor can take milliseconds on a VM) or runs
+ * slower takes fewer, and the search waits at most for the other's last
+ * 64. */
+#define PRESTAT_CHUNK 64
+
+struct prestat_work {
+	const struct search *s;
+	bool *pre;
+	atomic_size_t next; /* the first directory nobody took yet */
+};
+
+static void *prestat_run(void *arg)
+{
+	struct prestat_work *w = arg;
+	size_t n = w->s->old.n;
+
+	for (;;) {
+		size_t from = atomic_fetch_add(&w->next, PRESTAT_CHUNK);
+
+		if (from >= n)
+			return NULL;
+		for (size_t i = from; i < n && i < from + PRESTAT_CHUNK; i++)
+			w->pre[i] = rec_unchanged(w->s, &w->s->old.v[i]);
+	}
+}
+
+/* Fills s->pre for a large cache: one thread (every signal blocked, a
+ * small stack) and this one look at old's directories together, and the
+ * thread is joined before the search. Anything that fails leaves s->pre
+ * NULL: the search looks at each directory itself. Each look is the one
+ * the search would make, a little earlier: what a directory held when it
+ * was looked at, as before. */
+static void prestat(struct search *s)
+{
+	struct prestat_work w = { .s = s };
+	sigset_t all, mask;
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t cpus;
+	int r;
+
+	if (s->old.n < PRESTAT_MIN || sched_getaffinity(0, sizeof(cpus), &cpus) != 0 ||
+	    CPU_COUNT(&cpus) < 2 || !(w.pre = malloc(s->old.n * sizeof(*w.pre))))
+		return;
+	atomic_init(&w.next, 0);
+	if (pthread_attr_init(&attr) != 0) {
+		free(w.pre);
+		return;
+	}
+	(void)pthread_attr_setstacksize(&attr, 64u << 10); /* else the default */
+	sigfillset(&all);
+	r = pthread_sigmask(SIG_SETMASK, &all, &mask);
+	if (r == 0) {
+		r = pthread_create(&t, &attr, prestat_run, &w);
+		(void)pthread_sigmask(SIG_SETMASK, &mask, NULL); /* as it was */
+	}
+	(void)pthread_attr_destroy(&attr);
+	if (r != 0) {
+		free(w.pre);
+		return;
+	}
+	prestat_run(&w);
+	if (pthread_join(t, NULL) != 0)
+		return; /* never: the thread may still write pre, which is left */
+	s->pre = w.pre;
+}
+
 /* Whether a record's times are old enough to move on a change: only
  * such records are kept. */
 static bool rec_settled(const struct search *s, const struct rec *c)
@@ -572,8 +665,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	o = old_find(s, rel);
 	/* Below the root's descriptor: the root's own names are not looked
 	 * up again for each of its directories. */
-	bool hit = o && fstatat(s->rootfd, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		   S_ISDIR(st.st_mode) && same_times(o, &st);
+	bool hit = o && (s->pre ? s->pre[o - s->old.v] : rec_unchanged(s, o));
 	/* Unchanged and next in old's order while all before it were too:
 	 * the record stays where it is, and c only looks at it. */
 	bool borrowed = hit && !s->diverged && o == &s->old.v[s->same] && rec_settled(s, o);
@@ -799,7 +891,9 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	 * (lf_cache_dir): else every directory is read again. */
 	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
 		cache_load(file, magic, root, &s->old);
+	prestat(s);
 	r = search_dir(s, "", 1);
+	free(s->pre);
 	now_finish(s);
 	if ((r == 0 || r == -EAGAIN) && s->changed &&
 	    lf_cache_dir(config_dir, true, dir, sizeof(dir)) == 0) {

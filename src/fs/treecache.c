@@ -145,19 +145,19 @@ void lf_tree_devnodes_free(struct lf_tree_devnode *v, size_t n)
  */
 
 struct rd {
-	const unsigned char *p, *end;
+	FILE *f;
+	uint64_t left; /* bytes of the file not read yet */
 	bool bad;
 };
 
 static void rd_bytes(struct rd *r, void *out, size_t n)
 {
-	if (r->bad || (size_t)(r->end - r->p) < n) {
+	if (r->bad || r->left < n || fread_unlocked(out, 1, n, r->f) != n) {
 		r->bad = true;
 		memset(out, 0, n);
 		return;
 	}
-	memcpy(out, r->p, n);
-	r->p += n;
+	r->left -= n;
 }
 
 static char *rd_str(struct rd *r)
@@ -166,14 +166,17 @@ static char *rd_str(struct rd *r)
 	char *s;
 
 	rd_bytes(r, &n, sizeof(n));
-	if (r->bad || n > PATH_MAX || (size_t)(r->end - r->p) < n || memchr(r->p, '\0', n)) {
+	if (r->bad || n > PATH_MAX || r->left < n || !(s = malloc((size_t)n + 1))) {
 		r->bad = true;
 		return NULL;
 	}
-	s = strndup((const char *)r->p, n);
-	if (!s)
+	rd_bytes(r, s, n);
+	s[n] = '\0';
+	if (r->bad || memchr(s, '\0', n)) {
 		r->bad = true;
-	r->p += n;
+		free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -192,24 +195,36 @@ static bool name_ok(const char *n)
 	return n[0] && !strchr(n, '/') && strcmp(n, ".") != 0 && strcmp(n, "..") != 0;
 }
 
+/* Read through a small buffer, not whole: a 200,000-file project's cache
+ * is 180 KB, whose pages a launch would otherwise touch once more. Only a
+ * regular file reached without a link, of its size at most CACHE_MAX. */
 static void cache_load(const char *file, const char *magic, const char *root, struct recs *old)
 {
-	char *text = NULL;
-	size_t len = 0;
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	char head[64];
+	struct stat st;
+	FILE *f;
 
-	if (lf_file_read_at(AT_FDCWD, file, LF_FILE_STRICT, CACHE_MAX, &text, &len) < 0)
+	if (fd < 0)
 		return;
-	struct rd r = { (const unsigned char *)text, (const unsigned char *)text + len, false };
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    (uint64_t)st.st_size > CACHE_MAX || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	struct rd r = { f, (uint64_t)st.st_size, false };
 	size_t ml = strlen(magic);
 	char *croot = NULL;
 
-	if (len < ml || memcmp(text, magic, ml) != 0)
+	if (ml > sizeof(head))
 		goto out;
-	r.p += ml;
+	rd_bytes(&r, head, ml);
+	if (r.bad || memcmp(head, magic, ml) != 0)
+		goto out;
 	croot = rd_str(&r);
 	if (r.bad || strcmp(croot, root) != 0)
 		goto out;
-	while (!r.bad && r.p < r.end) {
+	while (!r.bad && r.left > 0) {
 		struct rec c = { 0 };
 
 		c.rel = rd_str(&r);
@@ -248,11 +263,13 @@ static void cache_load(const char *file, const char *magic, const char *root, st
 			r.bad = true;
 		}
 	}
-	if (r.bad)
-		recs_fini(old);
 out:
+	/* A file that did not parse whole (or changed under the read) is
+	 * not used at all. */
+	if (r.bad || r.left > 0)
+		recs_fini(old);
 	free(croot);
-	free(text);
+	fclose(f);
 }
 
 static int wr(FILE *f, const void *p, size_t n)

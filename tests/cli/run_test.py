@@ -547,6 +547,19 @@ def nested_cache(s):
     magic, root, recs = tree_cache_read(caches[0])
     tree_cache_write(caches[0], magic, root, list(reversed(recs)) + recs[:1])
     check(protected(s, "/inner/.git/") == first, "a record twice lost a repository")
+    # Cut in the middle of a record (read through a buffer, not whole):
+    # not used, the same protections, rewritten.
+    time.sleep(2.2)
+    protected(s, "/inner/.git/")
+    with open(caches[0], "rb") as f:
+        whole = f.read()
+    with open(caches[0], "wb") as f:
+        f.write(whole[:len(whole) - 7])
+    check(protected(s, "/inner/.git/") == first, "a cut cache lost a repository")
+    with open(caches[0], "rb") as f:
+        again = f.read()
+    check(again != whole[:len(whole) - 7], "the cut cache was not rewritten")
+    check(tree_cache_read(caches[0])[2], "the rewritten cache holds no directory")
     # Bounded: with 134 other caches (written days ago, one a minute
     # apart), a new project's first run keeps the 128 most recently
     # written, its own among them.

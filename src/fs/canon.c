@@ -356,11 +356,126 @@ char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *n
 	return real;
 }
 
+static void dirnames_list(struct lf_dirnames *d, const char *dir, size_t max, bool search);
+static const struct lf_dirname *dirnames_find(const struct lf_dirnames *d, const char *name);
+
+/* A parent lf_realpath_memo_type was asked about: how often, and its
+ * listing once taken. */
+struct lf_memo_parent {
+	char *dir; /* owned; NULL: a free slot */
+	size_t asks;
+	size_t next_try; /* asks at which it is listed (again) */
+	struct lf_dirnames names;
+};
+
+static size_t parent_slot(const struct lf_memo_parent *v, size_t cap, const char *dir, size_t len)
+{
+	size_t i = lf_fnv(dir, len) & (cap - 1);
+
+	while (v[i].dir && !(strlen(v[i].dir) == len && memcmp(v[i].dir, dir, len) == 0))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* The record of the parent dir[0..len), made when missing; NULL when
+ * memory runs out. */
+static struct lf_memo_parent *parent_get(struct lf_realpath_memo *m, const char *dir, size_t len)
+{
+	size_t i;
+
+	if (m->capparents && m->parents[i = parent_slot(m->parents, m->capparents, dir, len)].dir)
+		return &m->parents[i];
+	if ((m->nparents + 1) * 2 > m->capparents) {
+		size_t cap = m->capparents ? m->capparents * 2 : 64;
+		struct lf_memo_parent *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < m->capparents; k++)
+			if (m->parents[k].dir)
+				v[parent_slot(v, cap, m->parents[k].dir,
+					      strlen(m->parents[k].dir))] = m->parents[k];
+		free(m->parents);
+		m->parents = v;
+		m->capparents = cap;
+	}
+	i = parent_slot(m->parents, m->capparents, dir, len);
+	if (!(m->parents[i].dir = strndup(dir, len)))
+		return NULL;
+	m->parents[i].next_try = LF_MEMO_LIST_AFTER;
+	m->nparents++;
+	return &m->parents[i];
+}
+
+/* What the listing of path's parent (dir[0..len), canonical) says of
+ * its last name: its DT_* type, or DT_UNKNOWN when the listing cannot say
+ * (not taken, not whole, a name too long, a name it does not hold: made
+ * since, perhaps, which the lstat then finds). -ENOMEM. */
+static int parent_says(struct lf_realpath_memo *m, const char *dir, size_t len, const char *name)
+{
+	struct lf_memo_parent *p = parent_get(m, dir, len);
+	const struct lf_dirname *e;
+
+	if (!p)
+		return -ENOMEM;
+	p->asks++;
+	if (p->names.state != 1 && p->asks >= p->next_try) {
+		/* Again when it was too large: only after four times as many
+		 * asks, so that listing costs at most a few names per ask. */
+		lf_dirnames_fini(&p->names);
+		dirnames_list(&p->names, p->dir, p->asks * LF_MEMO_LIST_RATIO, true);
+		p->next_try = p->asks * 4;
+	}
+	if (p->names.state != 1 || strlen(name) > NAME_MAX)
+		return DT_UNKNOWN;
+	e = dirnames_find(&p->names, name);
+	return e ? e->type : DT_UNKNOWN;
+}
+
+char *lf_realpath_memo_type(struct lf_realpath_memo *m, const char *path, unsigned *type)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *real;
+
+	*type = 0;
+	if (clean_absolute(path) && slash != path && memo_has(m, path, (size_t)(slash - path))) {
+		int t = parent_says(m, path, (size_t)(slash - path), slash + 1);
+
+		if (t == -ENOMEM) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		/* Listed, and not a link: the path is its own canonical form,
+		 * as the lstat below would find. */
+		if (t != DT_UNKNOWN && t != DT_LNK) {
+			real = strdup(path);
+			if (!real || (t == DT_DIR && memo_put(m, path, strlen(path)) < 0)) {
+				free(real);
+				errno = ENOMEM;
+				return NULL;
+			}
+			*type = DTTOIF((unsigned)t);
+			return real;
+		}
+	}
+	real = lf_realpath_memo(m, path, &st);
+	if (real)
+		*type = st.st_mode & S_IFMT;
+	return real;
+}
+
 void lf_realpath_memo_fini(struct lf_realpath_memo *m)
 {
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->v[i]);
 	free(m->v);
+	for (size_t i = 0; i < m->capparents; i++)
+		if (m->parents[i].dir) {
+			free(m->parents[i].dir);
+			lf_dirnames_fini(&m->parents[i].names);
+		}
+	free(m->parents);
 	*m = (struct lf_realpath_memo){ 0 };
 }
 
@@ -370,7 +485,7 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m)
 
 static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct lf_dirname *)a)->name, ((const struct lf_dirname *)b)->name);
 }
 
 DIR *lf_dir_open(const char *path, int flags)
@@ -390,7 +505,9 @@ DIR *lf_dir_open(const char *path, int flags)
 	return d;
 }
 
-static void dirnames_list(struct lf_dirnames *d, const char *dir)
+/* Lists dir into d: at most max names; search: only a directory the
+ * caller may search (what a lookup below it needs). */
+static void dirnames_list(struct lf_dirnames *d, const char *dir, size_t max, bool search)
 {
 	size_t len = strlen(dir), cap = 0;
 	struct dirent *e;
@@ -405,15 +522,18 @@ static void dirnames_list(struct lf_dirnames *d, const char *dir)
 	dh = lf_dir_open(dir, 0);
 	if (!dh)
 		return;
+	if (search && faccessat(dirfd(dh), ".", X_OK, AT_EACCESS) != 0) {
+		closedir(dh);
+		return;
+	}
 	errno = 0;
 	while ((e = readdir(dh))) {
-		if (d->n == LF_DIRNAMES_MAX ||
-		    lf_grow((void **)&d->v, &cap, d->n, sizeof(*d->v)) < 0 ||
-		    !(d->v[d->n] = strdup(e->d_name))) {
+		if (d->n == max || lf_grow((void **)&d->v, &cap, d->n, sizeof(*d->v)) < 0 ||
+		    !(d->v[d->n].name = strdup(e->d_name))) {
 			closedir(dh);
 			return;
 		}
-		d->n++;
+		d->v[d->n++].type = e->d_type;
 		errno = 0;
 	}
 	/* readdir's NULL with errno set: the listing is not whole. */
@@ -422,6 +542,15 @@ static void dirnames_list(struct lf_dirnames *d, const char *dir)
 		d->state = 1;
 	}
 	closedir(dh);
+}
+
+/* The entry name (NUL-terminated, at most NAME_MAX bytes) of a listed d,
+ * or NULL. */
+static const struct lf_dirname *dirnames_find(const struct lf_dirnames *d, const char *name)
+{
+	struct lf_dirname key = { (char *)name, 0 };
+
+	return bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_name);
 }
 
 bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path)
@@ -433,7 +562,7 @@ bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path
 	if (!dir)
 		return false;
 	if (d->state == 0)
-		dirnames_list(d, dir);
+		dirnames_list(d, dir, LF_DIRNAMES_MAX, false);
 	if (d->state != 1 || strcmp(d->dir, dir) != 0)
 		return false;
 	len = strlen(dir);
@@ -446,15 +575,13 @@ bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path
 		return false;
 	memcpy(name, p, (size_t)(end - p));
 	name[end - p] = '\0';
-	const char *key = name;
-
-	return !bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_name);
+	return !dirnames_find(d, name);
 }
 
 void lf_dirnames_fini(struct lf_dirnames *d)
 {
 	for (size_t i = 0; i < d->n; i++)
-		free(d->v[i]);
+		free(d->v[i].name);
 	free(d->v);
 	free(d->dir);
 	memset(d, 0, sizeof(*d));

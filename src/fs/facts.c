@@ -96,11 +96,12 @@ static int make_place(const char *path, const char *home, bool dir, const char *
  * place that says so is made first when the host prepares a launch. */
 static int fact_path(const struct lf_host *host, struct lf_realpath_memo *memo, struct lf_cand *c)
 {
+	unsigned type = 0;
 	struct stat st;
 
 	if (c->raw[0] != '/')
 		return 0; /* "~/..." without a home: stage 3 reports it */
-	c->canon = lf_realpath_memo(memo, c->raw, &st);
+	c->canon = lf_realpath_memo_type(memo, c->raw, &type);
 	if (!c->canon && errno == ENOENT && host->prepare && host->home &&
 	    (c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE)) && lstat(c->raw, &st) < 0) {
 		int r = make_place(c->raw, host->home, c->flags & LF_CAND_MAKE_DIR,
@@ -121,8 +122,10 @@ static int fact_path(const struct lf_host *host, struct lf_realpath_memo *memo, 
 		return 0;
 	}
 	/* made: looked at by realpath alone, above. */
-	if (c->made ? stat(c->canon, &st) == 0 : st.st_mode != 0)
-		c->dir = S_ISDIR(st.st_mode);
+	if (c->made && stat(c->canon, &st) == 0)
+		type = st.st_mode & S_IFMT;
+	if (type != 0)
+		c->dir = S_ISDIR(type);
 	return 0;
 }
 

@@ -40,13 +40,35 @@ int lf_path_canon_lenient(const char *in, char **out);
  * could not be looked at); the memo is only as current as the tree was
  * when each entry was proved, like realpath's answer itself. Free the
  * memo with lf_realpath_memo_fini; a zeroed one is empty. */
+struct lf_memo_parent;
 struct lf_realpath_memo {
 	char **v; /* open addressing on lf_fnv, NULL = free */
 	size_t n, cap;
+	/* The parents lf_realpath_memo_type was asked about (open
+	 * addressing, dir NULL = free), with their listings. */
+	struct lf_memo_parent *parents;
+	size_t nparents, capparents;
 };
 struct stat;
 char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat *out);
 void lf_realpath_memo_fini(struct lf_realpath_memo *m);
+
+/* lf_realpath_memo for a caller that needs only the result's type
+ * (S_IFDIR, S_IFREG, ...: the S_IFMT bits of what stat(2) says, in
+ * *type; 0 when it could not be looked at). A canonical directory asked
+ * about for LF_MEMO_LIST_AFTER of its entries or more (the grants of a
+ * large policy: thousands in a few directories) is listed once, and a
+ * clean path below it whose listed type is not a link and not unknown is
+ * its own canonical form, of that type, without a lstat (a name it does
+ * not hold is looked at as before: made since, perhaps). The listing is taken only
+ * of a directory the caller may search, and abandoned (the lstat of each
+ * path again) when it holds more than LF_MEMO_LIST_RATIO names for each
+ * path asked so far; it is what the directory held when it was taken, as
+ * each lstat would have been. Links, unknown types and anything else are
+ * lf_realpath_memo's. Returns as lf_realpath_memo. */
+#define LF_MEMO_LIST_AFTER 16
+#define LF_MEMO_LIST_RATIO 32
+char *lf_realpath_memo_type(struct lf_realpath_memo *m, const char *path, unsigned *type);
 
 /* realpath(3) of the symbolic link name in dirfd, known as path, whose
  * parent directory is canonical (a walk's entry below a canonical root):
@@ -86,9 +108,13 @@ void lf_cache_sweep(const char *dir);
  * more than LF_DIRNAMES_MAX names) answers nothing. A zeroed value is
  * empty; free with lf_dirnames_fini. */
 #define LF_DIRNAMES_MAX 65536
+struct lf_dirname {
+	char *name;	    /* owned */
+	unsigned char type; /* DT_*, as the listing gave it */
+};
 struct lf_dirnames {
-	char *dir; /* the directory as given, owned */
-	char **v;  /* its names, sorted, owned */
+	char *dir;	      /* the directory as given, owned */
+	struct lf_dirname *v; /* its names, sorted by name */
 	size_t n;
 	int state; /* 0 not listed yet, 1 listed, -1 not usable */
 };

@@ -23,6 +23,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,8 +80,19 @@ struct search {
 	size_t *index;	 /* old's records sorted by rel, made when needed */
 	bool indexed;	 /* index made (NULL: none usable) */
 	struct recs now; /* what this search saw (kept ones only) */
+	/* While every directory so far was found unchanged, in the order
+	 * old holds them, now is old's first same records, left in place
+	 * (a tree that did not change costs no copy); the first other
+	 * directory moves them over (now_take). */
+	size_t same;
+	bool diverged;
+	/* For a large cache, whether each of old's directories was found
+	 * with its record's times, looked at before the search (prestat),
+	 * or NULL: each is looked at when the search meets it. */
+	bool *pre;
 	const char *root;
 	size_t rootlen;
+	int rootfd;	    /* the root, opened once: every lookup starts there */
 	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
 	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
 	size_t work;	    /* entries read, plus directories found unchanged */
@@ -130,19 +145,19 @@ void lf_tree_devnodes_free(struct lf_tree_devnode *v, size_t n)
  */
 
 struct rd {
-	const unsigned char *p, *end;
+	FILE *f;
+	uint64_t left; /* bytes of the file not read yet */
 	bool bad;
 };
 
 static void rd_bytes(struct rd *r, void *out, size_t n)
 {
-	if (r->bad || (size_t)(r->end - r->p) < n) {
+	if (r->bad || r->left < n || fread_unlocked(out, 1, n, r->f) != n) {
 		r->bad = true;
 		memset(out, 0, n);
 		return;
 	}
-	memcpy(out, r->p, n);
-	r->p += n;
+	r->left -= n;
 }
 
 static char *rd_str(struct rd *r)
@@ -151,14 +166,17 @@ static char *rd_str(struct rd *r)
 	char *s;
 
 	rd_bytes(r, &n, sizeof(n));
-	if (r->bad || n > PATH_MAX || (size_t)(r->end - r->p) < n || memchr(r->p, '\0', n)) {
+	if (r->bad || n > PATH_MAX || r->left < n || !(s = malloc((size_t)n + 1))) {
 		r->bad = true;
 		return NULL;
 	}
-	s = strndup((const char *)r->p, n);
-	if (!s)
+	rd_bytes(r, s, n);
+	s[n] = '\0';
+	if (r->bad || memchr(s, '\0', n)) {
 		r->bad = true;
-	r->p += n;
+		free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -177,24 +195,36 @@ static bool name_ok(const char *n)
 	return n[0] && !strchr(n, '/') && strcmp(n, ".") != 0 && strcmp(n, "..") != 0;
 }
 
+/* Read through a small buffer, not whole: a 200,000-file project's cache
+ * is 180 KB, whose pages a launch would otherwise touch once more. Only a
+ * regular file reached without a link, of its size at most CACHE_MAX. */
 static void cache_load(const char *file, const char *magic, const char *root, struct recs *old)
 {
-	char *text = NULL;
-	size_t len = 0;
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	char head[64];
+	struct stat st;
+	FILE *f;
 
-	if (lf_file_read_at(AT_FDCWD, file, LF_FILE_STRICT, CACHE_MAX, &text, &len) < 0)
+	if (fd < 0)
 		return;
-	struct rd r = { (const unsigned char *)text, (const unsigned char *)text + len, false };
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    (uint64_t)st.st_size > CACHE_MAX || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	struct rd r = { f, (uint64_t)st.st_size, false };
 	size_t ml = strlen(magic);
 	char *croot = NULL;
 
-	if (len < ml || memcmp(text, magic, ml) != 0)
+	if (ml > sizeof(head))
 		goto out;
-	r.p += ml;
+	rd_bytes(&r, head, ml);
+	if (r.bad || memcmp(head, magic, ml) != 0)
+		goto out;
 	croot = rd_str(&r);
 	if (r.bad || strcmp(croot, root) != 0)
 		goto out;
-	while (!r.bad && r.p < r.end) {
+	while (!r.bad && r.left > 0) {
 		struct rec c = { 0 };
 
 		c.rel = rd_str(&r);
@@ -233,11 +263,13 @@ static void cache_load(const char *file, const char *magic, const char *root, st
 			r.bad = true;
 		}
 	}
-	if (r.bad)
-		recs_fini(old);
 out:
+	/* A file that did not parse whole (or changed under the read) is
+	 * not used at all. */
+	if (r.bad || r.left > 0)
+		recs_fini(old);
 	free(croot);
-	free(text);
+	fclose(f);
 }
 
 static int wr(FILE *f, const void *p, size_t n)
@@ -372,6 +404,42 @@ static struct rec *old_find(struct search *s, const char *rel)
 	return NULL;
 }
 
+/* Ends the prefix of old that stands for now: its records move to now,
+ * each with a copy of its rel (old's rel stays for old_find's index);
+ * their subdirectory lists move (the callers that are still going
+ * through them keep the same arrays). */
+static int now_take(struct search *s)
+{
+	s->diverged = true;
+	for (size_t i = 0; i < s->same; i++) {
+		struct rec *o = &s->old.v[i];
+		struct rec c = *o;
+
+		if (!(c.rel = strdup(o->rel)) || recs_push(&s->now, &c) < 0) {
+			free(c.rel);
+			return -ENOMEM;
+		}
+		o->subs = NULL;
+		o->nsub = 0;
+		o->devs = NULL;
+		o->ndev = 0;
+	}
+	return 0;
+}
+
+/* What now holds at the end of a search: the prefix of old, when no
+ * directory differed. */
+static void now_finish(struct search *s)
+{
+	if (s->diverged)
+		return;
+	for (size_t i = s->same; i < s->old.n; i++)
+		rec_fini(&s->old.v[i]);
+	s->old.n = s->same;
+	s->now = s->old;
+	s->old = (struct recs){ 0 };
+}
+
 static bool same_times(const struct rec *c, const struct stat *st)
 {
 	return c->dev == (uint64_t)st->st_dev && c->ino == (uint64_t)st->st_ino &&
@@ -379,13 +447,14 @@ static bool same_times(const struct rec *c, const struct stat *st)
 	       c->ms == st->st_mtim.tv_sec && c->mns == st->st_mtim.tv_nsec;
 }
 
-/* Reads the directory at path (open, fstat: its times from the same
- * descriptor as its entries) into c. Returns 1 read, 0 nothing there (gone,
+/* Reads the directory rel below rootfd ("" the root itself; open,
+ * fstat: its times from the same descriptor as its entries) into c. Returns 1 read, 0 nothing there (gone,
  * not a directory, a link: what the walk skips too), -EAGAIN anything
  * else (the caller walks), -ENOMEM. */
-static int list_read(const char *path, bool devices, struct rec *c, struct stat *st)
+static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd =
+		openat(rootfd, rel[0] ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *d;
 	DIR *dir;
 	size_t cap = 0, devcap = 0;
@@ -504,6 +573,99 @@ static int join(char *out, size_t size, const char *a, const char *b)
 	return 0;
 }
 
+/* Whether the directory of record o is there, a directory, with the
+ * record's device, inode and times. Below the root's descriptor: the
+ * root's own names are not looked up again for each of its directories. */
+static bool rec_unchanged(const struct search *s, const struct rec *o)
+{
+	struct stat st;
+
+	return fstatat(s->rootfd, o->rel[0] ? o->rel : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(st.st_mode) && same_times(o, &st);
+}
+
+/* A cache of at least this many directories is looked at in two halves
+ * at once, when two processors may run this process: each look is a
+ * system call (~3 us on the development VM), two per directory a launch,
+ * and the directories of a cache are known before the search starts. */
+#define PRESTAT_MIN 1024
+
+/* The directories are shared out 64 at a time: a thread that starts
+ * late (waking another processor can take milliseconds on a VM) or runs
+ * slower takes fewer, and the search waits at most for the other's last
+ * 64. */
+#define PRESTAT_CHUNK 64
+
+struct prestat_work {
+	const struct search *s;
+	bool *pre;
+	atomic_size_t next; /* the first directory nobody took yet */
+};
+
+static void *prestat_run(void *arg)
+{
+	struct prestat_work *w = arg;
+	size_t n = w->s->old.n;
+
+	for (;;) {
+		size_t from = atomic_fetch_add(&w->next, PRESTAT_CHUNK);
+
+		if (from >= n)
+			return NULL;
+		for (size_t i = from; i < n && i < from + PRESTAT_CHUNK; i++)
+			w->pre[i] = rec_unchanged(w->s, &w->s->old.v[i]);
+	}
+}
+
+/* Fills s->pre for a large cache: one thread (every signal blocked, a
+ * small stack) and this one look at old's directories together, and the
+ * thread is joined before the search. Anything that fails leaves s->pre
+ * NULL: the search looks at each directory itself. Each look is the one
+ * the search would make, a little earlier: what a directory held when it
+ * was looked at, as before. */
+static void prestat(struct search *s)
+{
+	struct prestat_work w = { .s = s };
+	sigset_t all, mask;
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t cpus;
+	int r;
+
+	if (s->old.n < PRESTAT_MIN || sched_getaffinity(0, sizeof(cpus), &cpus) != 0 ||
+	    CPU_COUNT(&cpus) < 2 || !(w.pre = malloc(s->old.n * sizeof(*w.pre))))
+		return;
+	atomic_init(&w.next, 0);
+	if (pthread_attr_init(&attr) != 0) {
+		free(w.pre);
+		return;
+	}
+	(void)pthread_attr_setstacksize(&attr, 64u << 10); /* else the default */
+	sigfillset(&all);
+	r = pthread_sigmask(SIG_SETMASK, &all, &mask);
+	if (r == 0) {
+		r = pthread_create(&t, &attr, prestat_run, &w);
+		(void)pthread_sigmask(SIG_SETMASK, &mask, NULL); /* as it was */
+	}
+	(void)pthread_attr_destroy(&attr);
+	if (r != 0) {
+		free(w.pre);
+		return;
+	}
+	prestat_run(&w);
+	if (pthread_join(t, NULL) != 0)
+		return; /* never: the thread may still write pre, which is left */
+	s->pre = w.pre;
+}
+
+/* Whether a record's times are old enough to move on a change: only
+ * such records are kept. */
+static bool rec_settled(const struct search *s, const struct rec *c)
+{
+	return ts_ns(c->cs, c->cns) < s->start_ns - RACY_NS &&
+	       ts_ns(c->ms, c->mns) < s->start_ns - RACY_NS;
+}
+
 /* One directory (rel below the root, at depth: its entries' depth), then
  * its subdirectories. Returns 0, -EAGAIN (walk instead), -ENOMEM. */
 static int search_dir(struct search *s, const char *rel, size_t depth)
@@ -518,8 +680,18 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	if (depth > TREE_MAX_DEPTH || join(path, sizeof(path), s->root, rel) < 0)
 		return -EAGAIN;
 	o = old_find(s, rel);
-	bool hit = o && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && same_times(o, &st);
-	if (hit) {
+	/* Below the root's descriptor: the root's own names are not looked
+	 * up again for each of its directories. */
+	bool hit = o && (s->pre ? s->pre[o - s->old.v] : rec_unchanged(s, o));
+	/* Unchanged and next in old's order while all before it were too:
+	 * the record stays where it is, and c only looks at it. */
+	bool borrowed = hit && !s->diverged && o == &s->old.v[s->same] && rec_settled(s, o);
+
+	if (!borrowed && !s->diverged && (r = now_take(s)) < 0)
+		return r;
+	if (borrowed) {
+		c = *o;
+	} else if (hit) {
 		c = (struct rec){ .dev = o->dev,
 				  .ino = o->ino,
 				  .cs = o->cs,
@@ -540,7 +712,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		o->ndev = 0;
 	} else {
 		s->changed = true;
-		r = list_read(path, s->devices, &c, &st);
+		r = list_read(s->rootfd, rel, s->devices, &c, &st);
 		if (r <= 0) {
 			rec_fini(&c);
 			return r;
@@ -557,18 +729,12 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	 * runs, and says what it could not see. What was read so far is kept,
 	 * so a tree too large for one launch is known after a few. */
 	s->work += hit ? 1 : c.nentries;
-	if (s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL) {
-		rec_fini(&c);
-		return -EAGAIN;
-	}
-	for (uint32_t i = 0; s->devices && i < c.ndev; i++) {
+	r = s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL
+		    ? -EAGAIN
+		    : 0;
+	for (uint32_t i = 0; r == 0 && s->devices && i < c.ndev; i++)
 		r = devfound_push(s, path, &c.devs[i]);
-		if (r < 0) {
-			rec_fini(&c);
-			return r;
-		}
-	}
-	if (c.gittype && !s->devices) {
+	if (r == 0 && c.gittype && !s->devices) {
 		size_t pl = strlen(path);
 
 		r = pl + sizeof("/.git") > sizeof(path) ? -EAGAIN : 0;
@@ -576,25 +742,22 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 			memcpy(path + pl, "/.git", sizeof("/.git"));
 			r = found_push(s, path, c.gittype, depth);
 		}
-		if (r < 0) {
-			rec_fini(&c);
-			return r;
-		}
 	}
-	/* Kept only when its times are old enough to move on a change. */
-	bool keep = ts_ns(c.cs, c.cns) < s->start_ns - RACY_NS &&
-		    ts_ns(c.ms, c.mns) < s->start_ns - RACY_NS;
+	bool keep = borrowed || rec_settled(s, &c);
 	char **subs = c.subs;
 	uint32_t nsub = c.nsub;
 
-	c.rel = strdup(rel);
-	if (!c.rel || (keep && recs_push(&s->now, &c) < 0)) {
-		rec_fini(&c);
-		return -ENOMEM;
+	if (r == 0 && borrowed)
+		s->same++;
+	else if (r == 0 && (!(c.rel = strdup(rel)) || (keep && recs_push(&s->now, &c) < 0)))
+		r = -ENOMEM;
+	if (r < 0) {
+		if (!borrowed)
+			rec_fini(&c);
+		return r;
 	}
 	/* path is free again: each subdirectory's rel is made in it (one
 	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
-	r = 0;
 	for (uint32_t i = 0; r == 0 && i < nsub; i++)
 		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1);
 	if (!keep)
@@ -734,11 +897,21 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 
 	if (asprintf(&key, "%s\n%s", file, root) < 0)
 		return -ENOMEM;
+	/* A root that cannot be opened as a directory (gone, replaced by a
+	 * link) is the walk's, which says what it could not see. */
+	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->rootfd < 0) {
+		free(key);
+		return 0;
+	}
 	/* Read only from a cache directory beyond the program's reach
 	 * (lf_cache_dir): else every directory is read again. */
 	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
 		cache_load(file, magic, root, &s->old);
+	prestat(s);
 	r = search_dir(s, "", 1);
+	free(s->pre);
+	now_finish(s);
 	if ((r == 0 || r == -EAGAIN) && s->changed &&
 	    lf_cache_dir(config_dir, true, dir, sizeof(dir)) == 0) {
 		struct stat st;
@@ -758,6 +931,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	else
 		recs_fini(&s->now);
 	free(key);
+	close(s->rootfd);
 	return r == -EAGAIN ? 0 : r < 0 ? r : 1;
 }
 

@@ -236,6 +236,19 @@ static int grow(struct lf_jpos *pos, size_t *cap)
 	return 0;
 }
 
+/* Gives back what grow() took beyond the last kid: most objects and
+ * arrays of a policy hold one to three. A failed shrink keeps the
+ * larger block. */
+static void fit(struct lf_jpos *pos, size_t cap)
+{
+	if (pos->n && pos->n < cap) {
+		struct lf_jpos_kid *k = realloc(pos->kids, pos->n * sizeof(*k));
+
+		if (k)
+			pos->kids = k;
+	}
+}
+
 static int scan_value(struct scan *sc, struct lf_jpos *pos, unsigned depth);
 
 struct span {
@@ -432,6 +445,7 @@ static int scan_object(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 			continue;
 		}
 		advance(sc);
+		fit(pos, cap);
 		r = 0;
 		goto out;
 	}
@@ -466,6 +480,7 @@ static int scan_array(struct scan *sc, struct lf_jpos *pos, unsigned depth)
 			continue;
 		}
 		advance(sc);
+		fit(pos, cap);
 		return 0;
 	}
 }

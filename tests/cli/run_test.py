@@ -520,6 +520,11 @@ def nested_cache(s):
     protected(s, "/inner/.git/")
     res = s.sh("mkdir -p a/b/c/x && git init -q a/b/c/x/planted")
     check(res.code == 0, "git init in the sandbox failed")
+    # The search after the program starts from the records the search
+    # before it found unchanged, and reads a/b/c again.
+    check("the program made the git directory %s" % os.path.join(
+        os.path.realpath(s.proj), "a/b/c/x/planted/.git") in res.err,
+        "the run did not report the repository the program made: %s" % res.err)
     check(protected(s, "/planted/.git/"),
           "a repository the program made is not protected on the next run")
     res = s.sh("echo x > %s" % caches[0])
@@ -542,6 +547,19 @@ def nested_cache(s):
     magic, root, recs = tree_cache_read(caches[0])
     tree_cache_write(caches[0], magic, root, list(reversed(recs)) + recs[:1])
     check(protected(s, "/inner/.git/") == first, "a record twice lost a repository")
+    # Cut in the middle of a record (read through a buffer, not whole):
+    # not used, the same protections, rewritten.
+    time.sleep(2.2)
+    protected(s, "/inner/.git/")
+    with open(caches[0], "rb") as f:
+        whole = f.read()
+    with open(caches[0], "wb") as f:
+        f.write(whole[:len(whole) - 7])
+    check(protected(s, "/inner/.git/") == first, "a cut cache lost a repository")
+    with open(caches[0], "rb") as f:
+        again = f.read()
+    check(again != whole[:len(whole) - 7], "the cut cache was not rewritten")
+    check(tree_cache_read(caches[0])[2], "the rewritten cache holds no directory")
     # Bounded: with 134 other caches (written days ago, one a minute
     # apart), a new project's first run keeps the 128 most recently
     # written, its own among them.
@@ -572,6 +590,46 @@ def nested_cache(s):
     left = [n for n in fakes if n in kept]
     check(left == fakes[len(fakes) - len(left):],
           "not the least recently written caches were removed: %r" % left)
+
+
+def nested_cache_large(s):
+    """A cache of more directories than one search looks at alone
+    (src/fs/treecache.c, PRESTAT_MIN: 1,024; two threads share them out)
+    answers as the walk would: repositories at the start, the middle and
+    the end of the tree are protected from a warm cache; one the program
+    makes deep down is reported by the run and protected by the next; a
+    directory removed and one made elsewhere are seen."""
+    import time
+    need_enforcement(s)
+    git(s, s.proj, "init", "-q", ".")
+    for i in range(1500):
+        os.makedirs(os.path.join(s.proj, "t%02d/d%04d" % (i // 100, i)))
+    for rel in ("t00/d0003", "t07/d0750", "t14/d1499"):
+        git(s, os.path.join(s.proj, rel), "init", "-q", "repo")
+    time.sleep(2.2)
+    first = protected(s, "/repo/.git/")
+    for rel in ("t00/d0003", "t07/d0750", "t14/d1499"):
+        check(any("/%s/repo/.git/" % rel in p for p in first),
+              "the repository in %s is not protected" % rel)
+    check(protected(s, "/repo/.git/") == first, "the warm cache lost a repository")
+    time.sleep(2.2)
+    protected(s, "/repo/.git/")
+    res = s.sh("git init -q t11/d1111/planted")
+    check(res.code == 0, "git init in the sandbox failed: %s" % res.err)
+    check("the program made the git directory %s" % os.path.join(
+        os.path.realpath(s.proj), "t11/d1111/planted/.git") in res.err,
+        "the run did not report the repository the program made: %s" % res.err)
+    check(protected(s, "/planted/.git/"),
+          "a repository the program made is not protected on the next run")
+    time.sleep(2.2)
+    protected(s, "/repo/.git/")
+    import shutil
+    shutil.rmtree(os.path.join(s.proj, "t07/d0750"))
+    git(s, os.path.join(s.proj, "t03/d0333"), "init", "-q", "outside")
+    now = protected(s, "/.git/")
+    check(not any("/t07/d0750/" in p for p in now), "a removed repository is still protected")
+    check(any("/t03/d0333/outside/.git/" in p for p in now),
+          "a repository made outside after the cache is not protected")
 
 
 def ns_memo(s):
@@ -853,6 +911,7 @@ TESTS = {
     "git-outside-notes": git_outside_notes,
     "network": network,
     "nested-cache": nested_cache,
+    "nested-cache-large": nested_cache_large,
     "escaped-output": escaped_output,
     "ns-memo": ns_memo,
     "cache-dir": cache_dir,

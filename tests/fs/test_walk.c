@@ -409,6 +409,86 @@ static void test_realpath_memo(void **state)
 	assert_int_equal(memo.n, 0);
 }
 
+/* lf_realpath_memo_type answers as realpath and stat do, path for path
+ * (the canonical path, errno, the type), before and after the parent is
+ * asked about often enough to be listed: directories, files, a FIFO,
+ * links to each and a dangling one, a missing name, a name made after the
+ * listing. A directory too large for the asks so far is not listed, and
+ * still answers alike. The listing is what the parent held when it was
+ * taken: a directory replaced by a file since is still a directory to it
+ * (which also shows that the listing answered, not a lstat). */
+static void test_realpath_memo_type(void **state)
+{
+	struct lf_realpath_memo memo = { 0 };
+	char p[PATH_MAX + 64], dir[PATH_MAX / 2], big[PATH_MAX / 2];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/mt", base);
+	snprintf(big, sizeof(big), "%s/mtbig", base);
+	sh("mkdir -p %s/sub %s && cd %s && for i in $(seq 0 19); do mkdir d$i; touch f$i; done && "
+	   "mkfifo fifo && ln -s d1 ld && ln -s f1 lf && ln -s nowhere dang && ln -s ../mt/sub up "
+	   "&& "
+	   "cd %s && for i in $(seq 0 1999); do touch f$i; done",
+	   dir, big, dir, big);
+	static const char *const names[] = { "d0", "d1",   "d7",   "f0", "f3",	"fifo", "ld",
+					     "lf", "dang", "nope", "up", "sub", "d19",	"f19" };
+	/* The parents are proved canonical first, as a policy's grants are
+	 * (their project root). */
+	free(lf_realpath_memo(&memo, dir, NULL));
+	free(lf_realpath_memo(&memo, big, NULL));
+	for (int round = 0; round < 4; round++)
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			for (int b = 0; b < 2; b++) {
+				snprintf(p, sizeof(p), "%s/%s", b ? big : dir, names[i]);
+				if (b && (names[i][0] != 'f' || names[i][1] == 'i'))
+					snprintf(p, sizeof(p), "%s/f%zu", big, i * 100);
+				errno = 0;
+				char *want = realpath(p, NULL);
+				int want_err = want ? 0 : errno;
+				struct stat ws;
+				unsigned want_type =
+					want && stat(want, &ws) == 0 ? ws.st_mode & S_IFMT : 0;
+				unsigned type = 7;
+
+				errno = 0;
+				char *got = lf_realpath_memo_type(&memo, p, &type);
+				int got_err = got ? 0 : errno;
+
+				if (!want != !got || (want && strcmp(want, got) != 0) ||
+				    want_err != got_err || type != want_type)
+					fail_msg("%s: realpath %s (%d, type %o), memo %s (%d, type "
+						 "%o)",
+						 p, want ? want : "NULL", want_err, want_type,
+						 got ? got : "NULL", got_err, type);
+				free(want);
+				free(got);
+			}
+	/* Made after the listing: looked at, found. */
+	sh("mkdir %s/late", dir);
+	snprintf(p, sizeof(p), "%s/late", dir);
+	unsigned type = 0;
+	char *got = lf_realpath_memo_type(&memo, p, &type);
+	assert_non_null(got);
+	assert_string_equal(got, p);
+	assert_int_equal(type, S_IFDIR);
+	free(got);
+	/* Replaced since the listing: the listing's answer. */
+	sh("rmdir %s/d5 && touch %s/d5", dir, dir);
+	snprintf(p, sizeof(p), "%s/d5", dir);
+	got = lf_realpath_memo_type(&memo, p, &type);
+	assert_non_null(got);
+	assert_int_equal(type, S_IFDIR);
+	free(got);
+	/* The large one was never listed whole: stat's answer. */
+	sh("rm %s/f5 && mkdir %s/f5", big, big);
+	snprintf(p, sizeof(p), "%s/f5", big);
+	got = lf_realpath_memo_type(&memo, p, &type);
+	assert_non_null(got);
+	assert_int_equal(type, S_IFDIR);
+	free(got);
+	lf_realpath_memo_fini(&memo);
+}
+
 /* lf_realpath_link_memo answers as realpath does for every link of a
  * canonical directory, twice over with one memo (the second time from
  * what the first proved): relative and absolute targets, chains through
@@ -541,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_walk_tree_changed),
 		cmocka_unit_test(test_canon_lenient),
 		cmocka_unit_test(test_realpath_memo),
+		cmocka_unit_test(test_realpath_memo_type),
 		cmocka_unit_test(test_realpath_link_memo),
 		cmocka_unit_test(test_dirnames_absent),
 	};

@@ -19,6 +19,7 @@
 #include "core/fnv.h"
 #include "core/path.h"
 #include "fs/fs.h"
+#include "policy/policy.h"
 
 /* How many dangling links are followed before the clean form is taken. */
 #define CANON_MAX_LINKS 40
@@ -357,7 +358,8 @@ char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *n
 }
 
 static void dirnames_list(struct lf_dirnames *d, const char *dir, size_t max, bool search);
-static const struct lf_dirname *dirnames_find(const struct lf_dirnames *d, const char *name);
+static struct lf_dirname *dirnames_find(const struct lf_dirnames *d, const char *name);
+static void dirnames_unmount(struct lf_dirnames *d);
 
 /* A parent lf_realpath_memo_type was asked about: how often, and its
  * listing once taken. */
@@ -424,6 +426,8 @@ static int parent_says(struct lf_realpath_memo *m, const char *dir, size_t len, 
 		 * asks, so that listing costs at most a few names per ask. */
 		lf_dirnames_fini(&p->names);
 		dirnames_list(&p->names, p->dir, p->asks * LF_MEMO_LIST_RATIO, true);
+		if (p->names.state == 1)
+			dirnames_unmount(&p->names);
 		p->next_try = p->asks * 4;
 	}
 	if (p->names.state != 1 || strlen(name) > NAME_MAX)
@@ -439,7 +443,10 @@ char *lf_realpath_memo_type(struct lf_realpath_memo *m, const char *path, unsign
 	char *real;
 
 	*type = 0;
-	if (clean_absolute(path) && slash != path && memo_has(m, path, (size_t)(slash - path))) {
+	/* A path of PATH_MAX bytes or more is lstat's (ENAMETOOLONG),
+	 * whatever its parent's listing holds. */
+	if (clean_absolute(path) && slash != path && strlen(path) < PATH_MAX &&
+	    memo_has(m, path, (size_t)(slash - path))) {
 		int t = parent_says(m, path, (size_t)(slash - path), slash + 1);
 
 		if (t == -ENOMEM) {
@@ -546,11 +553,72 @@ static void dirnames_list(struct lf_dirnames *d, const char *dir, size_t max, bo
 
 /* The entry name (NUL-terminated, at most NAME_MAX bytes) of a listed d,
  * or NULL. */
-static const struct lf_dirname *dirnames_find(const struct lf_dirnames *d, const char *name)
+static struct lf_dirname *dirnames_find(const struct lf_dirnames *d, const char *name)
 {
 	struct lf_dirname key = { (char *)name, 0 };
 
 	return bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_name);
+}
+
+void lf_mountinfo_unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* A listing gives the type of each name's own entry; a lookup of a name
+ * something is mounted on reaches the mount (a link mounted over a file,
+ * say). Each such name of d (listed) is marked DT_UNKNOWN, so that it is
+ * looked at; a mount table that cannot be read or understood makes the
+ * whole listing unusable. */
+static void dirnames_unmount(struct lf_dirnames *d)
+{
+	size_t dl = strlen(d->dir), len = 0;
+	char *text = NULL;
+
+	if (lf_file_read("/proc/self/mountinfo", 16u << 20, &text, &len) < 0) {
+		d->state = -1;
+		return;
+	}
+	for (char *line = text, *next; line && *line; line = next) {
+		char *point = line, *end, *slash;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		/* "ID PARENT MAJ:MIN ROOT POINT ...": the fifth field. */
+		for (int f = 0; f < 4 && point; f++)
+			if ((point = strchr(point, ' ')))
+				point++;
+		if (!point || !(end = strchr(point, ' '))) {
+			d->state = -1;
+			break;
+		}
+		*end = '\0';
+		lf_mountinfo_unescape(point);
+		slash = strrchr(point, '/');
+		if (!slash) {
+			d->state = -1;
+			break;
+		}
+		if ((size_t)(slash - point) == dl && memcmp(point, d->dir, dl) == 0) {
+			struct lf_dirname *e = dirnames_find(d, slash + 1);
+
+			if (e)
+				e->type = DT_UNKNOWN;
+		}
+	}
+	free(text);
 }
 
 bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path)

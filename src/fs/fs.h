@@ -64,7 +64,10 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m);
  * of a directory the caller may search, and abandoned (the lstat of each
  * path again) when it holds more than LF_MEMO_LIST_RATIO names for each
  * path asked so far; it is what the directory held when it was taken, as
- * each lstat would have been. Links, unknown types and anything else are
+ * each lstat would have been. A name something is mounted on (the
+ * mount table read with the listing) is looked at: the listing gives the
+ * entry's own type, the lookup reaches the mount. Links, unknown types,
+ * paths of PATH_MAX bytes or more and anything else are
  * lf_realpath_memo's. Returns as lf_realpath_memo. */
 #define LF_MEMO_LIST_AFTER 16
 #define LF_MEMO_LIST_RATIO 32
@@ -124,6 +127,10 @@ struct lf_dirnames {
  * hold. false when that cannot be said. */
 bool lf_dirnames_absent(struct lf_dirnames *d, const char *dir, const char *path);
 void lf_dirnames_fini(struct lf_dirnames *d);
+
+/* Undoes /proc/self/mountinfo's escapes (\ooo, for blanks and
+ * backslashes) of one field, in place. */
+void lf_mountinfo_unescape(char *s);
 
 /*
  * The directory walker. Every scan of a tree (hard links, device nodes,

@@ -77,23 +77,6 @@ struct mnts {
 	size_t n, cap;
 };
 
-/* mountinfo escapes blanks and backslashes as \ooo. */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
 static void mnts_fini(struct mnts *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
@@ -148,8 +131,8 @@ static int mnts_read(struct mnts *m, bool *ok)
 		}
 		char *root = f[3], *point = f[4];
 
-		unescape(root);
-		unescape(point);
+		lf_mountinfo_unescape(root);
+		lf_mountinfo_unescape(point);
 		if (lf_grow((void **)&m->v, &m->cap, m->n, sizeof(*m->v)) < 0) {
 			r = -ENOMEM;
 			break;

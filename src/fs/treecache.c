@@ -105,12 +105,14 @@ struct search {
 	size_t ndevfound, capdevfound;
 };
 
+/* A record the file's reader gave up on may count kids it never
+ * allocated (nsub or ndev read, the array not made). */
 static void rec_fini(struct rec *r)
 {
-	for (uint32_t i = 0; i < r->nsub; i++)
+	for (uint32_t i = 0; r->subs && i < r->nsub; i++)
 		free(r->subs[i]);
 	free(r->subs);
-	for (uint32_t i = 0; i < r->ndev; i++)
+	for (uint32_t i = 0; r->devs && i < r->ndev; i++)
 		free(r->devs[i].name);
 	free(r->devs);
 	free(r->rel);

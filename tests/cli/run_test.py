@@ -560,6 +560,30 @@ def nested_cache(s):
         again = f.read()
     check(again != whole[:len(whole) - 7], "the cut cache was not rewritten")
     check(tree_cache_read(caches[0])[2], "the rewritten cache holds no directory")
+    # A record counting more subdirectories (or device nodes) than
+    # entries: not used (the reader once freed the list it never made).
+    import struct
+    time.sleep(2.2)
+    protected(s, "/inner/.git/")
+    magic, root, recs = tree_cache_read(caches[0])
+    for field in (0, 1):
+        rec = bytearray(recs[0])
+        (rl,) = struct.unpack_from("<I", rec, 0)
+        (nent,) = struct.unpack_from("<I", rec, 4 + rl + 48)
+        at = 4 + rl + 48 + 4 + 1
+        if field == 1:  # ndev: after the subdirectories' names
+            (nsub,) = struct.unpack_from("<I", rec, at)
+            at += 4
+            for _ in range(nsub):
+                (n,) = struct.unpack_from("<I", rec, at)
+                at += 4 + n
+        struct.pack_into("<I", rec, at, nent + 100000)
+        tree_cache_write(caches[0], magic, root, [bytes(rec)] + recs[1:])
+        res = s.lf("plan", "--json")
+        check(res.code == 0, "a record counting too many %s: plan exited %d: %s"
+              % (("subdirectories", "device nodes")[field], res.code, res.err))
+        check([p["path"] for p in json.loads(res.out)["protections"] if "/inner/.git/" in p["path"]]
+              == first, "a record counting too many kids lost a repository")
     # Bounded: with 134 other caches (written days ago, one a minute
     # apart), a new project's first run keeps the 128 most recently
     # written, its own among them.

@@ -565,9 +565,38 @@ static void test_run_project_in_etc(void **state)
 	assert_true(open_read);
 }
 
+/* Enters a mount namespace of this process's own (mounts private),
+ * returning the descriptor of the one it left, or -1: mounts a test
+ * makes there are not seen by the suites that run beside it. A launch
+ * beside this one saw the bind below (an alias of a part of /etc),
+ * planned a mask for it, and ran nothing (exit 125, as it should) when
+ * the bind was gone before its child placed the mask. */
+static int private_mounts_enter(void)
+{
+	int left = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+
+	if (left < 0)
+		return -1;
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+		if (setns(left, CLONE_NEWNS) != 0)
+			fail_msg("cannot return to the mount namespace: %s", strerror(errno));
+		close(left);
+		return -1;
+	}
+	return left;
+}
+
+static void private_mounts_leave(int left)
+{
+	if (setns(left, CLONE_NEWNS) != 0)
+		fail_msg("cannot return to the mount namespace: %s", strerror(errno));
+	close(left);
+}
+
 /* A bind of a directory below /etc inside the project shows that
  * directory, not /etc: what /etc hides there is hidden at the bind's
- * path below it (and nothing else is looked for there: the run starts). */
+ * path below it (and nothing else is looked for there: the run starts).
+ * The bind is made in a mount namespace of the test's own. */
 static void test_run_etc_part_bound(void **state)
 {
 	char proj[PATH_MAX], dir[64], part[PATH_MAX + 8], hidden[PATH_MAX + 32];
@@ -579,6 +608,12 @@ static void test_run_etc_part_bound(void **state)
 
 	if (geteuid() != 0 || !ns_here()) {
 		print_message("needs root (a bind mount) and a mount namespace\n");
+		skip();
+	}
+	int ns_left = private_mounts_enter();
+
+	if (ns_left < 0) {
+		print_message("no mount namespace of the test's own\n");
 		skip();
 	}
 	project(proj, sizeof(proj), "etc-part", NULL);
@@ -593,6 +628,7 @@ static void test_run_etc_part_bound(void **state)
 	bool listed = has(pl.out, hidden), leak = has(r->out, "lf-secret");
 	bool open_read = has(r->out, "lf-open");
 	sh("umount %s; rm -rf %s", part, dir);
+	private_mounts_leave(ns_left);
 	expect_code(&pl, 0, "plan with a part of /etc bound in the project");
 	assert_true(listed);
 	assert_false(leak);

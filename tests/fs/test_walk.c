@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -489,6 +491,129 @@ static void test_realpath_memo_type(void **state)
 	lf_realpath_memo_fini(&memo);
 }
 
+/* Each of n names below dir asked of lf_realpath_memo_type (three
+ * rounds: the parent is listed on the 16th ask) answers as realpath and
+ * stat do. Returns the number of answers that differ (printed). */
+static int memo_type_differs(const char *dir, const char *const *names, size_t n)
+{
+	struct lf_realpath_memo memo = { 0 };
+	char p[PATH_MAX * 2];
+	int bad = 0;
+
+	free(lf_realpath_memo(&memo, dir, NULL));
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i < n; i++) {
+			snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+			errno = 0;
+			char *want = realpath(p, NULL);
+			int want_err = want ? 0 : errno;
+			struct stat ws;
+			unsigned want_type = want && stat(want, &ws) == 0 ? ws.st_mode & S_IFMT : 0;
+			unsigned type = 7;
+
+			errno = 0;
+			char *got = lf_realpath_memo_type(&memo, p, &type);
+			int got_err = got ? 0 : errno;
+
+			if (!want != !got || (want && strcmp(want, got) != 0) ||
+			    want_err != got_err || type != want_type) {
+				print_message(
+					"%.60s...: realpath %.60s (%d, type %o), memo %.60s (%d, "
+					"type %o)\n",
+					p, want ? want : "NULL", want_err, want_type,
+					got ? got : "NULL", got_err, type);
+				bad++;
+			}
+			free(want);
+			free(got);
+		}
+	lf_realpath_memo_fini(&memo);
+	return bad;
+}
+
+/* A name something is mounted on is looked at, not taken from its
+ * parent's listing: a link mounted over a file (open_tree of the link,
+ * move_mount over the file) is followed as realpath follows it. Root, in
+ * a private mount namespace of a child. */
+static void test_realpath_memo_type_mounts(void **state)
+{
+	static const char *const names[] = { "f0",  "f1",  "f2",  "f3",	  "f4",	 "f5",
+					     "f6",  "f7",  "f8",  "f9",	  "f10", "f11",
+					     "f12", "f13", "f14", "over", "d0",	 "d1" };
+	char dir[PATH_MAX / 2];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("needs root (a mount namespace of its own)\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/mnt-over", base);
+	sh("mkdir -p %s/d0 %s/d1 && cd %s && for i in $(seq 0 14); do touch f$i; done && "
+	   "touch over && ln -s /etc/hostname link",
+	   dir, dir, dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char link[PATH_MAX], over[PATH_MAX];
+		int t;
+
+		snprintf(link, sizeof(link), "%s/link", dir);
+		snprintf(over, sizeof(over), "%s/over", dir);
+		if (unshare(CLONE_NEWNS) != 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+			_exit(77);
+		t = (int)syscall(SYS_open_tree, AT_FDCWD, link,
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
+		if (t < 0 ||
+		    syscall(SYS_move_mount, t, "", AT_FDCWD, over, MOVE_MOUNT_F_EMPTY_PATH) != 0)
+			_exit(78);
+		_exit(memo_type_differs(dir, names, sizeof(names) / sizeof(names[0])) ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77 || WEXITSTATUS(status) == 78) {
+		print_message("no private mount namespace, or a link cannot be mounted here\n");
+		skip();
+	}
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* A path of PATH_MAX bytes or more below a listed parent (whose own path
+ * is shorter) is "File name too long", as lstat says, not an answer from
+ * the listing. */
+static void test_realpath_memo_type_long(void **state)
+{
+	static const char *names[20];
+	char dir[PATH_MAX], name[20][80];
+	size_t len;
+	int fd;
+
+	(void)state;
+	len = (size_t)snprintf(dir, sizeof(dir), "%s/long", base);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	/* Components of 200 bytes, then one that makes the parent
+	 * PATH_MAX - 40 bytes long; each made by its own path (shorter
+	 * than PATH_MAX). */
+	while (len + 1 < PATH_MAX - 40) {
+		size_t part = PATH_MAX - 41 - len < 200 ? PATH_MAX - 41 - len : 200;
+
+		len += (size_t)snprintf(dir + len, sizeof(dir) - len, "/%0*d", (int)part, 7);
+		assert_int_equal(mkdir(dir, 0755), 0);
+	}
+	assert_int_equal(len, PATH_MAX - 40);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	for (int i = 0; i < 20; i++) {
+		snprintf(name[i], sizeof(name[i]), "%064d", i);
+		names[i] = name[i];
+		assert_int_equal(mkdirat(fd, name[i], 0755), 0);
+	}
+	close(fd);
+	assert_int_equal(memo_type_differs(dir, names, 20), 0);
+}
+
 /* lf_realpath_link_memo answers as realpath does for every link of a
  * canonical directory, twice over with one memo (the second time from
  * what the first proved): relative and absolute targets, chains through
@@ -622,6 +747,8 @@ int main(void)
 		cmocka_unit_test(test_canon_lenient),
 		cmocka_unit_test(test_realpath_memo),
 		cmocka_unit_test(test_realpath_memo_type),
+		cmocka_unit_test(test_realpath_memo_type_mounts),
+		cmocka_unit_test(test_realpath_memo_type_long),
 		cmocka_unit_test(test_realpath_link_memo),
 		cmocka_unit_test(test_dirnames_absent),
 	};

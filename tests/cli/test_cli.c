@@ -577,7 +577,8 @@ static int private_mounts_enter(void)
 
 	if (left < 0)
 		return -1;
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0) {
 		if (setns(left, CLONE_NEWNS) != 0)
 			fail_msg("cannot return to the mount namespace: %s", strerror(errno));
 		close(left);

@@ -562,7 +562,7 @@ static void test_realpath_memo_type_mounts(void **state)
 		snprintf(link, sizeof(link), "%s/link", dir);
 		snprintf(over, sizeof(over), "%s/over", dir);
 		if (unshare(CLONE_NEWNS) != 0 ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
 			_exit(77);
 		t = (int)syscall(SYS_open_tree, AT_FDCWD, link,
 				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);

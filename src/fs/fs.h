@@ -59,16 +59,16 @@ void lf_realpath_memo_fini(struct lf_realpath_memo *m);
  * about for LF_MEMO_LIST_AFTER of its entries or more (the grants of a
  * large policy: thousands in a few directories) is listed once, and a
  * clean path below it whose listed type is not a link and not unknown is
- * its own canonical form, of that type, without a lstat (a name it does
- * not hold is looked at as before: made since, perhaps). The listing is taken only
- * of a directory the caller may search, and abandoned (the lstat of each
- * path again) when it holds more than LF_MEMO_LIST_RATIO names for each
- * path asked so far; it is what the directory held when it was taken, as
- * each lstat would have been. A name something is mounted on (the
- * mount table read with the listing) is looked at: the listing gives the
- * entry's own type, the lookup reaches the mount. Links, unknown types,
- * paths of PATH_MAX bytes or more and anything else are
- * lf_realpath_memo's. Returns as lf_realpath_memo. */
+ * its own canonical form, of that type, without a lstat. The listing is
+ * taken only of a directory the caller may search, and abandoned (the
+ * lstat of each path again) when it holds more than LF_MEMO_LIST_RATIO
+ * names for each path asked so far; it is what the directory held when
+ * it was taken, as each lstat would have been. Looked at as before
+ * (lf_realpath_memo's): a name the listing does not hold (made since,
+ * perhaps), a name something is mounted on (the mount table is read
+ * with the listing: the listing gives the entry's own type, a lookup
+ * reaches the mount), links, unknown types, and paths of PATH_MAX bytes
+ * or more. Returns as lf_realpath_memo. */
 #define LF_MEMO_LIST_AFTER 16
 #define LF_MEMO_LIST_RATIO 32
 char *lf_realpath_memo_type(struct lf_realpath_memo *m, const char *path, unsigned *type);

@@ -38,7 +38,6 @@
 #include "core/fnv.h"
 #include "fs/fs.h"
 #include "fs/treecache.h"
-#include "policy/policy.h"
 
 /* One magic per search: a cache of one kind is never read as the other
  * (their files are named apart too). */
@@ -91,7 +90,6 @@ struct search {
 	 * or NULL: each is looked at when the search meets it. */
 	bool *pre;
 	const char *root;
-	size_t rootlen;
 	int rootfd;	    /* the root, opened once: every lookup starts there */
 	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
 	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
@@ -450,9 +448,10 @@ static bool same_times(const struct rec *c, const struct stat *st)
 }
 
 /* Reads the directory rel below rootfd ("" the root itself; open,
- * fstat: its times from the same descriptor as its entries) into c. Returns 1 read, 0 nothing there (gone,
- * not a directory, a link: what the walk skips too), -EAGAIN anything
- * else (the caller walks), -ENOMEM. */
+ * fstat: its times from the same descriptor as its entries) into c.
+ * Returns 1 read, 0 nothing there (gone, not a directory, a link: what
+ * the walk skips too), -EAGAIN anything else (the caller walks),
+ * -ENOMEM. */
 static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, struct stat *st)
 {
 	int fd =
@@ -892,7 +891,6 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 		return 0;
 	snprintf(file, sizeof(file), "%s/%s-%016llx", dir, s->devices ? "dev" : "tree",
 		 (unsigned long long)lf_fnv(root, strlen(root)));
-	s->rootlen = strlen(root);
 	s->start_ns = ts_ns(now.tv_sec, now.tv_nsec);
 	s->start_mono = mono_ns();
 	char *key = NULL;

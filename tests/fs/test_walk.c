@@ -411,97 +411,18 @@ static void test_realpath_memo(void **state)
 	assert_int_equal(memo.n, 0);
 }
 
-/* lf_realpath_memo_type answers as realpath and stat do, path for path
- * (the canonical path, errno, the type), before and after the parent is
- * asked about often enough to be listed: directories, files, a FIFO,
- * links to each and a dangling one, a missing name, a name made after the
- * listing. A directory too large for the asks so far is not listed, and
- * still answers alike. The listing is what the parent held when it was
- * taken: a directory replaced by a file since is still a directory to it
- * (which also shows that the listing answered, not a lstat). */
-static void test_realpath_memo_type(void **state)
-{
-	struct lf_realpath_memo memo = { 0 };
-	char p[PATH_MAX + 64], dir[PATH_MAX / 2], big[PATH_MAX / 2];
-
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s/mt", base);
-	snprintf(big, sizeof(big), "%s/mtbig", base);
-	sh("mkdir -p %s/sub %s && cd %s && for i in $(seq 0 19); do mkdir d$i; touch f$i; done && "
-	   "mkfifo fifo && ln -s d1 ld && ln -s f1 lf && ln -s nowhere dang && ln -s ../mt/sub up "
-	   "&& "
-	   "cd %s && for i in $(seq 0 1999); do touch f$i; done",
-	   dir, big, dir, big);
-	static const char *const names[] = { "d0", "d1",   "d7",   "f0", "f3",	"fifo", "ld",
-					     "lf", "dang", "nope", "up", "sub", "d19",	"f19" };
-	/* The parents are proved canonical first, as a policy's grants are
-	 * (their project root). */
-	free(lf_realpath_memo(&memo, dir, NULL));
-	free(lf_realpath_memo(&memo, big, NULL));
-	for (int round = 0; round < 4; round++)
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			for (int b = 0; b < 2; b++) {
-				snprintf(p, sizeof(p), "%s/%s", b ? big : dir, names[i]);
-				if (b && (names[i][0] != 'f' || names[i][1] == 'i'))
-					snprintf(p, sizeof(p), "%s/f%zu", big, i * 100);
-				errno = 0;
-				char *want = realpath(p, NULL);
-				int want_err = want ? 0 : errno;
-				struct stat ws;
-				unsigned want_type =
-					want && stat(want, &ws) == 0 ? ws.st_mode & S_IFMT : 0;
-				unsigned type = 7;
-
-				errno = 0;
-				char *got = lf_realpath_memo_type(&memo, p, &type);
-				int got_err = got ? 0 : errno;
-
-				if (!want != !got || (want && strcmp(want, got) != 0) ||
-				    want_err != got_err || type != want_type)
-					fail_msg("%s: realpath %s (%d, type %o), memo %s (%d, type "
-						 "%o)",
-						 p, want ? want : "NULL", want_err, want_type,
-						 got ? got : "NULL", got_err, type);
-				free(want);
-				free(got);
-			}
-	/* Made after the listing: looked at, found. */
-	sh("mkdir %s/late", dir);
-	snprintf(p, sizeof(p), "%s/late", dir);
-	unsigned type = 0;
-	char *got = lf_realpath_memo_type(&memo, p, &type);
-	assert_non_null(got);
-	assert_string_equal(got, p);
-	assert_int_equal(type, S_IFDIR);
-	free(got);
-	/* Replaced since the listing: the listing's answer. */
-	sh("rmdir %s/d5 && touch %s/d5", dir, dir);
-	snprintf(p, sizeof(p), "%s/d5", dir);
-	got = lf_realpath_memo_type(&memo, p, &type);
-	assert_non_null(got);
-	assert_int_equal(type, S_IFDIR);
-	free(got);
-	/* The large one was never listed whole: stat's answer. */
-	sh("rm %s/f5 && mkdir %s/f5", big, big);
-	snprintf(p, sizeof(p), "%s/f5", big);
-	got = lf_realpath_memo_type(&memo, p, &type);
-	assert_non_null(got);
-	assert_int_equal(type, S_IFDIR);
-	free(got);
-	lf_realpath_memo_fini(&memo);
-}
-
-/* Each of n names below dir asked of lf_realpath_memo_type (three
- * rounds: the parent is listed on the 16th ask) answers as realpath and
+/* Each of n names below dir asked of lf_realpath_memo_type with memo,
+ * rounds times (the parent, proved canonical first as a policy's grants'
+ * project root is, is listed on the 16th ask), answers as realpath and
  * stat do. Returns the number of answers that differ (printed). */
-static int memo_type_differs(const char *dir, const char *const *names, size_t n)
+static int memo_type_differs(struct lf_realpath_memo *memo, const char *dir,
+			     const char *const *names, size_t n, int rounds)
 {
-	struct lf_realpath_memo memo = { 0 };
 	char p[PATH_MAX * 2];
 	int bad = 0;
 
-	free(lf_realpath_memo(&memo, dir, NULL));
-	for (int round = 0; round < 3; round++)
+	free(lf_realpath_memo(memo, dir, NULL));
+	for (int round = 0; round < rounds; round++)
 		for (size_t i = 0; i < n; i++) {
 			snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
 			errno = 0;
@@ -512,7 +433,7 @@ static int memo_type_differs(const char *dir, const char *const *names, size_t n
 			unsigned type = 7;
 
 			errno = 0;
-			char *got = lf_realpath_memo_type(&memo, p, &type);
+			char *got = lf_realpath_memo_type(memo, p, &type);
 			int got_err = got ? 0 : errno;
 
 			if (!want != !got || (want && strcmp(want, got) != 0) ||
@@ -527,8 +448,77 @@ static int memo_type_differs(const char *dir, const char *const *names, size_t n
 			free(want);
 			free(got);
 		}
-	lf_realpath_memo_fini(&memo);
 	return bad;
+}
+
+/* The type lf_realpath_memo_type gives name below dir, which must have an
+ * answer. */
+static unsigned memo_type_of(struct lf_realpath_memo *memo, const char *dir, const char *name)
+{
+	char p[PATH_MAX + 64];
+	unsigned type = 0;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	char *got = lf_realpath_memo_type(memo, p, &type);
+
+	assert_non_null(got);
+	free(got);
+	return type;
+}
+
+/* lf_realpath_memo_type answers as realpath and stat do, path for path
+ * (the canonical path, errno, the type), before and after the parent is
+ * asked about often enough to be listed: directories, files, a FIFO,
+ * links to each and a dangling one, a missing name, a name made after the
+ * listing. A directory too large for the asks so far is not listed, and
+ * still answers alike. The listing is what the parent held when it was
+ * taken: a directory replaced by a file since is still a directory to it
+ * (which also shows that the listing answered, not a lstat). */
+static void test_realpath_memo_type(void **state)
+{
+	static const char *const names[] = { "d0", "d1",   "d7",   "f0", "f3",	"fifo", "ld",
+					     "lf", "dang", "nope", "up", "sub", "d19",	"f19" };
+	enum {
+		N = sizeof(names) / sizeof(names[0])
+	};
+	struct lf_realpath_memo memo = { 0 };
+	char p[PATH_MAX + 64], dir[PATH_MAX / 2], big[PATH_MAX / 2], bigname[N][16];
+	const char *bignames[N];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/mt", base);
+	snprintf(big, sizeof(big), "%s/mtbig", base);
+	sh("mkdir -p %s/sub %s && cd %s && for i in $(seq 0 19); do mkdir d$i; touch f$i; done && "
+	   "mkfifo fifo && ln -s d1 ld && ln -s f1 lf && ln -s nowhere dang && ln -s ../mt/sub up "
+	   "&& "
+	   "cd %s && for i in $(seq 0 1999); do touch f$i; done",
+	   dir, big, dir, big);
+	/* The large one holds the files f0 to f1999 only. */
+	for (size_t i = 0; i < N; i++) {
+		if (names[i][0] == 'f' && names[i][1] != 'i')
+			snprintf(bigname[i], sizeof(bigname[i]), "%s", names[i]);
+		else
+			snprintf(bigname[i], sizeof(bigname[i]), "f%zu", i * 100);
+		bignames[i] = bigname[i];
+	}
+	assert_int_equal(memo_type_differs(&memo, dir, names, N, 4), 0);
+	assert_int_equal(memo_type_differs(&memo, big, bignames, N, 4), 0);
+	/* Made after the listing: looked at, found. */
+	sh("mkdir %s/late", dir);
+	snprintf(p, sizeof(p), "%s/late", dir);
+	unsigned type = 0;
+	char *got = lf_realpath_memo_type(&memo, p, &type);
+	assert_non_null(got);
+	assert_string_equal(got, p);
+	assert_int_equal(type, S_IFDIR);
+	free(got);
+	/* Replaced since the listing: the listing's answer. */
+	sh("rmdir %s/d5 && touch %s/d5", dir, dir);
+	assert_int_equal(memo_type_of(&memo, dir, "d5"), S_IFDIR);
+	/* The large one was never listed whole: stat's answer. */
+	sh("rm %s/f5 && mkdir %s/f5", big, big);
+	assert_int_equal(memo_type_of(&memo, big, "f5"), S_IFDIR);
+	lf_realpath_memo_fini(&memo);
 }
 
 /* A name something is mounted on is looked at, not taken from its
@@ -569,7 +559,10 @@ static void test_realpath_memo_type_mounts(void **state)
 		if (t < 0 ||
 		    syscall(SYS_move_mount, t, "", AT_FDCWD, over, MOVE_MOUNT_F_EMPTY_PATH) != 0)
 			_exit(78);
-		_exit(memo_type_differs(dir, names, sizeof(names) / sizeof(names[0])) ? 1 : 0);
+		struct lf_realpath_memo memo = { 0 };
+		int bad = memo_type_differs(&memo, dir, names, sizeof(names) / sizeof(names[0]), 3);
+
+		_exit(bad ? 1 : 0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
@@ -611,7 +604,10 @@ static void test_realpath_memo_type_long(void **state)
 		assert_int_equal(mkdirat(fd, name[i], 0755), 0);
 	}
 	close(fd);
-	assert_int_equal(memo_type_differs(dir, names, 20), 0);
+	struct lf_realpath_memo memo = { 0 };
+
+	assert_int_equal(memo_type_differs(&memo, dir, names, 20, 3), 0);
+	lf_realpath_memo_fini(&memo);
 }
 
 /* lf_realpath_link_memo answers as realpath does for every link of a

@@ -377,21 +377,79 @@ static void expect_realpath(const char *what, const char *p, char *want, int wan
 static void test_realpath_memo(void **state)
 {
 	static const char *const rel[] = {
-		"m/a/b/c",   "m/a/b",	   "m/a/link",	"m/a/link/c",  "m/a/file",
-		"m/a/nope",  "m/a/file/x", "m/a/./b",	"m/a/../a/b",  "m/a//b",
-		"m/a/b/",    "m/a/b/c/d",  "m/a/dang",	"m/a/b/c/.",   "m/a/b/../link",
-		"m/a/b/c/e", "m/a",	   "m/a/ulink", "m/a/ulink/c",
+		"m/a/b/c",
+		"m/a/b",
+		"m/a/link",
+		"m/a/link/c",
+		"m/a/file",
+		"m/a/nope",
+		"m/a/file/x",
+		"m/a/./b",
+		"m/a/../a/b",
+		"m/a//b",
+		"m/a/b/",
+		"m/a/b/c/d",
+		"m/a/dang",
+		"m/a/b/c/.",
+		"m/a/b/../link",
+		"m/a/b/c/e",
+		"m/a",
+		"m/a/ulink",
+		"m/a/ulink/c",
+		"m/shut/in/d",
+		"m/shut/in",
+		"m/a/dang/x",
+		"m/a/file/x/y",
+		"m/u/c/../c",
+		/* Names below "/" itself, and links near the top. */
+		"/",
+		"/proc/self/fd",
+		"/proc/self/fd/0",
+		"/nonexistent-landfence",
+		"/nonexistent-landfence/x",
+		"/dev/null",
+		"/dev/fd/1",
+		"/tmp",
+		"/lib/x86_64-linux-gnu",
+		"/bin/sh",
+		"/proc/self/root/etc",
+		"/proc/self/cwd",
+		/* Chains of links, a loop, targets absolute and with "..",
+		 * deeper than the memo walks. */
+		"m/chain1",
+		"m/chain1/c",
+		"m/loop1",
+		"m/loop1/x",
+		"m/abs",
+		"m/abs/b/c",
+		"m/up",
+		"m/up/c",
+		"m/lf",
+		"m/lf/x",
+		"m/self/self/a",
+		"m/deep",
+		"m/deep/d",
 	};
 	struct lf_realpath_memo memo = { 0 };
 	char p[PATH_MAX];
 
 	(void)state;
-	sh("mkdir -p %s/m/a/b/c/d %s/m/u && touch %s/m/a/file && ln -s b %s/m/a/link && "
-	   "ln -s nowhere %s/m/a/dang && ln -s ../u %s/m/a/ulink && mkdir %s/m/u/c",
-	   base, base, base, base, base, base, base);
+	/* m/shut: searchable by its owner only (EACCES as another user). */
+	sh("mkdir -p %s/m/a/b/c/d %s/m/u %s/m/shut/in/d && touch %s/m/a/file && "
+	   "ln -s b %s/m/a/link && ln -s nowhere %s/m/a/dang && ln -s ../u %s/m/a/ulink && "
+	   "mkdir %s/m/u/c && chmod 700 %s/m/shut",
+	   base, base, base, base, base, base, base, base, base);
+	sh("cd %s/m && ln -s chain2 chain1 && ln -s a/link chain2 && ln -s loop2 loop1 && "
+	   "ln -s loop1 loop2 && ln -s %s/m/a abs && ln -s ../m/a/link up && ln -s a/file lf && "
+	   "ln -s . self && mkdir -p $(printf 'd/%%.0s' $(seq 140)) && "
+	   "ln -s $(printf 'd/%%.0s' $(seq 139))d deep",
+	   base, base);
 	for (int round = 0; round < 2; round++) {
 		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			snprintf(p, sizeof(p), "%s/%s", base, rel[i]);
+			if (rel[i][0] == '/')
+				snprintf(p, sizeof(p), "%s", rel[i]);
+			else
+				snprintf(p, sizeof(p), "%s/%s", base, rel[i]);
 			errno = 0;
 			char *want = realpath(p, NULL);
 			int want_err = want ? 0 : errno;

@@ -245,8 +245,9 @@ static char *link_joined(int dirfd, const char *name, const char *path);
  * ENAMETOOLONG), ENOMEM; with errno 0 when the walk stops short, for
  * the caller to take realpath's answer: a target holding ".." or "//",
  * more than *hops links (realpath says ELOOP), deeper than WALK_DEPTH, a
- * link changed under it. *st is what lstat said of the answer, which is
- * no link. */
+ * path of PATH_MAX bytes or more on the way (where realpath's checks of
+ * length and the kernel's come in their own order), a link changed
+ * under it. *st is what lstat said of the answer, which is no link. */
 static char *memo_walk(struct lf_realpath_memo *m, const char *path, struct stat *st, int *hops,
 		       int depth)
 {
@@ -254,7 +255,7 @@ static char *memo_walk(struct lf_realpath_memo *m, const char *path, struct stat
 	size_t plen = (size_t)(slash - path);
 	char *parent = NULL, *cur, *next;
 
-	if (depth > WALK_DEPTH) {
+	if (depth > WALK_DEPTH || strlen(path) >= PATH_MAX) {
 		errno = 0;
 		return NULL;
 	}
@@ -270,9 +271,11 @@ static char *memo_walk(struct lf_realpath_memo *m, const char *path, struct stat
 		free(up);
 		if (!parent)
 			return NULL;
+		/* Not a directory: ENOTDIR, or ENAMETOOLONG first where the
+		 * path realpath would build is too long. Its own answer. */
 		if (!S_ISDIR(pst.st_mode)) {
 			free(parent);
-			errno = ENOTDIR;
+			errno = 0;
 			return NULL;
 		}
 	}
@@ -288,6 +291,11 @@ static char *memo_walk(struct lf_realpath_memo *m, const char *path, struct stat
 		return NULL;
 	}
 	free(parent);
+	if (strlen(cur) >= PATH_MAX) {
+		free(cur);
+		errno = 0;
+		return NULL;
+	}
 	if (lstat(cur, st) != 0) {
 		int e = errno;
 
@@ -399,7 +407,8 @@ char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *n
 		out->st_mode = 0;
 	if (!joined && errno == ENOMEM)
 		return NULL;
-	if (joined && clean_absolute(joined)) {
+	/* A path realpath refuses as too long is refused the same way. */
+	if (joined && strlen(path) < PATH_MAX && clean_absolute(joined)) {
 		errno = 0;
 		real = memo_walk(m, joined, &st, &hops, 0);
 		e = errno;

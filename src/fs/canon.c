@@ -227,31 +227,130 @@ static bool clean_absolute(const char *p)
 	return true;
 }
 
-char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat *out)
+/* The hops realpath(3) follows before ELOOP (glibc's MAXSYMLINKS). */
+#define LINK_HOPS 40
+
+/* How deep memo_walk goes (parents and links) before it leaves the
+ * path to realpath: a bound on its stack, 128 frames of ~250 bytes. */
+#define WALK_DEPTH 128
+
+static char *link_joined(int dirfd, const char *name, const char *path);
+
+/* realpath of the clean absolute path, in the memo's steps: the parent
+ * made canonical first ("/", a directory the memo knows, or this same
+ * walk one level up), then one lstat of the name below it. A directory
+ * is its own canonical form and remembered; a link's target is read
+ * once, joined to the canonical parent, and walked the same way. NULL
+ * with errno where realpath fails: the lstat's (ENOENT, EACCES, ENOTDIR,
+ * ENAMETOOLONG), ENOMEM; with errno 0 when the walk stops short, for
+ * the caller to take realpath's answer: a target holding ".." or "//",
+ * more than *hops links (realpath says ELOOP), deeper than WALK_DEPTH, a
+ * path of PATH_MAX bytes or more on the way (where realpath's checks of
+ * length and the kernel's come in their own order), a link changed
+ * under it. *st is what lstat said of the answer, which is no link. */
+static char *memo_walk(struct lf_realpath_memo *m, const char *path, struct stat *st, int *hops,
+		       int depth)
 {
 	const char *slash = strrchr(path, '/');
+	size_t plen = (size_t)(slash - path);
+	char *parent = NULL, *cur, *next;
+
+	if (depth > WALK_DEPTH || strlen(path) >= PATH_MAX) {
+		errno = 0;
+		return NULL;
+	}
+	if (plen > 0 && !memo_has(m, path, plen)) {
+		struct stat pst;
+		char *up = strndup(path, plen);
+
+		if (!up) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		parent = memo_walk(m, up, &pst, hops, depth + 1);
+		free(up);
+		if (!parent)
+			return NULL;
+		/* Not a directory: ENOTDIR, or ENAMETOOLONG first where the
+		 * path realpath would build is too long. Its own answer. */
+		if (!S_ISDIR(pst.st_mode)) {
+			free(parent);
+			errno = 0;
+			return NULL;
+		}
+	}
+	/* The parent's canonical form, "/" written as "" before the slash. */
+	const char *pre = parent ? parent : path;
+	int prelen = parent ? (int)strlen(parent) : (int)plen;
+
+	if (prelen == 1)
+		prelen = 0;
+	if (asprintf(&cur, "%.*s/%s", prelen, pre, slash + 1) < 0) {
+		free(parent);
+		errno = ENOMEM;
+		return NULL;
+	}
+	free(parent);
+	if (strlen(cur) >= PATH_MAX) {
+		free(cur);
+		errno = 0;
+		return NULL;
+	}
+	if (lstat(cur, st) != 0) {
+		int e = errno;
+
+		free(cur);
+		errno = e;
+		return NULL;
+	}
+	if (!S_ISLNK(st->st_mode)) {
+		if (S_ISDIR(st->st_mode) && memo_put(m, cur, strlen(cur)) < 0) {
+			free(cur);
+			errno = ENOMEM;
+			return NULL;
+		}
+		return cur;
+	}
+	if (--*hops < 0) {
+		free(cur);
+		errno = 0;
+		return NULL;
+	}
+	next = link_joined(-1, NULL, cur);
+	free(cur);
+	if (!next) {
+		/* Gone, or no longer a link, since the lstat; too long. */
+		if (errno != ENOMEM)
+			errno = 0;
+		return NULL;
+	}
+	if (!clean_absolute(next)) {
+		free(next);
+		errno = 0;
+		return NULL;
+	}
+	cur = memo_walk(m, next, st, hops, depth + 1);
+	free(next);
+	return cur;
+}
+
+char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat *out)
+{
 	struct stat st;
 	char *real;
 
 	if (out)
 		out->st_mode = 0;
 
-	if (clean_absolute(path) && slash != path && memo_has(m, path, (size_t)(slash - path))) {
-		/* The parent is a real directory: lstat fails as realpath
-		 * would (ENOENT, EACCES, ENAMETOOLONG), with its errno. */
-		if (lstat(path, &st) != 0)
-			return NULL;
-		if (!S_ISLNK(st.st_mode)) {
-			real = strdup(path);
-			if (!real || (S_ISDIR(st.st_mode) && memo_put(m, path, strlen(path)) < 0)) {
-				free(real);
-				errno = ENOMEM;
-				return NULL;
-			}
-			if (out)
-				*out = st;
+	if (clean_absolute(path)) {
+		int hops = LINK_HOPS;
+
+		errno = 0;
+		real = memo_walk(m, path, &st, &hops, 0);
+		if (real && out)
+			*out = st;
+		if (real || errno != 0)
 			return real;
-		}
 	}
 	real = realpath(path, NULL);
 	if (real) {
@@ -295,63 +394,35 @@ static char *link_joined(int dirfd, const char *name, const char *path)
 	return joined;
 }
 
-/* The hops realpath(3) follows before ELOOP (glibc's MAXSYMLINKS). */
-#define LINK_HOPS 40
-
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out)
 {
-	char *cur = NULL;
+	/* The link's target joined to its canonical directory, then the
+	 * memo's walk from there. */
+	char *joined = link_joined(dirfd, name, path), *real = NULL;
 	struct stat st;
+	int hops = LINK_HOPS - 1, e = 0;
 
 	if (out)
 		out->st_mode = 0;
-	/* Each hop: the link's target joined to its canonical directory;
-	 * while that is a clean path whose parent the memo knows, one lstat
-	 * says whether it is the answer or the next link. */
-	for (int hop = 0; hop < LINK_HOPS; hop++) {
-		char *next = link_joined(hop ? -1 : dirfd, name, hop ? cur : path), *slash;
-		int e = errno;
-
-		free(cur);
-		cur = next;
-		if (!cur) {
-			errno = e;
-			if (e == EINVAL || e == ENAMETOOLONG)
-				break; /* no longer a link, or too long: the long way */
-			return NULL;
-		}
-		slash = strrchr(cur, '/');
-		if (!clean_absolute(cur) || slash == cur ||
-		    !memo_has(m, cur, (size_t)(slash - cur))) {
-			char *real = lf_realpath_memo(m, cur, out);
-
-			e = errno;
-			free(cur);
-			errno = e;
-			return real;
-		}
-		if (lstat(cur, &st) != 0) {
-			e = errno;
-			free(cur);
-			errno = e;
-			return NULL;
-		}
-		if (!S_ISLNK(st.st_mode)) {
-			if (S_ISDIR(st.st_mode) && memo_put(m, cur, strlen(cur)) < 0) {
-				free(cur);
-				errno = ENOMEM;
-				return NULL;
-			}
-			if (out)
-				*out = st;
-			return cur;
-		}
+	if (!joined && errno == ENOMEM)
+		return NULL;
+	/* A path realpath refuses as too long is refused the same way. */
+	if (joined && strlen(path) < PATH_MAX && clean_absolute(joined)) {
+		errno = 0;
+		real = memo_walk(m, joined, &st, &hops, 0);
+		e = errno;
+		if (real && out)
+			*out = st;
 	}
-	free(cur);
-	/* A long chain, or the first link gone: realpath's own answer. */
-	char *real = realpath(path, NULL);
-
+	free(joined);
+	if (real || e != 0) {
+		errno = e;
+		return real;
+	}
+	/* The first link gone or changed, a target holding "..", a long
+	 * chain: realpath's own answer. */
+	real = realpath(path, NULL);
 	if (real && out && stat(real, out) != 0)
 		out->st_mode = 0;
 	return real;

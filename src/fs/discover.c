@@ -47,8 +47,17 @@ struct look {
 	/* The home's names, listed on the first look below it: most
 	 * places asked for are missing there (lf_dirnames_absent). */
 	struct lf_dirnames *home_names;
+	/* The directories the realpaths of the look proved canonical: the
+	 * same few (/usr, the home) come back for every place asked. */
+	struct lf_realpath_memo memo;
 	struct lf_discovery *out;
 };
+
+/* realpath(3) of path, through the look's memo. */
+static char *canon_of(struct look *l, const char *path)
+{
+	return lf_realpath_memo(&l->memo, path, NULL);
+}
 
 /* stat(2) of a place, or -1 with ENOENT without looking when it is below
  * the home through a name the home does not hold. */
@@ -108,10 +117,10 @@ static bool is_dir(const char *p)
  * it exists; else the path as written below the canonical home (a missing
  * one needs no walk up the tree: most are missing, and this runs at every
  * launch). */
-static int judge_path(const struct look *l, const char *raw, struct lf_strv *into)
+static int judge_path(struct look *l, const char *raw, struct lf_strv *into)
 {
 	struct stat st;
-	char *canon = place_stat(l, raw, &st, false) == 0 ? realpath(raw, NULL) : NULL;
+	char *canon = place_stat(l, raw, &st, false) == 0 ? canon_of(l, raw) : NULL;
 	int r;
 
 	if (!canon && errno == ENOMEM)
@@ -187,7 +196,7 @@ static int add(struct look *l, const char *path, unsigned access, enum lf_discov
 	       unsigned flags, char *why)
 {
 	struct lf_discovery *d = l->out;
-	char *canon = realpath(path, NULL);
+	char *canon = canon_of(l, path);
 	const char *reason, *what;
 	int r = 0;
 
@@ -336,8 +345,8 @@ static bool path_has(const struct look *l, size_t k, const char *name)
 /* What shows the toolchain in use, or NULL (*err on failure): a variable
  * of its own set, a PATH entry (or the command) below one of its
  * installation roots, one of its commands on PATH. */
-static char *in_use(const struct look *l, const struct lf_toolchain *t, const struct place *pl,
-		    size_t n, int *err)
+static char *in_use(struct look *l, const struct lf_toolchain *t, const struct place *pl, size_t n,
+		    int *err)
 {
 	*err = 0;
 	for (size_t i = 0; i < sizeof(t->vars) / sizeof(t->vars[0]) && t->vars[i]; i++) {
@@ -351,7 +360,7 @@ static char *in_use(const struct look *l, const struct lf_toolchain *t, const st
 
 		if (!(pl[i].row->flags & LF_TOOL_ROOT) || !pl[i].exists)
 			continue;
-		if (!(canon = realpath(pl[i].path, NULL))) {
+		if (!(canon = canon_of(l, pl[i].path))) {
 			if (errno == ENOMEM) {
 				*err = -ENOMEM;
 				return NULL;
@@ -620,7 +629,7 @@ static int command_tree(struct look *l)
 static int self(struct look *l)
 {
 	Dl_info info;
-	char *exe = realpath("/proc/self/exe", NULL);
+	char *exe = canon_of(l, "/proc/self/exe");
 	int r = 0;
 
 	if (exe)
@@ -755,6 +764,7 @@ static void look_fini(struct look *l)
 			close(l->path_fd[i]);
 	free(l->path_fd);
 	free(l->command_canon);
+	lf_realpath_memo_fini(&l->memo);
 }
 
 static int look_init(struct look *l)
@@ -763,9 +773,9 @@ static int look_init(struct look *l)
 	size_t n = 1;
 	int r = 0;
 
-	if (l->host->home && !(l->home = realpath(l->host->home, NULL)) && errno == ENOMEM)
+	if (l->host->home && !(l->home = canon_of(l, l->host->home)) && errno == ENOMEM)
 		return -ENOMEM;
-	if (l->host->command && !(l->command_canon = realpath(l->host->command, NULL)) &&
+	if (l->host->command && !(l->command_canon = canon_of(l, l->host->command)) &&
 	    errno == ENOMEM)
 		return -ENOMEM;
 	for (const char *p = path; p && *p; p++)
@@ -784,7 +794,7 @@ static int look_init(struct look *l)
 		 * An entry that is not a directory finds nothing. */
 		if (entry[0] == '/' && (r = lf_path_clean_dup(entry, &clean)) == 0) {
 			fd = open(clean, O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (fd >= 0 && !(canon = realpath(clean, NULL)) && errno == ENOMEM)
+			if (fd >= 0 && !(canon = canon_of(l, clean)) && errno == ENOMEM)
 				r = -ENOMEM;
 			if (r == 0)
 				r = lf_strv_push(&l->path, clean);

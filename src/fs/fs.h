@@ -33,8 +33,10 @@ int lf_path_canon_lenient(const char *in, char **out);
  * canonical (every proper ancestor of a result, every directory found
  * so) are remembered in memo, and a clean absolute path whose parent is
  * one of them costs one lstat instead of a readlink per component: not a
- * symbolic link, it is its own canonical form. Anything else (a link, a
- * path with ".", ".." or "//", a parent not yet seen) is realpath's.
+ * symbolic link, it is its own canonical form. A parent not yet seen is
+ * proved so from the deepest ancestor the memo knows ("/" at least), one
+ * lstat a directory, each remembered. Anything else (a link on the way,
+ * a path with ".", ".." or "//") is realpath's.
  * Returns what realpath returns (malloc'ed, or NULL with errno), and in
  * *out (may be NULL) what stat(2) says of the result (st_mode 0 when it
  * could not be looked at); the memo is only as current as the tree was

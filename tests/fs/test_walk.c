@@ -35,12 +35,15 @@ static char base[64];
 static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void sh(const char *fmt, ...)
 {
-	char cmd[4096];
+	char cmd[16384];
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(cmd))
+		fail_msg("command too long: %.80s...", cmd);
 	if (system(cmd) != 0)
 		fail_msg("command failed: %s", cmd);
 }
@@ -377,21 +380,79 @@ static void expect_realpath(const char *what, const char *p, char *want, int wan
 static void test_realpath_memo(void **state)
 {
 	static const char *const rel[] = {
-		"m/a/b/c",   "m/a/b",	   "m/a/link",	"m/a/link/c",  "m/a/file",
-		"m/a/nope",  "m/a/file/x", "m/a/./b",	"m/a/../a/b",  "m/a//b",
-		"m/a/b/",    "m/a/b/c/d",  "m/a/dang",	"m/a/b/c/.",   "m/a/b/../link",
-		"m/a/b/c/e", "m/a",	   "m/a/ulink", "m/a/ulink/c",
+		"m/a/b/c",
+		"m/a/b",
+		"m/a/link",
+		"m/a/link/c",
+		"m/a/file",
+		"m/a/nope",
+		"m/a/file/x",
+		"m/a/./b",
+		"m/a/../a/b",
+		"m/a//b",
+		"m/a/b/",
+		"m/a/b/c/d",
+		"m/a/dang",
+		"m/a/b/c/.",
+		"m/a/b/../link",
+		"m/a/b/c/e",
+		"m/a",
+		"m/a/ulink",
+		"m/a/ulink/c",
+		"m/shut/in/d",
+		"m/shut/in",
+		"m/a/dang/x",
+		"m/a/file/x/y",
+		"m/u/c/../c",
+		/* Names below "/" itself, and links near the top. */
+		"/",
+		"/proc/self/fd",
+		"/proc/self/fd/0",
+		"/nonexistent-landfence",
+		"/nonexistent-landfence/x",
+		"/dev/null",
+		"/dev/fd/1",
+		"/tmp",
+		"/lib/x86_64-linux-gnu",
+		"/bin/sh",
+		"/proc/self/root/etc",
+		"/proc/self/cwd",
+		/* Chains of links, a loop, targets absolute and with "..",
+		 * deeper than the memo walks. */
+		"m/chain1",
+		"m/chain1/c",
+		"m/loop1",
+		"m/loop1/x",
+		"m/abs",
+		"m/abs/b/c",
+		"m/up",
+		"m/up/c",
+		"m/lf",
+		"m/lf/x",
+		"m/self/self/a",
+		"m/deep",
+		"m/deep/d",
 	};
 	struct lf_realpath_memo memo = { 0 };
 	char p[PATH_MAX];
 
 	(void)state;
-	sh("mkdir -p %s/m/a/b/c/d %s/m/u && touch %s/m/a/file && ln -s b %s/m/a/link && "
-	   "ln -s nowhere %s/m/a/dang && ln -s ../u %s/m/a/ulink && mkdir %s/m/u/c",
-	   base, base, base, base, base, base, base);
+	/* m/shut: searchable by its owner only (EACCES as another user). */
+	sh("mkdir -p %s/m/a/b/c/d %s/m/u %s/m/shut/in/d && touch %s/m/a/file && "
+	   "ln -s b %s/m/a/link && ln -s nowhere %s/m/a/dang && ln -s ../u %s/m/a/ulink && "
+	   "mkdir %s/m/u/c && chmod 700 %s/m/shut",
+	   base, base, base, base, base, base, base, base, base);
+	sh("cd %s/m && ln -s chain2 chain1 && ln -s a/link chain2 && ln -s loop2 loop1 && "
+	   "ln -s loop1 loop2 && ln -s %s/m/a abs && ln -s ../m/a/link up && ln -s a/file lf && "
+	   "ln -s . self && mkdir -p $(printf 'd/%%.0s' $(seq 140)) && "
+	   "ln -s $(printf 'd/%%.0s' $(seq 139))d deep",
+	   base, base);
 	for (int round = 0; round < 2; round++) {
 		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			snprintf(p, sizeof(p), "%s/%s", base, rel[i]);
+			if (rel[i][0] == '/')
+				snprintf(p, sizeof(p), "%s", rel[i]);
+			else
+				snprintf(p, sizeof(p), "%s/%s", base, rel[i]);
 			errno = 0;
 			char *want = realpath(p, NULL);
 			int want_err = want ? 0 : errno;
@@ -610,6 +671,80 @@ static void test_realpath_memo_type_long(void **state)
 	lf_realpath_memo_fini(&memo);
 }
 
+/* Near PATH_MAX the memo answers as realpath does, errno included: a
+ * file on the way whose next path would be PATH_MAX bytes or more is
+ * ENAMETOOLONG to realpath before ENOTDIR (asked short, through a link,
+ * and long), and a link whose own path is that long is refused too,
+ * though its directory's descriptor could read it (red team, round 7). */
+static void test_realpath_memo_near_max(void **state)
+{
+	char d[PATH_MAX], p[PATH_MAX * 2], n[251], x[251];
+	struct lf_realpath_memo memo = { 0 };
+	struct stat st;
+	int dfd;
+
+	(void)state;
+	memset(n, 'd', 250);
+	memset(x, 'x', 250);
+	n[250] = x[250] = '\0';
+	/* A real directory of ~4,030 bytes holding a file, a link to the
+	 * file from the top, a link below it, and one more level. */
+	snprintf(d, sizeof(d), "%s/nm", base);
+	for (int i = 0; i < 16; i++)
+		snprintf(d + strlen(d), sizeof(d) - strlen(d), "/%s", n);
+	sh("mkdir -p %s && cd %s && touch f && ln -s \"$PWD/f\" %s/nm-l && ln -s f/%s l2", d, d,
+	   base, x);
+	/* Asked short through the link, long, and one level further. */
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s/%s%s", i == 1 ? d : base, i == 1 ? "f" : "nm-l", x,
+			 i == 2 ? "/y" : "");
+		for (int fn = 0; fn < 2; fn++) {
+			errno = 0;
+			char *want = realpath(p, NULL);
+			int want_err = want ? 0 : errno;
+			unsigned type = 0;
+
+			errno = 0;
+			char *got = fn ? lf_realpath_memo_type(&memo, p, &type)
+				       : lf_realpath_memo(&memo, p, &st);
+			int got_err = got ? 0 : errno;
+
+			if (fn && got) {
+				assert_int_equal(stat(got, &st), 0);
+				assert_int_equal(type, st.st_mode & S_IFMT);
+			}
+			expect_realpath(fn ? "memo type" : "memo", p, want, want_err, got, got_err,
+					&st);
+		}
+	}
+	/* The links, through their directories' descriptors. */
+	dfd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	assert_int_equal(mkdirat(dfd, n, 0755), 0);
+	int sub = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(sub >= 0);
+	assert_int_equal(symlinkat("/tmp", sub, "abs"), 0);
+	assert_int_equal(symlinkat("/nonexistent", sub, "dang"), 0);
+	const struct {
+		int fd;
+		const char *dir, *name;
+	} links[] = { { dfd, "", "l2" }, { sub, n, "abs" }, { sub, n, "dang" } };
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s%s%s", d, links[i].dir, links[i].dir[0] ? "/" : "",
+			 links[i].name);
+		errno = 0;
+		char *want = realpath(p, NULL);
+		int want_err = want ? 0 : errno;
+
+		errno = 0;
+		char *got = lf_realpath_link_memo(&memo, links[i].fd, links[i].name, p, &st);
+		expect_realpath("link memo", p, want, want_err, got, got ? 0 : errno, &st);
+	}
+	close(sub);
+	close(dfd);
+	lf_realpath_memo_fini(&memo);
+}
+
 /* lf_realpath_link_memo answers as realpath does for every link of a
  * canonical directory, twice over with one memo (the second time from
  * what the first proved): relative and absolute targets, chains through
@@ -746,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_realpath_memo_type_mounts),
 		cmocka_unit_test(test_realpath_memo_type_long),
 		cmocka_unit_test(test_realpath_link_memo),
+		cmocka_unit_test(test_realpath_memo_near_max),
 		cmocka_unit_test(test_dirnames_absent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

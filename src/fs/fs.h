@@ -35,8 +35,10 @@ int lf_path_canon_lenient(const char *in, char **out);
  * one of them costs one lstat instead of a readlink per component: not a
  * symbolic link, it is its own canonical form. A parent not yet seen is
  * proved so from the deepest ancestor the memo knows ("/" at least), one
- * lstat a directory, each remembered. Anything else (a link on the way,
- * a path with ".", ".." or "//") is realpath's.
+ * lstat a directory, each remembered; a link on the way is read once and
+ * its target walked the same way. The rest is realpath's, errno and all:
+ * a path with ".", ".." or "//" (given, or in a link's target), a file on
+ * the way, more than 40 links, a path of PATH_MAX bytes or more.
  * Returns what realpath returns (malloc'ed, or NULL with errno), and in
  * *out (may be NULL) what stat(2) says of the result (st_mode 0 when it
  * could not be looked at); the memo is only as current as the tree was

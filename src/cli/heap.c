@@ -47,9 +47,13 @@ static bool heap_trim_held;
 
 void lf_cli_heap_reserve(size_t bytes)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+	long pagesize = sysconf(_SC_PAGESIZE);
+	uintptr_t page, lo, hi;
 	char *p;
 
+	if (pagesize <= 0)
+		return;
+	page = (uintptr_t)pagesize;
 	if (bytes > HEAP_ROOM_MAX)
 		bytes = HEAP_ROOM_MAX;
 	if (!heap_trim_held) {
@@ -63,8 +67,8 @@ void lf_cli_heap_reserve(size_t bytes)
 		return;
 	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
 	hi = ((uintptr_t)p + bytes) & ~(page - 1);
-	/* Fails only on kernels before 5.14, or with the pages already
-	 * present: either way they are then faulted in as they are used. */
+	/* Fails on kernels before 5.14 (EINVAL) or short of memory
+	 * (ENOMEM): the pages are then faulted in as they are used. */
 	if (hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 	free(p);

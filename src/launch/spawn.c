@@ -185,6 +185,17 @@ static void ns_forget(const struct lf_child *c, struct lf_diag *diag)
 			 file, strerror(-r));
 }
 
+/* Whether a mount step that failed says the namespace answer no longer
+ * holds. Opening a target, checking its type and entering the working
+ * directory again fail when the file system changed since the plan (a
+ * target removed or replaced, a working directory below a mask): the
+ * namespace itself was made, so the answer holds and is kept; the launch
+ * still runs nothing. Every other step is the namespace's own. */
+static bool ns_step_voids_answer(int step)
+{
+	return step != LF_NS_STEP_OPEN && step != LF_NS_STEP_TYPE && step != LF_NS_STEP_CWD;
+}
+
 /* Says which mount step failed, for a child that stopped there. */
 static void ns_failure(const struct lf_child *c, int err, struct lf_diag *diag)
 {
@@ -339,7 +350,8 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 	if (r < 0) {
 		if (c->failure.stage == LF_STAGE_NAMESPACE) {
 			ns_failure(c, -r, diag);
-			ns_forget(c, diag);
+			if (ns_step_voids_answer(c->failure.ns_step))
+				ns_forget(c, diag);
 		} else
 			lf_diag_set(diag, "", 0, 0, "%s: %s: %s", c->argv[0],
 				    lf_launch_stage_name(c->failure.stage), strerror(-r));

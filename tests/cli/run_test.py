@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.dont_write_bytecode = True
-from lftest import Skip, check, denied, main, need_enforcement  # noqa: E402
+from lftest import Skip, check, denied, landfence, main, need_enforcement  # noqa: E402
 
 
 def fake_agent(s, name, script):
@@ -750,6 +750,54 @@ def ns_memo(s):
     check(s.read(memo) == text, "the next launch did not keep the probe's answer")
 
 
+def ns_memo_kept(s):
+    """A launch whose mount step fails runs nothing (exit 125) either way;
+    the namespace probe's remembered answer is forgotten only when the
+    failed step is the namespace's own (creating it, here), not when the
+    file system changed since the plan (a target no longer what the facts
+    saw, here). Each failure is made by strace's fault injection, in the
+    one system call of that step that only the launch's child makes."""
+    need_enforcement(s)
+    strace = shutil.which("strace")
+    if strace is None:
+        raise Skip("strace is not installed")
+    memo = s.h(".config/landfence/cache/ns-probe")
+    res = s.lf("plan")
+    check(res.code == 0, "plan failed")
+    if not re.search(r"^mount namespace: yes", res.out, re.M):
+        raise Skip("no mount namespace here")
+    check(os.path.exists(memo), "the probe's yes was not kept")
+    text = s.read(memo)
+    marker = os.path.join(s.proj, "ran")
+
+    def launch(call, err):
+        # strace injects only into the calls it traces.
+        return s.run([strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
+                      "-e", "inject=%s:error=%s" % (call, err), landfence(), "run", "--",
+                      "sh", "-c", "touch %s" % marker])
+    # The target's type, checked by statx in the child only: the file
+    # system's doing. Nothing runs; the answer is kept.
+    res = launch("statx", "ENOENT")
+    check(res.code == 125, "a launch whose target check failed did not refuse (%d)" % res.code)
+    check("checking the target is still what it was" in res.err and "did not run" in res.err,
+          "the failure does not name the step: %r" % res.err)
+    check("forgotten" not in res.err, "the answer was said to be forgotten: %r" % res.err)
+    check(not os.path.exists(marker), "the program ran")
+    check(os.path.exists(memo) and s.read(memo) == text,
+          "the answer was forgotten over a changed file system")
+    # Creating the namespace (unshare, in the child only): the answer no
+    # longer holds. Nothing runs; the answer is forgotten.
+    res = launch("unshare", "EPERM")
+    check(res.code == 125, "a launch whose namespace failed did not refuse (%d)" % res.code)
+    check("creating a" in res.err and "forgotten" in res.err,
+          "the failure does not say the answer was forgotten: %r" % res.err)
+    check(not os.path.exists(marker), "the program ran")
+    check(not os.path.exists(memo), "the answer that did not hold was kept")
+    res = s.sh("touch %s" % marker)
+    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
+    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+
+
 def cache_dir(s):
     """landfence's caches (the nested-repository search's listings, the
     namespace probe's answer) decide what a launch protects: they are read
@@ -938,6 +986,7 @@ TESTS = {
     "nested-cache-large": nested_cache_large,
     "escaped-output": escaped_output,
     "ns-memo": ns_memo,
+    "ns-memo-kept": ns_memo_kept,
     "cache-dir": cache_dir,
     "claude-state": claude_state,
     "device-cache": device_cache,

@@ -616,7 +616,8 @@ static void dirnames_list(struct lf_dirnames *d, const char *dir, size_t max, bo
 	}
 	/* readdir's NULL with errno set: the listing is not whole. */
 	if (errno == 0) {
-		qsort(d->v, d->n, sizeof(*d->v), cmp_name);
+		if (d->n > 1)
+			qsort(d->v, d->n, sizeof(*d->v), cmp_name);
 		d->state = 1;
 	}
 	closedir(dh);

@@ -46,7 +46,7 @@ void lf_jdoc_fini(struct lf_jdoc *doc);
 /* Sets the function lf_jdoc_parse calls with a document's length before
  * parsing it, or NULL (the default: none is called). Only the command-line
  * tool sets one, once, before anything is parsed: it makes room in its
- * heap for the tree in one step (lf_cli_heap_room, src/cli/common.c). A
+ * heap for the tree in one step (lf_cli_heap_room, src/cli/heap.c). A
  * library embedded elsewhere never touches its host's allocator. */
 void lf_jdoc_set_reserve(void (*reserve)(size_t len));
 

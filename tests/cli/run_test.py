@@ -378,6 +378,32 @@ def no_controls(text):
                    for c in text)
 
 
+def heap_room(s):
+    """A policy of 64 KiB or more gets room in the launcher's heap before
+    it is parsed (src/cli/heap.c): the launch runs as any other, and once
+    the program has started the launcher gives the room back (its
+    resident set falls below its peak), so that a launcher that waits for
+    hours does not hold it."""
+    need_enforcement(s)
+    with open(landfence(), "rb") as f:
+        if b"__asan_init" in f.read():
+            raise Skip("AddressSanitizer's allocator makes no room")
+    rules = [{"effect": "allow", "capability": ("read", "write")[i % 2],
+              "paths": ["p%02d/d%05d/**" % (i // 1000, i)]} for i in range(4000)]
+    rules.append({"effect": "allow", "capability": "write", "paths": ["**"]})
+    text = json.dumps({"version": 1, "fallback": "deny", "rules": rules}, indent=0)
+    check(len(text) >= 64 * 1024, "the policy is too small for a room")
+    s.write(".landfence/policy.json", text)
+    res = s.lf("trust")
+    check(res.code == 0, "trust failed")
+    res = s.sh("echo ran > out && grep -E '^Vm(HWM|RSS):' /proc/$PPID/status", opts=["-q"])
+    check(res.code == 0 and s.read("out") == "ran\n", "the launch under a large policy failed")
+    kib = dict((k, int(v.split()[0])) for k, v in
+               (line.split(":", 1) for line in res.out.splitlines()))
+    check(kib["VmHWM"] - kib["VmRSS"] >= 1024,
+          "the launcher held its room while the program ran: %r" % kib)
+
+
 def escaped_output(s):
     """What comes from the tree, a policy or a payload is printed with its
     control characters escaped: the after-run warning about a hook whose
@@ -987,6 +1013,7 @@ TESTS = {
     "nested-cache": nested_cache,
     "nested-cache-large": nested_cache_large,
     "escaped-output": escaped_output,
+    "heap-room": heap_room,
     "ns-memo": ns_memo,
     "ns-memo-kept": ns_memo_kept,
     "cache-dir": cache_dir,

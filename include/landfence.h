@@ -565,8 +565,9 @@ struct lf_namespace {
 	bool remembered;    /* available, by the answer an earlier launch's
 			       probe gave on this very host state, kept in the
 			       configuration directory's cache: a launch that
-			       then cannot place its mounts runs nothing and
-			       forgets it (doc/launch.md, "The probe
+			       then cannot place its mounts runs nothing, and
+			       forgets it unless the file system changed since
+			       the plan (doc/launch.md, "The probe
 			       remembered") */
 };
 

@@ -102,6 +102,26 @@ void lf_cli_message(void *ctx, enum lf_severity severity, const char *text);
  * status after printing why not. */
 int lf_cli_open(const struct lf_cli_opts *o, unsigned flags, struct lf_project **out);
 
+/* Makes room in the heap for large policies (src/cli/heap.c): from now
+ * on, each JSON document of 64 KiB or more gets 16 bytes of heap per byte
+ * of text (at most 16 MiB) grown and made present before it is parsed.
+ * Called once by main. Cannot fail. */
+void lf_cli_heap_room(void);
+
+/* Grows the heap's top by `bytes` (at most 16 MiB) and makes its pages
+ * present (MADV_POPULATE_WRITE), trimming held off: what is allocated
+ * next is carved from pages that do not fault. Best effort: does nothing
+ * when the allocator or the kernel refuses, or when the user tuned the
+ * allocator (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_,
+ * MALLOC_TOP_PAD_, glibc.malloc tunables). */
+void lf_cli_heap_reserve(size_t bytes);
+
+/* Lets the heap be trimmed again and returns its free pages to the
+ * kernel (malloc_trim): `run` calls it once the program has started, so
+ * that a launcher that waits for hours does not hold the room a large
+ * policy took. Does nothing when no room was made. */
+void lf_cli_heap_release(void);
+
 /* Makes stdout and stderr escape every control character but newline and
  * tab on the way out (core/text.h). Called first by main. Returns 0 or
  * -ENOMEM (the streams are then unchanged). */

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
 		fputs("landfence: out of memory\n", stderr);
 		return LF_EXIT_OWN;
 	}
+	lf_cli_heap_room();
 	if (argc < 2) {
 		usage(stderr);
 		return LF_EXIT_USAGE;

@@ -191,7 +191,8 @@ static void print_tree(const struct lf_sandbox *sb)
 		return;
 	for (size_t i = 0; i < n; i++)
 		v[i] = lf_sandbox_rule(sb, i);
-	qsort(v, n, sizeof(*v), cmp_rule);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_rule);
 	printf("  /\n");
 	for (size_t i = 0; i < n; i++) {
 		size_t nc = path_split(v[i]->path, cur, curlen, TREE_DEPTH), k = 0;

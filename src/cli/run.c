@@ -121,6 +121,7 @@ int lf_cmd_run(int argc, char **argv)
 	r = lf_run_new(p, &ro, argv + optind, &run, &diag);
 	if (r == 0)
 		r = lf_run_start(run, &diag);
+	lf_cli_heap_release();
 	if (r < 0) {
 		lf_cli_diag(&diag);
 		code = lf_exit_status(r);

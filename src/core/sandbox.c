@@ -163,7 +163,8 @@ static int grant_index_build(struct grant_index *gi, const struct lf_effective *
 							    r->globs[k].prefix_len, i,
 							    r->cap == LF_CAP_READ ? RO : RW };
 	}
-	qsort(gi->v, gi->n, sizeof(*gi->v), grant_index_cmp);
+	if (gi->n > 1)
+		qsort(gi->v, gi->n, sizeof(*gi->v), grant_index_cmp);
 	return 0;
 }
 
@@ -1966,7 +1967,8 @@ static void masks_normalise(struct lf_sandbox *sb)
 {
 	size_t out = 0;
 
-	qsort(sb->masks, sb->nmasks, sizeof(*sb->masks), cmp_mask);
+	if (sb->nmasks > 1)
+		qsort(sb->masks, sb->nmasks, sizeof(*sb->masks), cmp_mask);
 	for (size_t i = 0; i < sb->nmasks; i++) {
 		struct lf_sandbox_mask *m = &sb->masks[i];
 		bool drop = false;
@@ -2162,7 +2164,8 @@ static int binds_compute(struct lf_sandbox *sb)
 	if (r == 0 && sb->others_path)
 		r = bind_add(sb, sb->others_path, true, true);
 	sb->ns.others = sb->others_path;
-	qsort(sb->binds, sb->nbinds, sizeof(*sb->binds), cmp_bind);
+	if (sb->nbinds > 1)
+		qsort(sb->binds, sb->nbinds, sizeof(*sb->binds), cmp_bind);
 	sb->ns.nmasks = sb->nmasks;
 	sb->ns.npins = 0;
 	sb->ns.nnodev = 0;
@@ -2270,7 +2273,8 @@ static int compile_net(struct lf_sandbox *sb, const struct lf_sandbox_input *in)
 				sb->ports[k].connect = true;
 		}
 	}
-	qsort(sb->ports, sb->nports, sizeof(*sb->ports), cmp_port);
+	if (sb->nports > 1)
+		qsort(sb->ports, sb->nports, sizeof(*sb->ports), cmp_port);
 	return 0;
 }
 

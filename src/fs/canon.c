@@ -399,16 +399,20 @@ char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *n
 {
 	/* The link's target joined to its canonical directory, then the
 	 * memo's walk from there. */
-	char *joined = link_joined(dirfd, name, path), *real = NULL;
+	char *joined = NULL, *real = NULL;
 	struct stat st;
 	int hops = LINK_HOPS - 1, e = 0;
 
 	if (out)
 		out->st_mode = 0;
-	if (!joined && errno == ENOMEM)
-		return NULL;
-	/* A path realpath refuses as too long is refused the same way. */
-	if (joined && strlen(path) < PATH_MAX && clean_absolute(joined)) {
+	/* A path realpath refuses as too long is refused the same way,
+	 * without reading the link first. */
+	if (strlen(path) < PATH_MAX) {
+		joined = link_joined(dirfd, name, path);
+		if (!joined && errno == ENOMEM)
+			return NULL;
+	}
+	if (joined && clean_absolute(joined)) {
 		errno = 0;
 		real = memo_walk(m, joined, &st, &hops, 0);
 		e = errno;
@@ -616,7 +620,8 @@ static void dirnames_list(struct lf_dirnames *d, const char *dir, size_t max, bo
 	}
 	/* readdir's NULL with errno set: the listing is not whole. */
 	if (errno == 0) {
-		qsort(d->v, d->n, sizeof(*d->v), cmp_name);
+		if (d->n > 1)
+			qsort(d->v, d->n, sizeof(*d->v), cmp_name);
 		d->state = 1;
 	}
 	closedir(dh);

@@ -622,7 +622,8 @@ int lf_ns_plan_build(const struct lf_sandbox *sb, const char *cwd, struct lf_ns_
 		keys[nb + i] = (struct op_key){ sb->masks[i].path, false, i };
 	/* Parent first: a mask is placed on a target opened through the
 	 * binds above it, and never under one made later. */
-	qsort(keys, nb + nm, sizeof(*keys), cmp_op);
+	if (nb + nm > 1)
+		qsort(keys, nb + nm, sizeof(*keys), cmp_op);
 	for (size_t k = 0; k < nb + nm; k++) {
 		struct lf_mount_op *op = &out->ops[out->nops++];
 

@@ -24,8 +24,10 @@
  *
  * What replaces the probe when the answer is remembered: the launch's own
  * child takes every step the probe took, and fails closed where one
- * fails (nothing runs); the launch then forgets the answer
- * (lf_ns_memo_forget), so that the next one probes. A remembered answer
+ * fails (nothing runs); unless the step failed because the file system
+ * changed since the plan (spawn.c, ns_step_voids_answer), the launch then
+ * forgets the answer (lf_ns_memo_forget), so that the next one probes. A
+ * remembered answer
  * never makes a sandbox weaker: it can only say that masks are possible,
  * and a launch that cannot place them does not run the program.
  */

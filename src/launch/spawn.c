@@ -161,7 +161,8 @@ static int std_fds_check(const struct lf_sandbox *sb, struct lf_diag *diag)
 	return 0;
 }
 
-/* After a failure placing the mounts: an answer of the namespace probe
+/* After a failure placing the mounts that the namespace answer does not
+ * survive (ns_step_voids_answer): an answer of the namespace probe
  * remembered from an earlier launch no longer holds; forgotten, so that
  * the next launch probes (src/launch/nsmemo.c). */
 static void ns_forget(const struct lf_child *c, struct lf_diag *diag)
@@ -183,6 +184,26 @@ static void ns_forget(const struct lf_child *c, struct lf_diag *diag)
 			 " (mounts were planned on the namespace probe's answer remembered from "
 			 "an earlier launch, in %s, which cannot be removed (%s): remove it)",
 			 file, strerror(-r));
+}
+
+/* Whether a mount step that failed with err says the namespace answer no
+ * longer holds. Checking a target's type and entering the working
+ * directory again fail when the file system changed since the plan (a
+ * target replaced, a working directory below a mask), and so does opening
+ * a target with ENOENT, ENOTDIR, ELOOP, EXDEV or ESTALE (a target removed,
+ * or a link put on its way): the namespace itself was made, so the answer
+ * holds and is kept; the launch still runs nothing. Any other failure to
+ * open (EPERM, EACCES, ENOSYS: what a new seccomp filter or LSM rule
+ * says, which the probe's own openat2 would meet) and every other step
+ * are the namespace's own. */
+static bool ns_step_voids_answer(int step, int err)
+{
+	if (step == LF_NS_STEP_TYPE || step == LF_NS_STEP_CWD)
+		return false;
+	if (step == LF_NS_STEP_OPEN)
+		return err != ENOENT && err != ENOTDIR && err != ELOOP && err != EXDEV &&
+		       err != ESTALE;
+	return true;
 }
 
 /* Says which mount step failed, for a child that stopped there. */
@@ -339,7 +360,8 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 	if (r < 0) {
 		if (c->failure.stage == LF_STAGE_NAMESPACE) {
 			ns_failure(c, -r, diag);
-			ns_forget(c, diag);
+			if (ns_step_voids_answer(c->failure.ns_step, -r))
+				ns_forget(c, diag);
 		} else
 			lf_diag_set(diag, "", 0, 0, "%s: %s: %s", c->argv[0],
 				    lf_launch_stage_name(c->failure.stage), strerror(-r));

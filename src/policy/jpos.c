@@ -591,6 +591,13 @@ static void syntax_position(struct scan *sc, const json_error_t *err)
 		advance(sc);
 }
 
+static void (*jdoc_reserve)(size_t len);
+
+void lf_jdoc_set_reserve(void (*reserve)(size_t len))
+{
+	jdoc_reserve = reserve;
+}
+
 int lf_jdoc_parse(struct lf_jdoc *doc, const char *text, size_t len, const char *filename,
 		  struct lf_diag *diag)
 {
@@ -603,6 +610,8 @@ int lf_jdoc_parse(struct lf_jdoc *doc, const char *text, size_t len, const char 
 		return lf_diag_set(diag, filename, 1, 1,
 				   "the file is empty, expected a JSON object");
 
+	if (jdoc_reserve)
+		jdoc_reserve(len);
 	d.root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY,
 			    &err);
 	if (!d.root) {

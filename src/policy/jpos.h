@@ -43,6 +43,13 @@ int lf_jdoc_parse(struct lf_jdoc *doc, const char *text, size_t len, const char 
 		  struct lf_diag *diag);
 void lf_jdoc_fini(struct lf_jdoc *doc);
 
+/* Sets the function lf_jdoc_parse calls with a document's length before
+ * parsing it, or NULL (the default: none is called). Only the command-line
+ * tool sets one, once, before anything is parsed: it makes room in its
+ * heap for the tree in one step (lf_cli_heap_room, src/cli/heap.c). A
+ * library embedded elsewhere never touches its host's allocator. */
+void lf_jdoc_set_reserve(void (*reserve)(size_t len));
+
 /* The kid of an object's position for the member at insertion index i, or
  * NULL when the trees disagree (never for a document parsed here). */
 const struct lf_jpos_kid *lf_jpos_kid(const struct lf_jpos *pos, size_t i);

@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.dont_write_bytecode = True
-from lftest import Skip, check, denied, main, need_enforcement  # noqa: E402
+from lftest import Skip, check, denied, landfence, main, need_enforcement  # noqa: E402
 
 
 def fake_agent(s, name, script):
@@ -376,6 +376,32 @@ def no_controls(text):
     """Whether text holds no control character but newline and tab."""
     return not any((ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f
                    for c in text)
+
+
+def heap_room(s):
+    """A policy of 64 KiB or more gets room in the launcher's heap before
+    it is parsed (src/cli/heap.c): the launch runs as any other, and once
+    the program has started the launcher gives the room back (its
+    resident set falls below its peak), so that a launcher that waits for
+    hours does not hold it."""
+    need_enforcement(s)
+    with open(landfence(), "rb") as f:
+        if b"__asan_init" in f.read():
+            raise Skip("AddressSanitizer's allocator makes no room")
+    rules = [{"effect": "allow", "capability": ("read", "write")[i % 2],
+              "paths": ["p%02d/d%05d/**" % (i // 1000, i)]} for i in range(4000)]
+    rules.append({"effect": "allow", "capability": "write", "paths": ["**"]})
+    text = json.dumps({"version": 1, "fallback": "deny", "rules": rules}, indent=0)
+    check(len(text) >= 64 * 1024, "the policy is too small for a room")
+    s.write(".landfence/policy.json", text)
+    res = s.lf("trust")
+    check(res.code == 0, "trust failed")
+    res = s.sh("echo ran > out && grep -E '^Vm(HWM|RSS):' /proc/$PPID/status", opts=["-q"])
+    check(res.code == 0 and s.read("out") == "ran\n", "the launch under a large policy failed")
+    kib = dict((k, int(v.split()[0])) for k, v in
+               (line.split(":", 1) for line in res.out.splitlines()))
+    check(kib["VmHWM"] - kib["VmRSS"] >= 1024,
+          "the launcher held its room while the program ran: %r" % kib)
 
 
 def escaped_output(s):
@@ -750,6 +776,66 @@ def ns_memo(s):
     check(s.read(memo) == text, "the next launch did not keep the probe's answer")
 
 
+def ns_memo_kept(s):
+    """A launch whose mount step fails runs nothing (exit 125) either way;
+    the namespace probe's remembered answer is forgotten only when the
+    failed step is the namespace's own (creating it, here), not when the
+    file system changed since the plan (a target no longer what the facts
+    saw, here). Each failure is made by strace's fault injection, in the
+    one system call of that step that only the launch's child makes."""
+    need_enforcement(s)
+    strace = shutil.which("strace")
+    if strace is None:
+        raise Skip("strace is not installed")
+    memo = s.h(".config/landfence/cache/ns-probe")
+    res = s.lf("plan")
+    check(res.code == 0, "plan failed")
+    if not re.search(r"^mount namespace: yes", res.out, re.M):
+        raise Skip("no mount namespace here")
+    check(os.path.exists(memo), "the probe's yes was not kept")
+    text = s.read(memo)
+    marker = os.path.join(s.proj, "ran")
+    # strace must be able to trace here, and the launcher itself must
+    # make no statx call (a glibc whose stat is statx, on 32-bit targets,
+    # would get the fault injected in the launcher, not in its child).
+    trace = os.path.join(s.top, "statx.trace")
+    res = s.run([strace, "-f", "-qq", "-o", trace, "-e", "trace=statx", landfence(), "plan"],
+                extra={"ASAN_OPTIONS": "detect_leaks=0"})
+    if res.code != 0:
+        raise Skip("strace cannot trace here")
+    if "statx(" in s.read(trace):
+        raise Skip("the launcher itself calls statx here")
+
+    def launch(call, err):
+        # strace injects only into the calls it traces. LeakSanitizer
+        # cannot run under ptrace (a sanitized build would exit 1).
+        return s.run([strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
+                      "-e", "inject=%s:error=%s" % (call, err), landfence(), "run", "--",
+                      "sh", "-c", "touch %s" % marker],
+                     extra={"ASAN_OPTIONS": "detect_leaks=0"})
+    # The target's type, checked by statx in the child only: the file
+    # system's doing. Nothing runs; the answer is kept.
+    res = launch("statx", "ENOENT")
+    check(res.code == 125, "a launch whose target check failed did not refuse (%d)" % res.code)
+    check("checking the target is still what it was" in res.err and "did not run" in res.err,
+          "the failure does not name the step: %r" % res.err)
+    check("forgotten" not in res.err, "the answer was said to be forgotten: %r" % res.err)
+    check(not os.path.exists(marker), "the program ran")
+    check(os.path.exists(memo) and s.read(memo) == text,
+          "the answer was forgotten over a changed file system")
+    # Creating the namespace (unshare, in the child only): the answer no
+    # longer holds. Nothing runs; the answer is forgotten.
+    res = launch("unshare", "EPERM")
+    check(res.code == 125, "a launch whose namespace failed did not refuse (%d)" % res.code)
+    check("creating a" in res.err and "forgotten" in res.err,
+          "the failure does not say the answer was forgotten: %r" % res.err)
+    check(not os.path.exists(marker), "the program ran")
+    check(not os.path.exists(memo), "the answer that did not hold was kept")
+    res = s.sh("touch %s" % marker)
+    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
+    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+
+
 def cache_dir(s):
     """landfence's caches (the nested-repository search's listings, the
     namespace probe's answer) decide what a launch protects: they are read
@@ -937,7 +1023,9 @@ TESTS = {
     "nested-cache": nested_cache,
     "nested-cache-large": nested_cache_large,
     "escaped-output": escaped_output,
+    "heap-room": heap_room,
     "ns-memo": ns_memo,
+    "ns-memo-kept": ns_memo_kept,
     "cache-dir": cache_dir,
     "claude-state": claude_state,
     "device-cache": device_cache,

@@ -3,8 +3,8 @@
  * The command-line tool's room for large policies (src/cli/heap.c). What
  * it promises is counted, not timed: the pages of the room are present
  * before they are used (the page faults the process takes), a large
- * document gets a room and a small one none (the resident set, exactly,
- * from /proc/self/smaps_rollup), the room is capped, an allocator the
+ * document gets a room and a small one none (the anonymous resident set,
+ * exactly, from /proc/self/smaps_rollup), the room is capped, an allocator the
  * user tuned is left alone, and lf_cli_heap_release gives the room back.
  * Each case runs in a child of its own, so that its allocator starts as a
  * launch's does, and reports its counts to the parent, which asserts.
@@ -112,8 +112,11 @@ static long counted(int fd)
 	return (long)n;
 }
 
-/* The resident set in KiB, exactly (smaps_rollup walks the pages;
- * statm's count may lag on kernels with per-CPU counters). */
+/* The anonymous resident set in KiB, exactly (smaps_rollup walks the
+ * pages; statm's count may lag on kernels with per-CPU counters). The
+ * heap's pages only: the code a first parse runs is faulted in too, and
+ * differs from one build to another (a package build counted 512 KiB of
+ * it). */
 static long resident_kib(void)
 {
 	char line[256];
@@ -123,7 +126,7 @@ static long resident_kib(void)
 	if (!f)
 		_exit(3);
 	while (kib < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Rss: %ld kB", &kib) != 1)
+		if (sscanf(line, "Anonymous: %ld kB", &kib) != 1)
 			kib = -1;
 	fclose(f);
 	if (kib < 0)

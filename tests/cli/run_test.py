@@ -776,6 +776,52 @@ def ns_memo(s):
     check(s.read(memo) == text, "the next launch did not keep the probe's answer")
 
 
+def ns_memo_build(s):
+    """The remembered namespace answer names the build that kept it (its
+    GNU build ID), not only the version: another build of the same
+    version probes again, and keeps its own answer."""
+    need_enforcement(s)
+    readelf = shutil.which("readelf")
+    if not readelf:
+        raise Skip("readelf is not installed")
+    memo = s.h(".config/landfence/cache/ns-probe")
+    if os.path.exists(memo):
+        os.unlink(memo)
+    remembered = "an earlier launch's probe, remembered"
+
+    def plan(binary):
+        res = s.run([binary, "plan"])
+        check(res.code == 0, "plan failed: %s" % res.err)
+        return res.out
+
+    def build_id(binary):
+        res = s.run([readelf, "-n", binary])
+        m = re.search(r"Build ID: ([0-9a-f]+)", res.out)
+        check(m is not None, "no build ID in %s" % binary)
+        return m.group(1)
+
+    if "mount namespace: yes" not in plan(landfence()):
+        raise Skip("no mount namespace here")
+    ours = build_id(landfence())
+    check("\nbuild %s\n" % ours in s.read(memo), "the kept answer does not name this build")
+    check(remembered in plan(landfence()), "the answer was not used by the same build")
+    # The same program, another build ID: another build.
+    other = os.path.join(s.top, "landfence-other-build")
+    with open(landfence(), "rb") as f:
+        image = f.read()
+    raw = bytes.fromhex(ours)
+    check(image.count(raw) == 1, "the build ID is not found once in the program")
+    with open(other, "wb") as f:
+        f.write(image.replace(raw, bytes(b ^ 0xff for b in raw)))
+    os.chmod(other, 0o755)
+    theirs = build_id(other)
+    check(theirs != ours, "the copy kept the build ID")
+    check(remembered not in plan(other), "another build used this build's answer")
+    check("\nbuild %s\n" % theirs in s.read(memo), "the other build did not keep its own answer")
+    check(remembered in plan(other), "the other build did not use its own answer")
+    check(remembered not in plan(landfence()), "this build used the other build's answer")
+
+
 def ns_memo_kept(s):
     """A launch whose mount step fails runs nothing (exit 125) either way;
     the namespace probe's remembered answer is forgotten only when the
@@ -1026,6 +1072,7 @@ TESTS = {
     "heap-room": heap_room,
     "ns-memo": ns_memo,
     "ns-memo-kept": ns_memo_kept,
+    "ns-memo-build": ns_memo_build,
     "cache-dir": cache_dir,
     "claude-state": claude_state,
     "device-cache": device_cache,

@@ -682,6 +682,31 @@ def nested_cache_large(s):
           "a repository made outside after the cache is not protected")
 
 
+def refused_launch(s, res, what, says, marker, memo, text, forgotten):
+    """A launch (RES) whose mount step failed (WHAT) ran nothing: exit
+    125, the failure naming the step (each of SAYS in it), no MARKER
+    made. The namespace probe's remembered answer (MEMO, which held TEXT)
+    is then either forgotten, and said to be, and the next launch runs and
+    keeps the probe's answer again; or, when FORGOTTEN is false, kept as
+    it was, and not said to be forgotten."""
+    check(res.code == 125, "a launch %s did not refuse (%d)" % (what, res.code))
+    check(all(w in res.err for w in says), "the failure does not name the step: %r" % res.err)
+    if forgotten:
+        check("forgotten" in res.err,
+              "the failure does not say the answer was forgotten: %r" % res.err)
+    else:
+        check("forgotten" not in res.err, "the answer was said to be forgotten: %r" % res.err)
+    check(not os.path.exists(marker), "the program ran")
+    if not forgotten:
+        check(os.path.exists(memo) and s.read(memo) == text,
+              "the answer was forgotten by a launch %s" % what)
+        return
+    check(not os.path.exists(memo), "the answer that did not hold was kept")
+    res = s.sh("touch %s" % marker)
+    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
+    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+
+
 def ns_memo(s):
     """The namespace probe's answer is remembered for the host state that
     decides it: the first plan probes and keeps its "yes" in the
@@ -765,15 +790,8 @@ def ns_memo(s):
     s.write(memo, text.replace("\nyes others=0\n", "\nyes others=1\n"))
     check(remembered in plan_ns(), "the forged answer was not used")
     marker = os.path.join(s.proj, "ran")
-    res = s.sh("touch %s" % marker)
-    check(res.code == 125, "a launch on an answer that does not hold did not fail (%d)" % res.code)
-    check("nothing was run" in res.err and "forgotten" in res.err,
-          "the failure does not say the answer was forgotten: %r" % res.err)
-    check(not os.path.exists(marker), "the program ran")
-    check(not os.path.exists(memo), "the answer that did not hold was kept")
-    res = s.sh("touch %s" % marker)
-    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
-    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+    refused_launch(s, s.sh("touch %s" % marker), "on an answer that does not hold",
+                   ["nothing was run"], marker, memo, text, forgotten=True)
 
 
 def ns_memo_build(s):
@@ -861,25 +879,14 @@ def ns_memo_kept(s):
                      extra={"ASAN_OPTIONS": "detect_leaks=0"})
     # The target's type, checked by statx in the child only: the file
     # system's doing. Nothing runs; the answer is kept.
-    res = launch("statx", "ENOENT")
-    check(res.code == 125, "a launch whose target check failed did not refuse (%d)" % res.code)
-    check("checking the target is still what it was" in res.err and "did not run" in res.err,
-          "the failure does not name the step: %r" % res.err)
-    check("forgotten" not in res.err, "the answer was said to be forgotten: %r" % res.err)
-    check(not os.path.exists(marker), "the program ran")
-    check(os.path.exists(memo) and s.read(memo) == text,
-          "the answer was forgotten over a changed file system")
+    refused_launch(s, launch("statx", "ENOENT"),
+                   "whose target check failed (the file system changed)",
+                   ["checking the target is still what it was", "did not run"],
+                   marker, memo, text, forgotten=False)
     # Creating the namespace (unshare, in the child only): the answer no
     # longer holds. Nothing runs; the answer is forgotten.
-    res = launch("unshare", "EPERM")
-    check(res.code == 125, "a launch whose namespace failed did not refuse (%d)" % res.code)
-    check("creating a" in res.err and "forgotten" in res.err,
-          "the failure does not say the answer was forgotten: %r" % res.err)
-    check(not os.path.exists(marker), "the program ran")
-    check(not os.path.exists(memo), "the answer that did not hold was kept")
-    res = s.sh("touch %s" % marker)
-    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
-    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+    refused_launch(s, launch("unshare", "EPERM"), "whose namespace failed", ["creating a"],
+                   marker, memo, text, forgotten=True)
 
 
 def cache_dir(s):

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import stat
+import struct
 import sys
 import time
 
@@ -827,10 +828,12 @@ def ns_memo_build(s):
     other = os.path.join(s.top, "landfence-other-build")
     with open(landfence(), "rb") as f:
         image = f.read()
+    # The note: name size 4, its size, type NT_GNU_BUILD_ID (3), "GNU".
     raw = bytes.fromhex(ours)
-    check(image.count(raw) == 1, "the build ID is not found once in the program")
+    note = struct.pack("=III", 4, len(raw), 3) + b"GNU\0" + raw
+    check(image.count(note) == 1, "the build ID note is not found once in the program")
     with open(other, "wb") as f:
-        f.write(image.replace(raw, bytes(b ^ 0xff for b in raw)))
+        f.write(image.replace(note, note[:-len(raw)] + bytes(b ^ 0xff for b in raw)))
     os.chmod(other, 0o755)
     theirs = build_id(other)
     check(theirs != ours, "the copy kept the build ID")

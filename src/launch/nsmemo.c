@@ -229,27 +229,35 @@ static void build_id_notes(struct build_id *b, const char *p, size_t len, size_t
 	}
 }
 
-static int build_id_find(struct dl_phdr_info *info, size_t size, void *data)
+/* Whether [addr, addr + len) lies in one loaded segment of the object. */
+static bool build_id_mapped(const struct dl_phdr_info *info, uintptr_t addr, size_t len)
 {
-	struct build_id *b = data;
-	bool holds = false;
-
-	(void)size;
 	for (size_t i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
 
-		if (ph->p_type == PT_LOAD && b->addr >= lo && b->addr - lo < ph->p_memsz)
-			holds = true;
+		if (ph->p_type == PT_LOAD && addr >= lo && addr - lo <= ph->p_memsz &&
+		    len <= ph->p_memsz - (addr - lo))
+			return true;
 	}
-	if (!holds)
+	return false;
+}
+
+static int build_id_find(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_id *b = data;
+
+	(void)size;
+	if (!build_id_mapped(info, b->addr, 1))
 		return 0;
+	/* The object holding the code: its notes, where they are loaded
+	 * (a note outside every loaded segment is not read). */
 	for (size_t i = 0; i < info->dlpi_phnum && !b->hex[0]; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t at = info->dlpi_addr + ph->p_vaddr;
 
-		if (ph->p_type == PT_NOTE)
-			build_id_notes(b, (const char *)(info->dlpi_addr + ph->p_vaddr),
-				       ph->p_memsz, ph->p_align == 8 ? 8 : 4);
+		if (ph->p_type == PT_NOTE && build_id_mapped(info, at, ph->p_memsz))
+			build_id_notes(b, (const char *)at, ph->p_memsz, ph->p_align == 8 ? 8 : 4);
 	}
 	return 1;
 }

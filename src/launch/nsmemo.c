@@ -12,7 +12,10 @@
  * program's reach: lf_cache_dir) under a key of everything that
  * decides it:
  *   - the file's format (MEMO_MAGIC: changed whenever the probe's steps
- *     change), landfence's version, and the boot (boot_id);
+ *     change), landfence's version and build (the GNU build ID of the
+ *     object this code is linked into: another build of the same
+ *     version, whose probe may differ, does not take this one's word;
+ *     without a build ID nothing is remembered), and the boot (boot_id);
  *   - the ids, capabilities, no_new_privs and seccomp state of the process
  *     (/proc/self/status), and whether it needs a user namespace;
  *   - its mount and user namespaces (their inode numbers);
@@ -35,6 +38,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,13 +200,82 @@ static void key_ns(struct key *k, const char *path)
 	key_add(k, path, v);
 }
 
+/* The GNU build ID of the loaded object that holds addr, in hex. */
+struct build_id {
+	uintptr_t addr;
+	char hex[2 * 64 + 1]; /* "" until found */
+};
+
+static void build_id_notes(struct build_id *b, const char *p, size_t len, size_t align)
+{
+	while (len >= sizeof(ElfW(Nhdr))) {
+		const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)p;
+		size_t name = (n->n_namesz + align - 1) & ~(align - 1),
+		       desc = (n->n_descsz + align - 1) & ~(align - 1),
+		       rec = sizeof(*n) + name + desc;
+
+		if (name > len || desc > len || rec > len)
+			return;
+		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+		    memcmp(p + sizeof(*n), "GNU", 4) == 0 && n->n_descsz > 0 && n->n_descsz <= 64) {
+			const unsigned char *d = (const unsigned char *)p + sizeof(*n) + name;
+
+			for (size_t i = 0; i < n->n_descsz; i++)
+				snprintf(b->hex + 2 * i, 3, "%02x", d[i]);
+			return;
+		}
+		p += rec;
+		len -= rec;
+	}
+}
+
+/* Whether [addr, addr + len) lies in one loaded segment of the object. */
+static bool build_id_mapped(const struct dl_phdr_info *info, uintptr_t addr, size_t len)
+{
+	for (size_t i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && addr >= lo && addr - lo <= ph->p_memsz &&
+		    len <= ph->p_memsz - (addr - lo))
+			return true;
+	}
+	return false;
+}
+
+static int build_id_find(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_id *b = data;
+
+	(void)size;
+	if (!build_id_mapped(info, b->addr, 1))
+		return 0;
+	/* The object holding the code: its notes, where they are loaded
+	 * (a note outside every loaded segment is not read). */
+	for (size_t i = 0; i < info->dlpi_phnum && !b->hex[0]; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t at = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_NOTE && build_id_mapped(info, at, ph->p_memsz))
+			build_id_notes(b, (const char *)at, ph->p_memsz, ph->p_align == 8 ? 8 : 4);
+	}
+	return 1;
+}
+
 static void key_make(struct key *k, bool user)
 {
+	struct build_id b = { .addr = (uintptr_t)(void *)key_make };
 	char boot[64] = "";
 
 	k->n = 0;
 	k->bad = false;
 	key_add(k, MEMO_MAGIC, lf_version(NULL, NULL, NULL));
+	(void)dl_iterate_phdr(build_id_find, &b);
+	if (!b.hex[0]) {
+		k->bad = true; /* no build to name: probe at every launch */
+		return;
+	}
+	key_add(k, "build", b.hex);
 	if (lf_proc_read("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) <= 0) {
 		k->bad = true;
 		return;

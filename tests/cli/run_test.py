@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import stat
+import struct
 import sys
 import time
 
@@ -682,6 +683,31 @@ def nested_cache_large(s):
           "a repository made outside after the cache is not protected")
 
 
+def refused_launch(s, res, what, says, marker, memo, text, forgotten):
+    """A launch (RES) whose mount step failed (WHAT) ran nothing: exit
+    125, the failure naming the step (each of SAYS in it), no MARKER
+    made. The namespace probe's remembered answer (MEMO, which held TEXT)
+    is then either forgotten, and said to be, and the next launch runs and
+    keeps the probe's answer again; or, when FORGOTTEN is false, kept as
+    it was, and not said to be forgotten."""
+    check(res.code == 125, "a launch %s did not refuse (%d)" % (what, res.code))
+    check(all(w in res.err for w in says), "the failure does not name the step: %r" % res.err)
+    if forgotten:
+        check("forgotten" in res.err,
+              "the failure does not say the answer was forgotten: %r" % res.err)
+    else:
+        check("forgotten" not in res.err, "the answer was said to be forgotten: %r" % res.err)
+    check(not os.path.exists(marker), "the program ran")
+    if not forgotten:
+        check(os.path.exists(memo) and s.read(memo) == text,
+              "the answer was forgotten by a launch %s" % what)
+        return
+    check(not os.path.exists(memo), "the answer that did not hold was kept")
+    res = s.sh("touch %s" % marker)
+    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
+    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+
+
 def ns_memo(s):
     """The namespace probe's answer is remembered for the host state that
     decides it: the first plan probes and keeps its "yes" in the
@@ -765,15 +791,56 @@ def ns_memo(s):
     s.write(memo, text.replace("\nyes others=0\n", "\nyes others=1\n"))
     check(remembered in plan_ns(), "the forged answer was not used")
     marker = os.path.join(s.proj, "ran")
-    res = s.sh("touch %s" % marker)
-    check(res.code == 125, "a launch on an answer that does not hold did not fail (%d)" % res.code)
-    check("nothing was run" in res.err and "forgotten" in res.err,
-          "the failure does not say the answer was forgotten: %r" % res.err)
-    check(not os.path.exists(marker), "the program ran")
-    check(not os.path.exists(memo), "the answer that did not hold was kept")
-    res = s.sh("touch %s" % marker)
-    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
-    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+    refused_launch(s, s.sh("touch %s" % marker), "on an answer that does not hold",
+                   ["nothing was run"], marker, memo, text, forgotten=True)
+
+
+def ns_memo_build(s):
+    """The remembered namespace answer names the build that kept it (its
+    GNU build ID), not only the version: another build of the same
+    version probes again, and keeps its own answer."""
+    need_enforcement(s)
+    readelf = shutil.which("readelf")
+    if not readelf:
+        raise Skip("readelf is not installed")
+    memo = s.h(".config/landfence/cache/ns-probe")
+    if os.path.exists(memo):
+        os.unlink(memo)
+    remembered = "an earlier launch's probe, remembered"
+
+    def plan(binary):
+        res = s.run([binary, "plan"])
+        check(res.code == 0, "plan failed: %s" % res.err)
+        return res.out
+
+    def build_id(binary):
+        res = s.run([readelf, "-n", binary])
+        m = re.search(r"Build ID: ([0-9a-f]+)", res.out)
+        check(m is not None, "no build ID in %s" % binary)
+        return m.group(1)
+
+    if "mount namespace: yes" not in plan(landfence()):
+        raise Skip("no mount namespace here")
+    ours = build_id(landfence())
+    check("\nbuild %s\n" % ours in s.read(memo), "the kept answer does not name this build")
+    check(remembered in plan(landfence()), "the answer was not used by the same build")
+    # The same program, another build ID: another build.
+    other = os.path.join(s.top, "landfence-other-build")
+    with open(landfence(), "rb") as f:
+        image = f.read()
+    # The note: name size 4, its size, type NT_GNU_BUILD_ID (3), "GNU".
+    raw = bytes.fromhex(ours)
+    note = struct.pack("=III", 4, len(raw), 3) + b"GNU\0" + raw
+    check(image.count(note) == 1, "the build ID note is not found once in the program")
+    with open(other, "wb") as f:
+        f.write(image.replace(note, note[:-len(raw)] + bytes(b ^ 0xff for b in raw)))
+    os.chmod(other, 0o755)
+    theirs = build_id(other)
+    check(theirs != ours, "the copy kept the build ID")
+    check(remembered not in plan(other), "another build used this build's answer")
+    check("\nbuild %s\n" % theirs in s.read(memo), "the other build did not keep its own answer")
+    check(remembered in plan(other), "the other build did not use its own answer")
+    check(remembered not in plan(landfence()), "this build used the other build's answer")
 
 
 def ns_memo_kept(s):
@@ -815,25 +882,14 @@ def ns_memo_kept(s):
                      extra={"ASAN_OPTIONS": "detect_leaks=0"})
     # The target's type, checked by statx in the child only: the file
     # system's doing. Nothing runs; the answer is kept.
-    res = launch("statx", "ENOENT")
-    check(res.code == 125, "a launch whose target check failed did not refuse (%d)" % res.code)
-    check("checking the target is still what it was" in res.err and "did not run" in res.err,
-          "the failure does not name the step: %r" % res.err)
-    check("forgotten" not in res.err, "the answer was said to be forgotten: %r" % res.err)
-    check(not os.path.exists(marker), "the program ran")
-    check(os.path.exists(memo) and s.read(memo) == text,
-          "the answer was forgotten over a changed file system")
+    refused_launch(s, launch("statx", "ENOENT"),
+                   "whose target check failed (the file system changed)",
+                   ["checking the target is still what it was", "did not run"],
+                   marker, memo, text, forgotten=False)
     # Creating the namespace (unshare, in the child only): the answer no
     # longer holds. Nothing runs; the answer is forgotten.
-    res = launch("unshare", "EPERM")
-    check(res.code == 125, "a launch whose namespace failed did not refuse (%d)" % res.code)
-    check("creating a" in res.err and "forgotten" in res.err,
-          "the failure does not say the answer was forgotten: %r" % res.err)
-    check(not os.path.exists(marker), "the program ran")
-    check(not os.path.exists(memo), "the answer that did not hold was kept")
-    res = s.sh("touch %s" % marker)
-    check(res.code == 0 and os.path.exists(marker), "the next launch did not run")
-    check(s.read(memo) == text, "the next launch did not keep the probe's answer")
+    refused_launch(s, launch("unshare", "EPERM"), "whose namespace failed", ["creating a"],
+                   marker, memo, text, forgotten=True)
 
 
 def cache_dir(s):
@@ -1026,6 +1082,7 @@ TESTS = {
     "heap-room": heap_room,
     "ns-memo": ns_memo,
     "ns-memo-kept": ns_memo_kept,
+    "ns-memo-build": ns_memo_build,
     "cache-dir": cache_dir,
     "claude-state": claude_state,
     "device-cache": device_cache,

@@ -245,7 +245,13 @@ static void parse_policy(long arg, long *counts)
 	free(text);
 }
 
-#define POLICY(rules, blank_kib, room) (((long)(rules) << 21) | ((long)(blank_kib) << 1) | (room))
+/* Parses a policy of `rules` rules and `blank_kib` KiB of blanks, after
+ * a room if `room`, in a child: its counts, the parse's result checked. */
+static void parsed_in_child(int rules, int blank_kib, bool room, long *counts)
+{
+	in_child(parse_policy, ((long)rules << 21) | ((long)blank_kib << 1) | room, counts);
+	assert_int_equal(counts[1], 0);
+}
 
 static void test_room_spares_a_large_policy_its_faults(void **state)
 {
@@ -253,10 +259,8 @@ static void test_room_spares_a_large_policy_its_faults(void **state)
 	(void)state;
 	skip_without_room();
 
-	in_child(parse_policy, POLICY(5000, 0, 0), without);
-	in_child(parse_policy, POLICY(5000, 0, 1), with);
-	assert_int_equal(without[1], 0);
-	assert_int_equal(with[1], 0);
+	parsed_in_child(5000, 0, false, without);
+	parsed_in_child(5000, 0, true, with);
 	assert_true(with[3] >= 64 * 1024);
 	if (without[0] < 0) {
 		print_message("perf events are closed to this user: skipped\n");
@@ -276,10 +280,8 @@ static void test_room_for_a_large_document(void **state)
 
 	/* A small policy and 512 KiB of blanks: a tree of almost nothing,
 	 * a room of 16 bytes per byte of text. */
-	in_child(parse_policy, POLICY(10, 512, 0), without);
-	in_child(parse_policy, POLICY(10, 512, 1), with);
-	assert_int_equal(without[1], 0);
-	assert_int_equal(with[1], 0);
+	parsed_in_child(10, 512, false, without);
+	parsed_in_child(10, 512, true, with);
 	assert_true(with[3] >= 512 * 1024);
 	assert_true(without[2] < 1024);
 	assert_true(with[2] >= with[3] * 16 / 1024 - 1024);
@@ -294,8 +296,7 @@ static void test_no_room_for_a_small_document(void **state)
 
 	/* 60 KiB of blanks: below the 64 KiB a room needs, whose ~1 MiB
 	 * would show whole. */
-	in_child(parse_policy, POLICY(10, 60, 1), with);
-	assert_int_equal(with[1], 0);
+	parsed_in_child(10, 60, true, with);
 	assert_true(with[3] < 64 * 1024);
 	assert_true(with[2] < 512);
 }

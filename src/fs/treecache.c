@@ -837,9 +837,9 @@ static void cache_prune(const char *dir)
  * search for git directories after the program (maskfacts.c) starts from
  * the records the search before it left, instead of reading and parsing
  * the file again (a 200,000-file project's is 180 KB). The records are
- * exactly what was written to the file, which the sandbox cannot write;
- * each is still checked against the directory's times as the file's
- * would be. */
+ * what the search before it kept (what it wrote to the file, when it
+ * wrote it), out of the sandbox's reach; each is still checked against
+ * the directory's times as the file's would be. */
 #define KEPT_MAX 8
 
 static struct kept {

@@ -232,7 +232,13 @@ static bool level_know(struct state *s, struct level *lv)
 	if (lv->known)
 		return true;
 	if (fstat(lv->fd, &st) != 0) {
-		incomplete(s->w, "cannot look at %s: %s", shown(s, lv->path_len), strerror(errno));
+		int err = errno;
+		/* The path may be deeper by now: name this level's own. */
+		char cut = s->path[lv->path_len];
+
+		s->path[lv->path_len] = '\0';
+		incomplete(s->w, "cannot look at %s: %s", shown(s, lv->path_len), strerror(err));
+		s->path[lv->path_len] = cut;
 		return false;
 	}
 	lv->dev = st.st_dev;

@@ -147,7 +147,10 @@ void lf_mountinfo_unescape(char *s);
  * - no depth cut-off and no PATH_MAX cut-off: paths are built on the heap,
  *   and at most LF_WALK_OPEN_MAX directories are held open; a deeper
  *   ancestor is closed and opened again through ".." from its child when
- *   the walk comes back to it, checked against its device and inode;
+ *   the walk comes back to it, checked against its device and inode
+ *   (read from its descriptor just before that descriptor is closed; a
+ *   directory whose identity cannot be read is not reopened: the walk is
+ *   incomplete);
  * - a budget (struct lf_walk_budget): entries visited and wall time;
  * - whatever it could not look at (the budget ran out, a directory it
  *   could not open or read, the tree changed under it) makes the walk

@@ -94,7 +94,7 @@ struct search {
 	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
 	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
 	size_t work;	    /* entries read, plus directories found unchanged */
-	bool changed;	    /* a listing read again */
+	bool changed;	    /* a listing read again and kept */
 	bool devices;	    /* the device search, else the .git search */
 	size_t budget;	    /* the walk's entry budget */
 	struct lf_dotgit *found;
@@ -712,7 +712,6 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		o->devs = NULL;
 		o->ndev = 0;
 	} else {
-		s->changed = true;
 		r = list_read(s->rootfd, rel, s->devices, &c, &st);
 		if (r <= 0) {
 			rec_fini(&c);
@@ -745,6 +744,14 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		}
 	}
 	bool keep = borrowed || rec_settled(s, &c);
+
+	/* A listing read again and kept is news for the file. One that
+	 * cannot be kept yet (changed in the last two seconds) is not: the
+	 * file would be rewritten without it at each launch while an agent
+	 * works in the directory, and the next search reads it again
+	 * whether or not the file was rewritten. */
+	if (!hit && keep)
+		s->changed = true;
 	char **subs = c.subs;
 	uint32_t nsub = c.nsub;
 
@@ -830,9 +837,9 @@ static void cache_prune(const char *dir)
  * search for git directories after the program (maskfacts.c) starts from
  * the records the search before it left, instead of reading and parsing
  * the file again (a 200,000-file project's is 180 KB). The records are
- * exactly what was written to the file, which the sandbox cannot write;
- * each is still checked against the directory's times as the file's
- * would be. */
+ * what the search before it kept (what it wrote to the file, when it
+ * wrote it), out of the sandbox's reach; each is still checked against
+ * the directory's times as the file's would be. */
 #define KEPT_MAX 8
 
 static struct kept {

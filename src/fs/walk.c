@@ -21,9 +21,15 @@
 
 /* One directory on the current path. Its entries are read whole when it
  * is opened, so that its descriptor can be closed while the walk is
- * deeper down and opened again on the way back. */
+ * deeper down and opened again on the way back. Its identity (device,
+ * inode) is read from its descriptor only when something needs it: just
+ * before that descriptor is closed (to check the directory reopened on
+ * the way back is the same one) or for the leave visitor. A descriptor
+ * names one directory for as long as it is open, so reading it later
+ * gives the same answer as reading it at once. */
 struct level {
-	int fd; /* -1 while closed to save descriptors */
+	int fd;	    /* -1 while closed to save descriptors */
+	bool known; /* dev and ino are read */
 	dev_t dev;
 	ino_t ino;
 	char *buf; /* records: ino_t, type byte, NUL-terminated name */
@@ -217,20 +223,55 @@ static int level_read(struct state *s, struct level *lv)
 	}
 }
 
+/* Reads the identity of an open level. False (and the walk marked
+ * incomplete) when it cannot. */
+static bool level_know(struct state *s, struct level *lv)
+{
+	struct stat st;
+
+	if (lv->known)
+		return true;
+	if (fstat(lv->fd, &st) != 0) {
+		int err = errno;
+		/* The path may be deeper by now: name this level's own. */
+		char cut = s->path[lv->path_len];
+
+		s->path[lv->path_len] = '\0';
+		incomplete(s->w, "cannot look at %s: %s", shown(s, lv->path_len), strerror(err));
+		s->path[lv->path_len] = cut;
+		return false;
+	}
+	lv->dev = st.st_dev;
+	lv->ino = st.st_ino;
+	lv->known = true;
+	return true;
+}
+
+/* Closes the oldest open level to save descriptors; it reopens on the way
+ * back, checked against the identity read here. An identity that cannot
+ * be read leaves the level closed and unknown: the way back then stops
+ * the walk as incomplete (parent_reopen). */
+static void level_close_oldest(struct state *s)
+{
+	struct level *lv = &s->lv[s->first_open++];
+
+	(void)level_know(s, lv);
+	close(lv->fd);
+	lv->fd = -1;
+}
+
 /* Opens the directory name below the top level and pushes it. Returns 1
  * when pushed, 0 when there is nothing to walk there, or -ENOMEM. */
 static int level_push(struct state *s, int dirfd, const char *name, size_t path_len)
 {
 	int fd;
-	struct stat st;
 
 	for (;;) {
 		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 || (errno != EMFILE && errno != ENFILE) || s->first_open + 1 >= s->nlv)
 			break;
 		/* Out of descriptors: give up an ancestor's, it reopens. */
-		close(s->lv[s->first_open].fd);
-		s->lv[s->first_open++].fd = -1;
+		level_close_oldest(s);
 	}
 	if (fd < 0) {
 		/* Gone, or no longer a directory: nothing below it to see. */
@@ -239,17 +280,17 @@ static int level_push(struct state *s, int dirfd, const char *name, size_t path_
 		incomplete(s->w, "cannot open %s: %s", shown(s, path_len), strerror(errno));
 		return 0;
 	}
-	if (fstat(fd, &st) != 0) {
-		incomplete(s->w, "cannot look at %s: %s", shown(s, path_len), strerror(errno));
-		close(fd);
-		return 0;
-	}
 	if (lf_grow((void **)&s->lv, &s->caplv, s->nlv, sizeof(*s->lv)) < 0) {
 		close(fd);
 		return -ENOMEM;
 	}
 	struct level *lv = &s->lv[s->nlv];
-	*lv = (struct level){ .fd = fd, .dev = st.st_dev, .ino = st.st_ino, .path_len = path_len };
+	*lv = (struct level){ .fd = fd, .path_len = path_len };
+	/* The leave visitor is given each directory's inode. */
+	if (s->w->leave && !level_know(s, lv)) {
+		close(fd);
+		return 0;
+	}
 	int r = level_read(s, lv);
 	if (r < 0) {
 		free(lv->buf);
@@ -257,10 +298,8 @@ static int level_push(struct state *s, int dirfd, const char *name, size_t path_
 		return r;
 	}
 	s->nlv++;
-	if (s->nlv - s->first_open > LF_WALK_OPEN_MAX) {
-		close(s->lv[s->first_open].fd);
-		s->lv[s->first_open++].fd = -1;
-	}
+	if (s->nlv - s->first_open > LF_WALK_OPEN_MAX)
+		level_close_oldest(s);
 	return 1;
 }
 
@@ -273,7 +312,10 @@ static bool parent_reopen(struct state *s)
 
 	if (up->fd >= 0)
 		return true;
-	up->fd = openat(top->fd, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Closed without its identity read, there is nothing to check the
+	 * reopened one against: the walk stops as for a change. */
+	if (up->known)
+		up->fd = openat(top->fd, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (up->fd >= 0 && fstat(up->fd, &st) == 0 && st.st_dev == up->dev &&
 	    st.st_ino == up->ino) {
 		s->first_open = s->nlv - 2;

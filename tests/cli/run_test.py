@@ -556,6 +556,22 @@ def nested_cache(s):
           "a repository the program made is not protected on the next run")
     res = s.sh("echo x > %s" % caches[0])
     check(res.code != 0 and denied(res), "the program could write the cache")
+    # A directory changed in the last two seconds is read at each search
+    # and not kept, and the file is not rewritten for it (its time is set
+    # an hour ahead, so that this holds however slow the machine is):
+    # what it holds is found all the same.
+    git(s, os.path.join(s.proj, "d"), "init", "-q", "fresh")
+    time.sleep(2.2)
+    check(protected(s, "/fresh/.git/"), "the repository in d is not protected")
+    before = os.stat(caches[0])
+    ahead = time.time() + 3600
+    os.utime(os.path.join(s.proj, "d"), (ahead, ahead))
+    for _ in range(2):
+        check(protected(s, "/fresh/.git/"),
+              "the repository below a directory changed just now is not protected")
+    after = os.stat(caches[0])
+    check((after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns),
+          "the cache was rewritten for a directory it cannot keep")
     # A cache that does not parse: ignored, the walk answers, rewritten.
     with open(caches[0], "w") as f:
         f.write("landfence-tree-cache 1\n\xff\xff")

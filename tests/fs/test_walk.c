@@ -130,15 +130,23 @@ static int tally_leave(void *ctx, const struct lf_walk_entry *e)
 	return LF_WALK_NEXT;
 }
 
-static void walk(const char *root, struct tally *t, struct lf_walk *w, size_t max_entries)
+/* A walk with or without a leave visitor: without one, the walker reads
+ * a directory's identity only when it gives up its descriptor. */
+static void walk_as(const char *root, struct tally *t, struct lf_walk *w, size_t max_entries,
+		    bool leave)
 {
 	memset(w, 0, sizeof(*w));
 	w->visit = tally_visit;
-	w->leave = tally_leave;
+	w->leave = leave ? tally_leave : NULL;
 	w->ctx = t;
 	w->budget.max_entries = max_entries;
 	lf_walk_begin(w);
 	assert_int_equal(lf_walk_run(w, root), 0);
+}
+
+static void walk(const char *root, struct tally *t, struct lf_walk *w, size_t max_entries)
+{
+	walk_as(root, t, w, max_entries, true);
 }
 
 /* 600 levels, 6,600 bytes of path: every level is visited, the deepest
@@ -165,6 +173,14 @@ static void test_walk_deep_and_long(void **state)
 	assert_true(t.longest > PATH_MAX);
 	/* Post-order: the outermost directory is left last. */
 	assert_string_equal(t.last_leave, "dddddddddd");
+	lf_walk_end(&w);
+	/* Without a leave visitor the same walk reopens the same way. */
+	t = (struct tally){ 0 };
+	walk_as(root, &t, &w, 0, false);
+	assert_false(w.incomplete);
+	assert_int_equal(t.dirs, 600);
+	assert_int_equal(t.files, 1);
+	assert_int_equal(t.leaves, 0);
 	lf_walk_end(&w);
 	/* The run directory's removal walks it the same way. */
 	assert_int_equal(lf_rundir_remove(root), 0);
@@ -311,6 +327,15 @@ static void test_walk_tree_changed(void **state)
 	t.move_to = to;
 	t.move_depth = (size_t)depth + 1;
 	walk(root, &t, &w, 0);
+	assert_true(w.incomplete);
+	assert_non_null(strstr(w.reason, "changed"));
+	lf_walk_end(&w);
+	/* The same move, without a leave visitor: the identity read when the
+	 * descriptor was given up is what the reopened one is checked
+	 * against. The moved directory comes back first. */
+	assert_int_equal(rename(to, from), 0);
+	t = (struct tally){ .move_from = from, .move_to = to, .move_depth = (size_t)depth + 1 };
+	walk_as(root, &t, &w, 0, false);
 	assert_true(w.incomplete);
 	assert_non_null(strstr(w.reason, "changed"));
 	lf_walk_end(&w);

@@ -629,7 +629,9 @@ def nested_cache(s):
               == first, "a record counting too many kids lost a repository")
     # Bounded: with 134 other caches (written days ago, one a minute
     # apart), a new project's first run keeps the 128 most recently
-    # written, its own among them.
+    # used, its own among them. The oldest was read an hour ago (a cache
+    # that answers without a change is read, not written): it stays, and
+    # the 7 next oldest go.
     cdir = s.h(".config/landfence/cache")
 
     def caches_now():  # the namespace probe's answer is not one of them
@@ -643,6 +645,7 @@ def nested_cache(s):
         with open(os.path.join(cdir, name), "w") as f:
             f.write("landfence-tree-cache 2\n")
         os.utime(os.path.join(cdir, name), (old + 60 * i, old + 60 * i))
+    os.utime(os.path.join(cdir, fakes[0]), (int(time.time()) - 3600, old))
     other = os.path.join(s.top, "other")
     os.makedirs(os.path.join(other, "sub"))
     git(s, other, "init", "-q", ".")
@@ -655,8 +658,9 @@ def nested_cache(s):
     check(before <= kept, "a recent cache was removed: %r" % (before - kept))
     check(len(new) == 1, "the new project's cache is missing: %r" % sorted(kept))
     left = [n for n in fakes if n in kept]
-    check(left == fakes[len(fakes) - len(left):],
-          "not the least recently written caches were removed: %r" % left)
+    check(fakes[0] in kept, "a cache read an hour ago was removed")
+    check(left[1:] == fakes[len(fakes) - len(left) + 1:],
+          "not the least recently used caches were removed: %r" % left)
 
 
 def nested_cache_large(s):

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -672,6 +673,147 @@ static char *gitdir_read(const char *file, const char *base, const char *prefix)
 	return canon;
 }
 
+/* The value of core.worktree in the git config file at path (the last
+ * one, as git reads it; surrounding double quotes removed), or NULL when
+ * there is none or the file cannot be read. Only the plain forms git
+ * itself writes are understood: anything else is no answer, so the git
+ * directory is not trusted (fail closed). */
+static char *core_worktree(const char *path)
+{
+	char *text = NULL, *value = NULL;
+	bool core = false;
+	size_t len;
+
+	if (lf_file_read(path, 65536, &text, &len) < 0)
+		return NULL;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *end;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		end = line + strlen(line);
+		while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+			*--end = '\0';
+		if (line[0] == '[') {
+			core = !strcasecmp(line, "[core]");
+			continue;
+		}
+		if (!core || strncasecmp(line, "worktree", 8) != 0)
+			continue;
+		char *v = line + 8;
+
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v++ != '=')
+			continue;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (v[0] == '"' && end - v >= 2 && end[-1] == '"') {
+			*--end = '\0';
+			v++;
+		}
+		free(value);
+		value = strpbrk(v, "\"\\") ? NULL : strdup(v); /* escapes: not understood */
+	}
+	free(text);
+	return value;
+}
+
+/* Whether the git directory gitdir (canonical), outside the project and
+ * named by the project's .git file dotgit, names the project back, as git
+ * itself leaves it: a linked worktree's entry (COMMON/worktrees/NAME) by
+ * its "gitdir" file naming dotgit, with *common its grandparent; another
+ * git directory (a submodule's, .git/modules/NAME) by its core.worktree
+ * naming the project root, with *common itself. The program can write
+ * the project's .git file (where there is none, or without a namespace
+ * by renaming the directory away), but not a git directory outside its
+ * grants: without this check a planted "gitdir: DIR" would grant DIR at
+ * the next launch. *why says what is missing. Returns 0 or -ENOMEM. */
+static int gitdir_trusted(const char *root, const char *dotgit, const char *gitdir, char **common,
+			  const char **why)
+{
+	char *file = xstrdup_printf("%s/commondir", gitdir), *named = NULL, *self = NULL;
+	struct stat st;
+	int r = 0;
+
+	*common = NULL;
+	if (!file)
+		return -ENOMEM;
+	if (lstat(file, &st) == 0) {
+		/* A linked worktree's entry: its "gitdir" file names the
+		 * worktree's .git file (absolute, or relative to the entry),
+		 * and the entry sits in its repository's worktrees/. */
+		char *parent = strdup(gitdir), *slash;
+
+		free(file);
+		file = xstrdup_printf("%s/gitdir", gitdir);
+		if (!file || !parent) {
+			free(parent);
+			r = -ENOMEM;
+			goto out;
+		}
+		named = gitdir_read(file, gitdir, "");
+		self = realpath(dotgit, NULL);
+		slash = strrchr(parent, '/');
+		if (slash && slash != parent) {
+			*slash = '\0';
+			slash = strrchr(parent, '/');
+		}
+		if (!named || !self || strcmp(named, self) != 0)
+			*why = "its gitdir file does not name this project's .git";
+		else if (!slash || slash == parent || strcmp(slash + 1, "worktrees") != 0)
+			*why = "it is not in a repository's worktrees directory";
+		else {
+			*slash = '\0';
+			*common = parent;
+			parent = NULL;
+			/* git follows the commondir file: one naming another
+			 * place leaves git without its repository, not the
+			 * program with more. */
+			free(file);
+			file = xstrdup_printf("%s/commondir", gitdir);
+			char *said = file ? gitdir_read(file, gitdir, "") : NULL;
+
+			if (!file)
+				r = -ENOMEM;
+			else if (!said || strcmp(said, *common) != 0) {
+				*why = "its commondir file does not name the repository it sits in";
+				free(*common);
+				*common = NULL;
+			}
+			free(said);
+		}
+		free(parent);
+		goto out;
+	}
+	free(file);
+	file = xstrdup_printf("%s/config", gitdir);
+	if (!file) {
+		r = -ENOMEM;
+		goto out;
+	}
+	char *wt = core_worktree(file), *joined = NULL;
+
+	if (wt)
+		joined = wt[0] == '/' ? strdup(wt) : xstrdup_printf("%s/%s", gitdir, wt);
+	named = joined ? realpath(joined, NULL) : NULL;
+	if (named && !strcmp(named, root))
+		*common = strdup(gitdir);
+	else
+		*why = "its core.worktree does not name this project";
+	if (wt && !joined)
+		r = -ENOMEM;
+	if (named && !strcmp(named, root) && !*common)
+		r = -ENOMEM;
+	free(wt);
+	free(joined);
+out:
+	free(file);
+	free(named);
+	free(self);
+	return r;
+}
+
 /* A project whose .git is a file naming a git directory outside it (a
  * linked worktree, a separated git directory, a submodule's checkout):
  * what git needs there. Read-only: the git directory and its common
@@ -689,7 +831,7 @@ static int git_dirs(struct look *l)
 {
 	const char *root = l->host->project_root;
 	char *dotgit = xstrdup_printf("%s/.git", strcmp(root, "/") ? root : "");
-	char *gitdir = NULL, *common = NULL, *commonfile = NULL;
+	char *gitdir = NULL, *common = NULL;
 	struct stat st;
 	int r = 0;
 
@@ -698,16 +840,18 @@ static int git_dirs(struct look *l)
 	if (lstat(dotgit, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    !(gitdir = gitdir_read(dotgit, root, "gitdir: ")) || lf_path_covers(root, gitdir))
 		goto out;
-	commonfile = xstrdup_printf("%s/commondir", gitdir);
-	if (!commonfile) {
-		r = -ENOMEM;
+	const char *why = NULL;
+
+	r = gitdir_trusted(root, dotgit, gitdir, &common, &why);
+	if (r == 0 && !common)
+		r = lf_strv_pushf(&l->out->notes,
+				  "not granted: the git directory %s, which %s names: %s (git "
+				  "leaves that link for a linked worktree and a submodule; a "
+				  "program in the sandbox could have written %s); grant it with "
+				  "host.read or host.write if it is yours",
+				  gitdir, dotgit, why, dotgit);
+	if (r < 0 || !common)
 		goto out;
-	}
-	common = gitdir_read(commonfile, gitdir, "");
-	if (!common && !(common = strdup(gitdir))) {
-		r = -ENOMEM;
-		goto out;
-	}
 	bool linked = strcmp(common, gitdir) != 0;
 	r = add(l, common, RO, LF_DISCOVERED_GIT, 0,
 		xstrdup_printf("git: the repository of %s, read-only (.git names %s)", dotgit,
@@ -744,7 +888,6 @@ out:
 	free(dotgit);
 	free(gitdir);
 	free(common);
-	free(commonfile);
 	return r;
 }
 

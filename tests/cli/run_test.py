@@ -266,6 +266,31 @@ def git_submodule(s):
           and "git add and git commit fail there" in res.err, "run did not say why")
 
 
+def git_planted(s):
+    """A .git file the program writes naming a directory outside the
+    project grants nothing at the next launch: git leaves a link back
+    (a linked worktree's gitdir file, a submodule's core.worktree) that
+    the program cannot forge. The run that wrote it reports it."""
+    need_enforcement(s)
+    q = os.path.join(s.top, "q")
+    os.makedirs(q)
+    private = s.write(os.path.join(s.top, "private", "data.txt"), "PRIVATE\n")
+    other = git_repo(s, "other")  # a real git directory, not this project's
+    for target in (os.path.dirname(private), os.path.join(other, ".git")):
+        if os.path.lexists(os.path.join(q, ".git")):
+            os.unlink(os.path.join(q, ".git"))
+        res = s.sh("printf 'gitdir: %s\\n' > .git" % target, cwd=q)
+        check(res.code == 0, "run 1 failed: %r" % res.err)
+        check("made %s/.git, which names the git directory" % q in res.err,
+              "the planted .git file was not reported: %r" % res.err)
+        res = s.sh("cat %s/data.txt; cat %s/.git/HEAD" % (os.path.dirname(private), other),
+                   cwd=q)
+        check(res.err.count("Permission denied") == 2 and "PRIVATE" not in res.out,
+              "a planted .git file naming %s widened the next run: %r" % (target, res.out))
+        check("not granted: the git directory %s" % os.path.realpath(target) in res.err,
+              "run did not say why %s was not granted: %r" % (target, res.err))
+
+
 def git_outside_notes(s):
     """`git worktree add ../wt` and `git submodule add /local/path` outside
     the grants: run says why before git fails."""
@@ -1096,6 +1121,7 @@ TESTS = {
     "git-submodule": git_submodule,
     "git-outside-notes": git_outside_notes,
     "network": network,
+    "git-planted": git_planted,
     "nested-cache": nested_cache,
     "nested-cache-large": nested_cache_large,
     "escaped-output": escaped_output,

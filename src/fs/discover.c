@@ -8,6 +8,7 @@
  * writable where code runs later outside the sandbox. doc/toolchains.md
  * describes the choices.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -190,6 +191,54 @@ static bool refused(const struct look *l, const char *canon, unsigned access, co
 	return false;
 }
 
+/* Whether place (absolute, lexically clean) reaches canon through a
+ * symbolic link in a place the program can write: the project, or a
+ * read-write place found before it. The program could have made that
+ * link at an earlier run to point this launch's grant anywhere (a
+ * node_modules in the project linked to ~/Documents). *link gets the
+ * link (malloc'ed), for the note; NULL on -ENOMEM. Links above the
+ * project (a home directory on another disk) are not the program's. */
+static bool through_writable_link(struct look *l, const char *place, const char *canon, char **link)
+{
+	const struct lf_discovery *d = l->out;
+	char buf[PATH_MAX];
+	size_t len = strlen(place);
+
+	*link = NULL;
+	if (!strcmp(place, canon) || len >= sizeof(buf))
+		return false;
+	memcpy(buf, place, len + 1);
+	/* Each component, shortest first: a link there is looked at where
+	 * it sits (its directory, canonical). */
+	for (char *slash = strchr(buf + 1, '/');; slash = strchr(slash + 1, '/')) {
+		struct stat st;
+
+		if (slash)
+			*slash = '\0';
+		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
+			char *name = strrchr(buf, '/'), *dir;
+			bool writable = false;
+
+			*name = '\0';
+			dir = canon_of(l, buf[0] ? buf : "/");
+			*name = '/';
+			if (dir && l->host->project_root)
+				writable = lf_path_covers(l->host->project_root, dir);
+			for (size_t i = 0; dir && !writable && i < d->n; i++)
+				writable =
+					(d->v[i].access & RW) && lf_path_covers(d->v[i].path, dir);
+			free(dir);
+			if (writable) {
+				*link = strdup(buf);
+				return true;
+			}
+		}
+		if (!slash)
+			return false;
+		*slash = '/';
+	}
+}
+
 /* Adds a discovered grant of path (absolute; canonicalised here) unless it
  * is refused (a note says so) or already there. A missing path is added
  * only with LF_CAND_MAKE_DIR (a cache a launch makes). */
@@ -226,6 +275,26 @@ static int add(struct look *l, const char *path, unsigned access, enum lf_discov
 		free(canon);
 		free(why);
 		return r;
+	}
+	if (kind != LF_DISCOVERED_SELF) {
+		char *clean = NULL, *link = NULL;
+
+		r = lf_path_clean_dup(path, &clean);
+		if (r == 0 && through_writable_link(l, clean, canon, &link))
+			r = lf_strv_pushf(&d->notes,
+					  "not granted: %s (%s): reached through the symbolic link "
+					  "%s, in a place the program can write",
+					  canon, why, link ? link : "");
+		else if (r == 0)
+			r = 1;
+		free(clean);
+		free(link);
+		if (r <= 0) {
+			free(canon);
+			free(why);
+			return r == -EINVAL ? 0 : r;
+		}
+		r = 0;
 	}
 	if (kind != LF_DISCOVERED_SELF && refused(l, canon, access, &reason, &what)) {
 		r = lf_strv_pushf(&d->notes, "not granted: %s (%s): %s%s%s", canon, why, reason,
@@ -538,6 +607,33 @@ out:
 	return r;
 }
 
+/* Whether prefix is a Python installation: its lib/pythonX.Y/os.py, the
+ * landmark Python itself looks for to find its prefix. A pyvenv.cfg is
+ * the program's to write when the environment is in the project: its
+ * "home" grants only a place that already holds a Python. */
+static bool python_prefix(const char *prefix)
+{
+	char *lib = xstrdup_printf("%s/lib", prefix);
+	DIR *d = lib ? lf_dir_open(lib, 0) : NULL;
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		struct stat st;
+
+		if (strncmp(e->d_name, "python", 6) != 0 || strchr(e->d_name, '/'))
+			continue;
+		char *os = xstrdup_printf("%s/%s/os.py", lib, e->d_name);
+
+		found = os && stat(os, &st) == 0 && S_ISREG(st.st_mode);
+		free(os);
+	}
+	if (d)
+		closedir(d);
+	free(lib);
+	return found;
+}
+
 /* The bin directory of a `cargo install` root (DIR/bin beside
  * DIR/.crates.toml) holding path, into *out. */
 static int cargo_root_of(const char *path, char **out)
@@ -597,10 +693,19 @@ static int command_tree(struct look *l)
 			char *slash = r == 0 ? strrchr(prefix, '/') : NULL;
 			if (slash && slash != prefix && !strcmp(slash, "/bin")) {
 				*slash = '\0';
-				r = add(l, prefix, RO, LF_DISCOVERED_COMMAND, 0,
-					xstrdup_printf("the Python installation of the virtual "
-						       "environment of the command %s",
-						       l->host->command));
+				if (!python_prefix(prefix))
+					r = lf_strv_pushf(
+						&l->out->notes,
+						"not granted: %s (the virtual environment's "
+						"home, command %s): no Python there "
+						"(lib/python*/os.py)",
+						prefix, l->host->command);
+				else
+					r = add(l, prefix, RO, LF_DISCOVERED_COMMAND, 0,
+						xstrdup_printf(
+							"the Python installation of the virtual "
+							"environment of the command %s",
+							l->host->command));
 			}
 			free(prefix);
 		}

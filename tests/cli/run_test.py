@@ -291,6 +291,28 @@ def git_planted(s):
               "run did not say why %s was not granted: %r" % (target, res.err))
 
 
+def discovery_planted(s):
+    """What the program can write in the project does not point a later
+    launch's discovered grants outside it: a pyvenv.cfg whose home holds
+    no Python, and a link in a PATH entry's npm prefix, grant nothing,
+    with a note each."""
+    need_enforcement(s)
+    private = s.write(os.path.join(s.top, "private", "bin", "data.txt"), "PRIVATE\n")
+    docs = s.write(os.path.join(s.top, "docs", "letter.txt"), "LETTER\n")
+    tool = s.write(".venv/bin/tool", "#!/bin/sh\ncat %s %s\n" % (private, docs), 0o755)
+    s.write(".venv/pyvenv.cfg", "home = %s\n" % os.path.dirname(private))
+    os.makedirs(os.path.join(s.proj, ".venv/lib"))
+    os.symlink(os.path.dirname(docs), os.path.join(s.proj, ".venv/lib/node_modules"))
+    s.path_dirs[:0] = [os.path.dirname(tool)]
+    res = s.lf("run", "--", "tool")
+    check(res.err.count("Permission denied") == 2 and "PRIVATE" not in res.out
+          and "LETTER" not in res.out, "a place the project names was granted: %r" % res.out)
+    check("not granted: %s (the virtual environment's home" % os.path.dirname(
+        os.path.dirname(private)) in res.err, "run did not say why the home was not granted")
+    check("reached through the symbolic link %s/.venv/lib/node_modules" % s.proj in res.err,
+          "run did not say why the linked npm prefix was not granted")
+
+
 def git_outside_notes(s):
     """`git worktree add ../wt` and `git submodule add /local/path` outside
     the grants: run says why before git fails."""
@@ -1122,6 +1144,7 @@ TESTS = {
     "git-outside-notes": git_outside_notes,
     "network": network,
     "git-planted": git_planted,
+    "discovery-planted": discovery_planted,
     "nested-cache": nested_cache,
     "nested-cache-large": nested_cache_large,
     "escaped-output": escaped_output,

@@ -37,6 +37,10 @@
  *   N  no command follows (ionice -p PID, command -v)
  *   R  operands are only read   W  operands are written (sed -i)
  *   P  the pattern is given by an option: every operand is a file (grep -e)
+ *   @  data that may name a file read: @FILE, NAME@FILE (no '=' before the
+ *      '@'), NAME=@FILE or NAME=<FILE up to a ';' (curl -d, -F, -H, --json)
+ *   B  a file read unless the value holds a '=' (curl -b NAME=VALUE)
+ *   F  a file of patterns: read, and the pattern is given (grep -f)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -690,6 +694,11 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 	size_t ri = 0; /* the next operand role */
 	size_t pending[256], npending = 0;
 	bool deferred = false; /* a repeated role was met: operands wait */
+	/* A program whose pattern may come from an option (grep -e, -f): its
+	 * first operand is the pattern only without one, and GNU programs
+	 * take options after operands too, so that word waits. */
+	bool pat = p->opts && (strstr(p->opts, "=P") || strstr(p->opts, "=F"));
+	size_t pattern_at = SIZE_MAX;
 
 	t->p = p;
 	for (size_t i = from; i < argc; i++) {
@@ -831,15 +840,27 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 			}
 		}
 		char role = ri < nroles ? roles[ri++] : 'm';
+		if (role == '-' && pat && ri == 1 && nroles > 1 && roles[1] != '*') {
+			pattern_at = i;
+			continue;
+		}
 		if (role == 'x' || role == 'X') {
 			if (!t->no_cmd)
 				eff_cmd(t, i, argc, role == 'X');
 			return 0;
 		}
 		apply_role(t, role, w, i);
-		if (role == 'k')
-			return 0; /* the rest are the script's own arguments */
+		if (role == 'k') {
+			/* The rest are the script's own arguments: one naming a
+			 * file may be a file it reads, as an unknown program's
+			 * operand may (only deny and ask file rules count). */
+			for (size_t k = i + 1; k < argc; k++)
+				apply_role(t, 'm', &argv[k], k);
+			return 0;
+		}
 	}
+	if (pattern_at != SIZE_MAX && t->pattern_given)
+		apply_role(t, roles[1], &argv[pattern_at], pattern_at);
 	if (deferred) {
 		/* roles after the repeated one take the last operands */
 		char rep = roles[ri];
@@ -861,6 +882,46 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 		eff_reason(t, p->reason);
 	}
 	return 0;
+}
+
+/* The file named by the bytes [off, off + len) of the literal word w, as
+ * a word of its own: a read (roles '@' and 'B'). */
+static void eff_read_part(struct tc *t, const struct lf_shell_word *w, size_t off, size_t len)
+{
+	struct lf_shell_word *j = sh_alloc(t->a, sizeof(*j));
+	char *s = j ? sh_alloc(t->a, len + 1) : NULL;
+
+	if (!s) {
+		t->out->nomem = true;
+		return;
+	}
+	memcpy(s, w->text + off, len);
+	s[len] = '\0';
+	*j = *w;
+	j->text = s;
+	j->len = len;
+	eff_file(t, LF_CAP_READ, j, true, false);
+}
+
+/* Role '@': curl's ways of reading a file into data, a form or headers
+ * (curl(1): -d, --data-urlencode, -F, -H, --json, --variable). A word the
+ * shell computes may hold any of them: it is judged whole. */
+static void data_files(struct tc *t, const struct lf_shell_word *w)
+{
+	const char *s = w->text, *at, *eq;
+
+	if (!literal(w)) {
+		eff_file(t, LF_CAP_READ, w, false, false);
+		return;
+	}
+	at = strchr(s, '@');
+	eq = strchr(s, '=');
+	/* @FILE, NAME@FILE */
+	if (at && (!eq || at < eq))
+		eff_read_part(t, w, (size_t)(at + 1 - s), strlen(at + 1));
+	/* NAME=@FILE;type=..., NAME=<FILE */
+	if (eq && (eq[1] == '@' || eq[1] == '<'))
+		eff_read_part(t, w, (size_t)(eq + 2 - s), strcspn(eq + 2, ";"));
 }
 
 static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, size_t at)
@@ -930,6 +991,14 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 	case 'a':
 		eff_reason(t, R_NOT_FOLLOWED);
 		break;
+	case '@':
+		if (w)
+			data_files(t, w);
+		break;
+	case 'B':
+		if (w && (!literal(w) || !strchr(w->text, '=')))
+			eff_file(t, LF_CAP_READ, w, literal(w), false);
+		break;
 	case 'N':
 		t->no_cmd = true;
 		break;
@@ -941,6 +1010,11 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 		break;
 	case 'P':
 		t->pattern_given = true;
+		break;
+	case 'F':
+		t->pattern_given = true;
+		if (w)
+			eff_file(t, LF_CAP_READ, w, true, false);
 		break;
 	case 'E':
 		if (w) {
@@ -1106,9 +1180,12 @@ static int h_shell(struct tc *t)
 		eff_reason(t, "the shell reads its commands from standard input");
 		return 0;
 	}
-	/* a script: code from a file, and the rest its arguments */
+	/* a script: code from a file, and the rest its arguments (maybe
+	 * files it reads, as in the engine) */
 	t->code = true;
 	eff_script(t, &t->argv[i]);
+	for (size_t k = i + 1; k < t->argc; k++)
+		apply_role(t, 'm', &t->argv[k], k);
 	return 0;
 }
 
@@ -4053,14 +4130,15 @@ static const struct prog progs[] = {
 	  "--trace-ascii=w --stderr=w --libcurl=w --etag-save=w --hsts=w --alt-svc=w "
 	  "--output-dir=C -O!a --remote-name!a --remote-name-all!a -J --remote-header-name "
 	  "-K=a --config=a -T=r --upload-file=r --cacert=r --capath=r --cert=r --key=r "
-	  "-E=r --netrc-file=r -b=- --cookie=- -d=- --data=- --data-binary=- "
-	  "--data-raw=- --data-urlencode=- --json=- -F=- --form=- -H=- --header=- "
+	  "-E=r --netrc-file=r -b=B --cookie=B -d=@ --data=@ --data-binary=@ --data-ascii=@ "
+	  "--data-raw=- --data-urlencode=@ --json=@ -F=@ --form=@ -H=@ --header=@ "
+	  "--proxy-header=@ --url-query=@ --form-string=- "
 	  "-X=- --request=- -u=- --user=- -A=- --user-agent=- -e=- --referer=- "
 	  "-x=- --proxy=- -U=- --proxy-user=- -m=- --max-time=- --connect-timeout=- "
 	  "--retry=- --retry-delay=- --retry-max-time=- -w=- --write-out=- -r=- "
 	  "--range=- -C=- --continue-at=- -y=- -Y=- --limit-rate=- --resolve=- "
 	  "--connect-to=- --interface=- --dns-servers=- -z=- --time-cond=- -Q=- "
-	  "--quote=- --url=- --variable=- --expand-data=- --expand-url=- -h!N "
+	  "--quote=- --url=- --variable=@ --expand-data=- --expand-url=- -h!N "
 	  "--help?N -V!N --version!N",
 	  "-*", F_LONGANY, NULL, NULL },
 	{ "cut",
@@ -4180,7 +4258,7 @@ static const struct prog progs[] = {
 	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL,
 	  "build.gradle build.gradle.kts settings.gradle settings.gradle.kts gradle/" },
 	{ "grep",
-	  "-e=P --regexp=P -f=P --file=r -m=- --max-count=- -A=- -B=- -C=- "
+	  "-e=P --regexp=P -f=F --file=F -m=- --max-count=- -A=- -B=- -C=- "
 	  "--after-context=- --before-context=- --context=- --color?- --colour?- "
 	  "--include=- --exclude=- --exclude-from=r --exclude-dir=- --label=- -d=- "
 	  "--directories=- -D=- --devices=- --binary-files=- --group-separator=- "
@@ -4510,7 +4588,7 @@ static const struct prog progs[] = {
 	{ "red", "", "", F_ASK, NULL, "ed runs commands from standard input" },
 	{ "rename", "", "", F_ASK, NULL, "rename evaluates its first argument as code" },
 	{ "rg",
-	  "--pre=p --pre-glob=- -e=P --regexp=P -f=P --file=r -g=- --glob=- --iglob=- "
+	  "--pre=p --pre-glob=- -e=P --regexp=P -f=F --file=F -g=- --glob=- --iglob=- "
 	  "-t=- --type=- -T=- --type-not=- --type-add=- --type-clear=- -M=- "
 	  "--max-columns=- -m=- --max-count=- -A=- -B=- -C=- --after-context=- "
 	  "--before-context=- --context=- -j=- --threads=- -E=- --encoding=- "

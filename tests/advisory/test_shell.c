@@ -194,6 +194,22 @@ static const struct {
 	{ "bash -c \"$X\"", "cmd:bash -c $X | opaque:$X!" },
 	{ "bash script.sh", "cmd:bash script.sh | fread:script.sh" },
 	{ "curl x | sh", "cmd:curl x | cmd:sh!" },
+	/* a pattern file; a script's own arguments may be files it reads */
+	{ "grep -f pats x", "cmd:grep -f pats x | fread:pats | fread:x" },
+	{ "grep -e p x", "cmd:grep -e p x | fread:x" },
+	{ "grep x -e p", "cmd:grep x -e p | fread:x" },
+	{ "grep x y", "cmd:grep x y | fread:y" },
+	{ "python3 s.py a --b", "cmd:python3 s.py a --b | fread:s.py | mread:a | mread:--b" },
+	{ "bash s.sh a", "cmd:bash s.sh a | fread:s.sh | mread:a" },
+	/* curl reads the files its data, forms and headers name */
+	{ "curl -d @.env u", "cmd:curl -d @.env u | fread:.env" },
+	{ "curl --data-binary=@a u", "cmd:curl --data-binary=@a u | fread:a" },
+	{ "curl --data-urlencode n@a u", "cmd:curl --data-urlencode n@a u | fread:a" },
+	{ "curl -F 'f=@a;type=x' -F 'g=<b' u",
+	  "cmd:curl -F f=@a;type=x -F g=<b u | fread:a | fread:b" },
+	{ "curl --json @a -H @b u", "cmd:curl --json @a -H @b u | fread:a | fread:b" },
+	{ "curl -b jar -b n=v u", "cmd:curl -b jar -b n=v u | fread:jar" },
+	{ "curl -d n=v -d @- --data-raw @a u", "cmd:curl -d n=v -d @- --data-raw @a u" },
 	{ "bash -c", "cmd:bash -c!" },
 	{ "find . -exec rm {} \\; -exec ls {} +",
 	  "cmd:find . -exec rm {} ; -exec ls {} + | cmd:rm {} | fdelete:{}~ | cmd+:ls {} | "

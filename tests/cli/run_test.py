@@ -313,6 +313,47 @@ def discovery_planted(s):
           "run did not say why the linked npm prefix was not granted")
 
 
+def mask_falls(s):
+    """A mask whose file is replaced outside the sandbox while the program
+    runs (sed -i, an editor's save, git config: a rename over it) is taken
+    off by the kernel in every namespace: run stops the program at once
+    and says why, for a hidden file and for a read-only one."""
+    import subprocess
+    need_enforcement(s)
+    if "mount namespace: yes" not in s.lf("plan").out:
+        raise Skip("no mount namespace here: nothing is masked")
+    s.write(".env", "SECRET=1\n")
+    pol = s.write(os.path.join(s.top, "deny-env.json"), json.dumps(
+        {"version": 1, "extends": "default",
+         "rules": [{"effect": "deny", "capability": "read", "paths": [".env"]}]}))
+    s.write(".git/config", "[core]\n")
+    for rel, then in ((".env", "cat .env"), (".git/config", "echo '[x]' >> .git/config")):
+        marker = os.path.join(s.proj, "started")
+        if os.path.exists(marker):
+            os.unlink(marker)
+        proc = subprocess.Popen(
+            [landfence(), "run", "-q", "-p", pol, "--", "sh", "-c",
+             "touch started; i=0; while [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; "
+             + then + "; echo after"],
+            cwd=s.proj, env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(600):
+            if os.path.exists(marker) or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        check(os.path.exists(marker), "the program did not start")
+        tmp = os.path.join(s.proj, rel + ".new")
+        with open(tmp, "w") as f:
+            f.write("SECRET=2\n" if rel == ".env" else "[core]\n\tbare = false\n")
+        os.replace(tmp, os.path.join(s.proj, rel))
+        out, err = proc.communicate(timeout=60)
+        print("%s: exit %d\nstdout:\n%s\nstderr:\n%s" % (rel, proc.returncode, out, err))
+        check(proc.returncode == 137 and "after" not in out and "SECRET" not in out,
+              "the program ran on after the mask on %s fell" % rel)
+        check("the mask on %s fell while it ran" % os.path.join(s.proj, rel) in err,
+              "run did not say the mask on %s fell" % rel)
+    check("[x]" not in s.read(".git/config"), ".git/config was written")
+
+
 def git_outside_notes(s):
     """`git worktree add ../wt` and `git submodule add /local/path` outside
     the grants: run says why before git fails."""
@@ -1144,6 +1185,7 @@ TESTS = {
     "git-outside-notes": git_outside_notes,
     "network": network,
     "git-planted": git_planted,
+    "mask-falls": mask_falls,
     "discovery-planted": discovery_planted,
     "nested-cache": nested_cache,
     "nested-cache-large": nested_cache_large,

@@ -154,6 +154,22 @@ static int judge_request(const struct lf_cli_opts *o, enum tool_kind kind, const
 	} else if (r == 0) {
 		enum lf_capability cap = kind == TOOL_WRITE ? LF_CAP_WRITE : LF_CAP_READ;
 		r = lf_advisor_file(adv, cap, arg ? arg : ".", cwd, &ad);
+		/* "~" and "~/…": the client may take them for the home
+		 * directory, or for a name in the working directory; both
+		 * are judged, the stricter answer kept. */
+		if (r == 0 && arg && arg[0] == '~' && (!arg[1] || arg[1] == '/')) {
+			const char *home = secure_getenv("HOME");
+			char *expanded = NULL;
+			struct lf_advice other = { 0 };
+
+			if (!home || home[0] != '/' || asprintf(&expanded, "%s%s", home, arg + 1) < 0)
+				r = -EINVAL; /* which file it is cannot be told: denied */
+			else
+				r = lf_advisor_file(adv, cap, expanded, cwd, &other);
+			if (r == 0 && other.effect > ad.effect)
+				ad = other;
+			free(expanded);
+		}
 		if (r == 0)
 			lf_text(what, sizeof(what), "%s %s", lf_capability_name(cap), ad.path);
 	}

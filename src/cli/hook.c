@@ -21,6 +21,7 @@
 
 #include "cli/cli.h"
 #include "core/model.h"
+#include "core/text.h"
 #include "policy/policy.h"
 
 /* A payload of this size or more is refused (EFBIG). */
@@ -44,11 +45,17 @@ static const char usage_text[] =
  * (with the reason on stderr) when the answer cannot be written. */
 static int answer(enum lf_effect effect, const char *reason)
 {
+	/* The reason carries names from the payload and the tree, cut to
+	 * size: escaped, so that it is valid UTF-8 (a name cut inside a
+	 * character would make it unencodable) and the client shows no
+	 * control character as is. */
+	char *clean = lf_text_clean(reason) ? NULL : lf_text_escape(reason);
 	json_t *root = json_pack("{s:{s:s,s:s,s:s}}", "hookSpecificOutput", "hookEventName",
 				 "PreToolUse", "permissionDecision", lf_effect_name(effect),
-				 "permissionDecisionReason", reason);
+				 "permissionDecisionReason", clean ? clean : reason);
 	char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
 	json_decref(root);
+	free(clean);
 	int ok = text && puts(text) >= 0 && fflush(stdout) == 0;
 	free(text);
 	if (ok)

@@ -227,6 +227,17 @@ static void test_variants(void **state)
 	set_input(j, "file_path", json_string("src/../.env"));
 	assert_string_equal(hook(j, NULL, 0), "deny");
 
+	/* a reason that cuts a name inside a character is still valid
+	 * UTF-8: an answer, not a blocked call (exit 2) */
+	{
+		char line[1024] = "echo ";
+		for (size_t k = 0; k < 300; k++)
+			strcat(line, "\xc3\xa9");
+		j = payload("bash");
+		set_input(j, "command", json_string(line));
+		assert_non_null(hook(j, NULL, 0)); /* exit 0 and a JSON answer */
+	}
+
 	/* "~/…" is judged as the home's too (the client may expand it): in
 	 * src/ the literal name is allowed, the home's file is not */
 	{

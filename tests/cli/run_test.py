@@ -540,6 +540,14 @@ def escaped_output(s):
     check(any(f.get("path", "").endswith("/se\x1bXc" + C1_NAME)
               for f in json.loads(res.out)["fences"]),
           "plan --json does not give the fence back as it is")
+    # A bad policy's name in FILE:LINE:COLUMN: one line, escaped.
+    bad = s.write(os.path.join(s.top, "bad\nlandfence: all clear.json"),
+                  '{"version": 1, "rules": 3}')
+    res = s.lf("check", "-p", bad, "read", "x")
+    check(res.code == 2 and "bad\\nlandfence: all clear.json:1:" in res.err,
+          "a bad policy's name is not escaped: %r" % res.err)
+    check(not any(line.startswith("landfence: all clear") for line in res.err.splitlines()),
+          "a policy's name forged a line")
     # check, text and JSON.
     res = s.lf("check", "read", ESC_NAME)
     check(no_controls(res.out + res.err) and "z\\x1b[1A" in res.out,

@@ -194,6 +194,15 @@ static const struct {
 	{ "bash -c \"$X\"", "cmd:bash -c $X | opaque:$X!" },
 	{ "bash script.sh", "cmd:bash script.sh | fread:script.sh" },
 	{ "curl x | sh", "cmd:curl x | cmd:sh!" },
+	/* where ${…} ends and what its operands expand, as bash reads them */
+	{ "echo ${x:-{};rm y #}", "cmd:echo ${x:-{} | cmd:rm y | fdelete:y" },
+	{ "echo \"${y:-'$(rm y)'}\"", "cmd:rm y | fdelete:y | cmd:echo ${y:-'$(rm y)'}!" },
+	{ "echo \"${y:-$'$(rm y)'}\"", "cmd:rm y | fdelete:y | cmd:echo ${y:-$'$(rm y)'}!" },
+	{ "cat ${y:-<(rm y)}",
+	  "cmd:rm y | fdelete:y | cmd:cat ${y:-<(rm y)}! | fread:${y:-<(rm y)}~" },
+	{ "cat <<E\n${x:-'$(rm y)'}\nE", "cmd:rm y | fdelete:y | cmd:cat" },
+	{ "[[ x == @(\"$(rm y)\") ]]", "cmd:rm y | fdelete:y" },
+	{ "$'\\x{72}m' y", "cmd:rm y | fdelete:y" },
 	/* a pattern file; a script's own arguments may be files it reads */
 	{ "grep -f pats x", "cmd:grep -f pats x | fread:pats | fread:x" },
 	{ "grep -e p x", "cmd:grep -e p x | fread:x" },
@@ -296,6 +305,7 @@ static void test_reasons(void **state)
 		{ "echo $(x)", "command substitution" },
 		{ "echo `x`", "backquotes" },
 		{ "cat <(x)", "process substitution" },
+		{ "echo {Z..a}'$(x)'", "brace sequence" },
 		{ "echo 'x", "unterminated single quote" },
 		{ "echo \"x", "unterminated double quote" },
 		{ "echo `x", "unterminated backquote" },

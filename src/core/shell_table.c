@@ -470,6 +470,12 @@ static const char *const harmless_env[] = {
 static const char *const code_vars[] = {
 	"PATH",
 	"IFS",
+	/* bash evaluates what is assigned to these as arithmetic, where
+	 * a[$(cmd)] runs cmd (RANDOM='a[$(cmd)]') */
+	"RANDOM",
+	"SRANDOM",
+	"OPTIND",
+	"HISTCMD",
 	"ENV",
 	"BASH_ENV",
 	"SHELLOPTS",
@@ -1231,6 +1237,9 @@ static void check_var_name(struct tc *t, const struct lf_shell_word *w, bool ass
 	const char *eq = memchr(s, '=', n);
 	size_t nl = eq && assign_ok ? (size_t)(eq - s) : n;
 
+	/* NAME+=VALUE appends to NAME (declare PS4+='$(cmd)') */
+	if (eq && assign_ok && nl && s[nl - 1] == '+')
+		nl--;
 	if (!literal(w) || w->flags & LF_WORD_SUBST) {
 		/* the name itself is computed */
 		const char *br = memchr(s, '[', nl);
@@ -1278,6 +1287,8 @@ static int h_declare(struct tc *t)
 		if (exported) {
 			const char *eq = memchr(w->text, '=', w->len);
 			size_t n = eq ? (size_t)(eq - w->text) : w->len;
+			if (eq && n && w->text[n - 1] == '+')
+				n--; /* NAME+=VALUE */
 			const char *why = sh_env_reason(w->text, n);
 			if (why)
 				eff_reason(t, why);

@@ -203,6 +203,11 @@ static const struct {
 	{ "cat <<E\n${x:-'$(rm y)'}\nE", "cmd:rm y | fdelete:y | cmd:cat" },
 	{ "[[ x == @(\"$(rm y)\") ]]", "cmd:rm y | fdelete:y" },
 	{ "$'\\x{72}m' y", "cmd:rm y | fdelete:y" },
+	/* assignments bash evaluates, appends to a variable that decides */
+	{ "RANDOM=1 ls", "cmd:ls!" },
+	{ "read OPTIND", "cmd:read OPTIND!" },
+	{ "declare PS4+=x", "cmd:declare PS4+=x!" },
+	{ "declare foo+=x", "cmd:declare foo+=x" },
 	/* a pattern file; a script's own arguments may be files it reads */
 	{ "grep -f pats x", "cmd:grep -f pats x | fread:pats | fread:x" },
 	{ "grep -e p x", "cmd:grep -e p x | fread:x" },

@@ -3281,7 +3281,10 @@ static int h_git(struct tc *t)
 	if (gitdir)
 		eff_conf_word(t, gitdir, true);
 	else
-		eff_conf(t, ".git/ .gitattributes .gitmodules");
+		/* and the directory itself, which git takes for a bare
+		 * repository when it holds HEAD, objects/ and refs/ (its
+		 * config then decides diff.external, core.pager …) */
+		eff_conf(t, ".git/ .gitattributes .gitmodules HEAD config objects/ refs/");
 	t->base = wt;
 	if (i >= t->argc)
 		return 0;
@@ -3992,6 +3995,20 @@ static int h_python(struct tc *t)
 	if (stdin_code)
 		eff_reason(t, R_STDIN_CODE);
 	t->code = true;
+	/* -m puts the working directory first on sys.path: a module of
+	 * that name the line wrote there is what runs (json.py beside
+	 * python3 -m json.tool) */
+	{
+		size_t ml = strcspn(mod->text, ".");
+		char *conf = sh_alloc(t->a, 2 * ml + 8);
+		if (!conf)
+			return -ENOMEM;
+		memcpy(conf, mod->text, ml);
+		memcpy(conf + ml, ".py ", 4);
+		memcpy(conf + ml + 4, mod->text, ml);
+		memcpy(conf + 2 * ml + 4, "/", 2);
+		eff_conf(t, conf);
+	}
 	size_t n = 1 + (args < t->argc ? t->argc - args : 0);
 	struct lf_shell_word *words = sh_alloc(t->a, n * sizeof(*words));
 	if (!words)

@@ -835,6 +835,9 @@ static const struct {
 	  "configuration" },
 	{ "echo x > src/package.json; cd src && npm test", Q, 0, "configuration" },
 	{ "echo x > src/new.c && make -C src", A, -1, NULL },
+	{ "cd src && echo 'import os' > json.py && python3 -m json.tool", Q, 0, "configuration" },
+	{ "echo x > src/r/config && cd src/r && git diff", Q, 0, "configuration" },
+	{ "python3 -m json.tool", A, -1, NULL },
 	/* xargs appends words read from standard input, options too */
 	{ "echo -o.env | xargs sort src/a", Q, 0, "option" },
 	{ "xargs sed -i s/a/b/", Q, 0, "option" },

@@ -169,7 +169,8 @@ static int judge_request(const struct lf_cli_opts *o, enum tool_kind kind, const
 			char *expanded = NULL;
 			struct lf_advice other = { 0 };
 
-			if (!home || home[0] != '/' || asprintf(&expanded, "%s%s", home, arg + 1) < 0)
+			if (!home || home[0] != '/' ||
+			    asprintf(&expanded, "%s%s", home, arg + 1) < 0)
 				r = -EINVAL; /* which file it is cannot be told: denied */
 			else
 				r = lf_advisor_file(adv, cap, expanded, cwd, &other);

@@ -84,8 +84,10 @@ int lf_diag_format(const struct lf_diag *diag, char *buf, size_t size)
 		/* A file's name is text from outside: one line, escaped. */
 		char *esc = lf_text_clean(diag->file) ? NULL : lf_text_escape(diag->file);
 		int w = snprintf(size ? buf : NULL, size, "%s:%u:%u: %s",
-				 esc ? esc : lf_text_clean(diag->file) ? diag->file : "?", diag->line,
-				 diag->column, diag->message);
+				 esc			     ? esc
+				 : lf_text_clean(diag->file) ? diag->file
+							     : "?",
+				 diag->line, diag->column, diag->message);
 
 		free(esc);
 		return w;

@@ -113,6 +113,8 @@ static const char R_NOT_FOLLOWED[] = "an option whose effect this analysis does 
 static const char R_STDIN_CODE[] = "it reads code from standard input";
 static const char R_WILD_OPT[] =
 	"the shell expands a word that could become an option writing a file or running a command";
+static const char R_AMBIGUOUS_OPT[] =
+	"an abbreviated option that may be any of several, one of which writes or runs";
 static const char R_NO_CMD_SHELL[] = "without a command it runs a shell reading standard input";
 
 const char *sh_base_name(const char *p)
@@ -581,14 +583,23 @@ struct optdef {
 	char role; /* '-' when none */
 };
 
-/* Finds name[0..n) in spec. Long names (--x) also match a unique prefix
- * (GNU getopt_long and git accept abbreviations). */
-static bool spec_find(const char *spec, const char *name, size_t n, struct optdef *d)
+/*
+ * Finds name[0..n) in spec. With abbrev, a long name (--x) that is no
+ * entry's whole name also matches the entry it is a prefix of (GNU
+ * getopt_long and git take any unambiguous abbreviation); a prefix of
+ * several entries that differ is ambiguous: not found, and *ambiguous
+ * (when given) says whether one of them has a role.
+ */
+static bool spec_find_in(const char *spec, const char *name, size_t n, struct optdef *d,
+			 bool abbrev, bool *ambiguous)
 {
 	const char *s = spec;
 	int found = 0;
+	bool role = false;
 	struct optdef pd = { 0 };
 
+	if (ambiguous)
+		*ambiguous = false;
 	if (!spec)
 		return false;
 	while (*s) {
@@ -626,12 +637,13 @@ static bool spec_find(const char *spec, const char *name, size_t n, struct optde
 				*d = od;
 				return true;
 			}
-			if (n > 2 && name[0] == '-' && name[1] == '-' && l > n &&
+			if (abbrev && n > 2 && name[0] == '-' && name[1] == '-' && l > n &&
 			    !memcmp(nm, name, n)) {
 				if (found && (pd.sep != od.sep || pd.role != od.role))
 					found = 2;
 				else if (!found)
 					found = 1;
+				role = role || od.role != '-';
 				pd = od;
 			}
 			nm = ne < sep ? ne + 1 : ne;
@@ -642,7 +654,31 @@ static bool spec_find(const char *spec, const char *name, size_t n, struct optde
 		*d = pd;
 		return true;
 	}
+	if (found == 2 && ambiguous)
+		*ambiguous = role;
 	return false;
+}
+
+static bool spec_find(const char *spec, const char *name, size_t n, struct optdef *d)
+{
+	return spec_find_in(spec, name, n, d, true, NULL);
+}
+
+/*
+ * Whether the option word w (up to a '=') may be the GNU long option
+ * full: the whole name or an abbreviation of it. For the readers below
+ * that look for one option themselves: an abbreviation that is ambiguous
+ * is an error to getopt_long, so counting it as full is only stricter;
+ * a reader that would be less strict on finding an option matches it
+ * whole instead.
+ */
+static bool long_may_be(const struct lf_shell_word *w, const char *full)
+{
+	const char *s = w->text;
+	size_t n = strcspn(s, "=");
+
+	return literal(w) && n > 2 && s[0] == '-' && s[1] == '-' && n <= strlen(full) &&
+	       !memcmp(s, full, n);
 }
 
 /* Whether some option of spec writes, deletes, runs or asks. */
@@ -734,12 +770,18 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 							 ? strchr(w->text, '=')
 							 : NULL;
 				size_t nl = eq ? (size_t)(eq - w->text) : w->len;
-				bool found = spec_find(p->opts, w->text, nl, &d);
+				/* Go-style flags take no abbreviation */
+				bool abbrev = !(p->flags & F_EQ1), ambiguous;
+				bool found =
+					spec_find_in(p->opts, w->text, nl, &d, abbrev, &ambiguous);
 				if (!found && (p->flags & F_EQ1) && w->text[1] == '-')
-					found = spec_find(p->opts, w->text + 1, nl - 1, &d);
+					found = spec_find_in(p->opts, w->text + 1, nl - 1, &d,
+							     false, NULL);
 				if (!found) {
 					if (w->text[1] != '-' && !(p->flags & F_NOCLUSTER))
 						goto cluster;
+					if (ambiguous)
+						eff_reason(t, R_AMBIGUOUS_OPT);
 					t->unsure = true;
 					if ((p->flags & F_WRAP) && !(p->flags & F_LONGANY)) {
 						eff_reason(t, R_UNKNOWN_OPT);
@@ -1497,8 +1539,8 @@ static int h_su(struct tc *t)
 		} else if (s[0] == '-' && s[1] == '-') {
 			const char *eq = strchr(s, '=');
 			size_t n = eq ? (size_t)(eq - s) : strlen(s);
-			bool cmd = (n == 9 && !memcmp(s, "--command", 9)) ||
-				   (n == 17 && !memcmp(s, "--session-command", 17));
+			bool cmd =
+				long_may_be(w, "--command") || long_may_be(w, "--session-command");
 			bool takes = cmd || (n == 6 && !memcmp(s, "--user", 6)) ||
 				     (n == 7 && !memcmp(s, "--shell", 7)) ||
 				     (n == 7 && !memcmp(s, "--group", 7)) ||
@@ -1771,8 +1813,8 @@ static int h_sudo(struct tc *t)
 		if (!literal(w) || w->text[0] != '-' || !strcmp(w->text, "--"))
 			break;
 		if (w->text[1] == '-') {
-			shell = shell || !strcmp(w->text, "--shell") || !strcmp(w->text, "--login");
-			edit = edit || !strcmp(w->text, "--edit");
+			shell = shell || long_may_be(w, "--shell") || long_may_be(w, "--login");
+			edit = edit || long_may_be(w, "--edit");
 		} else {
 			for (size_t k = 1; k < w->len; k++) {
 				if (strchr("ugpCDRrtTU", w->text[k]))
@@ -1824,19 +1866,41 @@ static int h_xargs(struct tc *t)
 	const char *mark = "";
 	size_t before = t->out->n;
 
+	/* the replace string: -I R, -IR, -i[R], --replace[=R] (or an
+	 * abbreviation), also inside a cluster (-0I R); the arguments of
+	 * other options are skipped */
 	for (size_t i = 1; i < t->argc; i++) {
 		const struct lf_shell_word *w = &t->argv[i];
-		if (!literal(w) || w->text[0] != '-' || !strcmp(w->text, "--"))
+		struct optdef d;
+		if (!literal(w) || w->text[0] != '-' || w->len < 2 || !strcmp(w->text, "--"))
 			break;
-		if (!strcmp(w->text, "-I") && i + 1 < t->argc)
-			mark = t->argv[i + 1].text;
-		else if (!strcmp(w->text, "-i") || !strcmp(w->text, "--replace"))
-			mark = "{}";
-		else if (!strncmp(w->text, "--replace=", 10))
-			mark = w->text + 10;
-		else if ((w->text[1] == 'I' || w->text[1] == 'i') && w->text[2] &&
-			 w->text[2] != '-')
-			mark = w->text + 2; /* -IR, -iR */
+		if (w->text[1] == '-') {
+			const char *eq = strchr(w->text, '=');
+			if (long_may_be(w, "--replace"))
+				mark = eq ? eq + 1 : "{}";
+			else if (!eq && spec_find(xargs.opts, w->text, strlen(w->text), &d) &&
+				 d.sep == '=')
+				i++;
+			continue;
+		}
+		for (size_t k = 1; k < w->len; k++) {
+			char c = w->text[k];
+			if (c == 'I' || c == 'i') {
+				if (k + 1 < w->len)
+					mark = w->text + k + 1;
+				else if (c == 'i')
+					mark = "{}";
+				else if (i + 1 < t->argc)
+					mark = t->argv[++i].text;
+				break;
+			}
+			char nm[3] = { '-', c, '\0' };
+			if (spec_find(xargs.opts, nm, 2, &d) && (d.sep == '=' || d.sep == '?')) {
+				if (k + 1 == w->len && d.sep == '=')
+					i++;
+				break;
+			}
+		}
 	}
 	int r = engine(t, &xargs, 1);
 	for (size_t k = before; k < t->out->n; k++) {
@@ -2251,8 +2315,8 @@ static int h_sed(struct tc *t)
 			break;
 		if (!literal(w) || w->text[0] != '-' || w->len < 2)
 			continue;
-		if (!strncmp(w->text, "--expression", 12) || !strncmp(w->text, "--file", 6)) {
-			file = w->text[2] == 'f';
+		if (long_may_be(w, "--expression") || long_may_be(w, "--file")) {
+			file = long_may_be(w, "--file");
 			const char *eq = strchr(w->text, '=');
 			v = eq ? word_tail(t, w, (size_t)(eq - w->text) + 1)
 			       : (i + 1 < t->argc ? &t->argv[++i] : NULL);
@@ -2594,7 +2658,7 @@ static int h_awk(struct tc *t)
 			else if (d.sep == '=' && i + 1 < t->argc)
 				v = &t->argv[++i];
 		}
-		if (!strcmp(w->text, "-e") || !strncmp(w->text, "--source", 8) ||
+		if (!strcmp(w->text, "-e") || long_may_be(w, "--source") ||
 		    (w->text[1] == 'e' && w->text[0] == '-' && w->len > 2)) {
 			program_given = true;
 			if (v && !literal(v))
@@ -2763,15 +2827,21 @@ static int h_tar(struct tc *t)
 	for (i = 1; i < n; i++) {
 		const struct lf_shell_word *w = &copy[i];
 		const struct lf_shell_word *v = NULL;
-		if (!literal(w) && !strncmp(w->text, "--checkpoint-action", 19)) {
+		/* the option or an abbreviation (--checkpoint alone is another) */
+		size_t nl = strcspn(w->text, "=");
+		if (nl <= 12 || nl > 19 || memcmp(w->text, "--checkpoint-action", nl))
+			continue;
+		if (!literal(w)) {
 			eff_reason(t, "a tar checkpoint action the shell expands");
 			continue;
 		}
-		if (!strncmp(w->text, "--checkpoint-action=", 20))
-			v = word_tail(t, w, 20);
-		else if (word_is(w, "--checkpoint-action") && i + 1 < n)
+		if (w->text[nl] == '=')
+			v = word_tail(t, w, nl + 1);
+		else if (i + 1 < n)
 			v = &copy[i + 1];
-		if (v && !strncmp(v->text, "exec=", 5))
+		if (v && !literal(v))
+			eff_reason(t, "a tar checkpoint action the shell expands");
+		else if (v && !strncmp(v->text, "exec=", 5))
 			eff_line(t, word_tail(t, v, 5), 0,
 				 "the checkpoint command is not a literal");
 	}
@@ -2811,7 +2881,7 @@ static int h_tar(struct tc *t)
 			continue;
 		for (size_t c = 0; c < sizeof(comp) / sizeof(comp[0]) && !prog; c++) {
 			if (w->text[1] == '-'
-				    ? !strcmp(w->text, comp[c].lng)
+				    ? long_may_be(w, comp[c].lng)
 				    : comp[c].letter && strchr(w->text + 1, comp[c].letter) &&
 					      strcspn(w->text + 1, "fCTXgbHKLNV") >
 						      (size_t)(strchr(w->text + 1, comp[c].letter) -
@@ -3127,8 +3197,8 @@ static bool git_tree_untouched(const char *sub, const struct lf_shell_word *argv
 
 		if (!literal(w))
 			return false; /* an option the shell makes: it may be --hard */
-		if (reset &&
-		    (word_is(w, "--hard") || word_is(w, "--merge") || word_is(w, "--keep")))
+		if (reset && (long_may_be(w, "--hard") || long_may_be(w, "--merge") ||
+			      long_may_be(w, "--keep")))
 			return false;
 		for (size_t i = 0; apply && apply_no_tree[i]; i++)
 			if (word_is(w, apply_no_tree[i]))
@@ -3348,7 +3418,8 @@ static int h_git(struct tc *t)
 			}
 			if (word_is(w, "--staged") || (w->text[1] != '-' && strchr(w->text, 'S')))
 				staged = true;
-			if (word_is(w, "--worktree") || (w->text[1] != '-' && strchr(w->text, 'W')))
+			if (long_may_be(w, "--worktree") ||
+			    (w->text[1] != '-' && strchr(w->text, 'W')))
 				worktree = true;
 			if ((word_is(w, "-b") || word_is(w, "-B") || word_is(w, "--orphan") ||
 			     word_is(w, "-s") || word_is(w, "--source")) &&

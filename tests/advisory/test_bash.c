@@ -961,6 +961,9 @@ static const struct {
 	{ "wget -qO.env http://x", D, 7, NULL },
 	{ "wget -qO- http://x", A, -1, NULL },
 	{ "wget -nv -P src http://x", A, -1, NULL },
+	/* words bash runs differently from how they were once read */
+	{ "sed --expr='1e rm -f src/a' src/a", Q, 0, "e command" },
+	{ "xargs --repla=ls sh -c ls", Q, 0, NULL },
 };
 
 static void test_classes(void **state)

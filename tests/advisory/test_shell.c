@@ -247,7 +247,7 @@ static const struct {
 	/* files named by options and operands (the table of programs) */
 	{ "git log --output=.git/hooks/pre-commit",
 	  "cmd:git log --output=.git/hooks/pre-commit | fwrite:.git/hooks/pre-commit" },
-	{ "git log --outp=x", "cmd:git log --outp=x" },
+	{ "git log --outp=x", "cmd:git log --outp=x!" },
 	{ "sort -o out in", "cmd:sort -o out in | fwrite:out | fread:in" },
 	{ "tee a b", "cmd:tee a b | fwrite:a | fwrite:b" },
 	{ "cp a b c", "cmd:cp a b c | fread:a | fread:b | fwrite:c" },
@@ -270,6 +270,26 @@ static const struct {
 	{ "MAKEFLAGS=x make test", "cmd:make test!" },
 	{ "make test CFLAGS='$(shell rm y)'", "cmd:make test CFLAGS=$(shell rm y)!" },
 	{ "git -c alias.x='!rm y' x", "cmd:git -c alias.x=!rm y x! | cmd:git x" },
+	/* words bash runs differently from how they were once read */
+	{ "sed --expr='1e rm y' f", "cmd:sed --expr=1e rm y f! | fread:f" },
+	{ "sed --fi - f", "cmd:sed --fi - f! | fread:f" },
+	{ "tar -cf a.tar --checkpoint-act=exec='rm y' f",
+	  "cmd:tar -cf a.tar --checkpoint-act=exec=rm y f | cmd:rm y | fdelete:y | fread:f | "
+	  "fwrite:a.tar" },
+	{ "tar -cf a.tar --checkpoint-action \"$x\" f",
+	  "cmd:tar -cf a.tar --checkpoint-action $x f! | fread:f | fwrite:a.tar" },
+	{ "tar -c --gz -f a.tar f",
+	  "cmd:tar -c --gz -f a.tar f | fread:f | fwrite:a.tar | cmd:sh -c gzip | cmd:gzip" },
+	{ "xargs --repla=ls sh -c ls",
+	  "cmd:xargs --repla=ls sh -c ls | cmd+:sh -c ls | opaque:ls!" },
+	{ "xargs -0I ls sh -c ls", "cmd:xargs -0I ls sh -c ls | cmd+:sh -c ls | opaque:ls!" },
+	{ "xargs -d x -I ls sh -c ls",
+	  "cmd:xargs -d x -I ls sh -c ls | cmd+:sh -c ls | opaque:ls!" },
+	{ "awk --sou 'BEGIN{system(\"rm y\")}'", "cmd:awk --sou BEGIN{system(\"rm y\")}!" },
+	{ "git reset --ha HEAD", "cmd:git reset --ha HEAD | mread:HEAD | ftree:." },
+	{ "git restore --staged --work f", "cmd:git restore --staged --work f | fwrite:f" },
+	{ "sudo --ed f", "cmd:sudo --ed f | fwrite:f" },
+	{ "sort --outp=x f", "cmd:sort --outp=x f | fwrite:x | fread:f" },
 };
 
 static void test_parts_table(void **state)

@@ -1857,7 +1857,7 @@ static int h_xargs(struct tc *t)
 		"-0 -a=r --arg-file=r -d=- --delimiter=- -E=- -e?- --eof?- -I=- -i?- --replace?- "
 		"-L=- -l?- --max-lines?- -n=- --max-args=- -P=- --max-procs=- -p -r -s=- "
 		"--max-chars=- -t -x -o --interactive --no-run-if-empty --verbose --exit "
-		"--open-tty --null --process-slot-var=- --show-limits --help!N --version!N",
+		"--open-tty --null --process-slot-var=E --show-limits --help!N --version!N",
 		"X",
 		F_WRAP,
 		NULL,
@@ -2952,14 +2952,16 @@ static int h_mktemp(struct tc *t)
 	return r;
 }
 
-/* make: VAR=VALUE operands are make code (a value holding $( or ${ is
- * expanded, SHELL and MAKEFLAGS decide what runs). */
+/* make: a VAR=VALUE operand (also :=, ::=, +=, ?=, !=) overrides the
+ * makefile's variable, and recipes run what the variables say (CC, RM,
+ * SHELL …): at best ask, as CC=x make is; so is -e, which lets the
+ * environment override them. */
 static int h_make(struct tc *t)
 {
 	static const struct prog make = {
 		"make",
-		"-b -m -B -d -e -i -k -n -p -q -r -R -s -S -t -v -w -L -O?- -j?- -l?- "
-		"--always-make --debug?- --environment-overrides --ignore-errors --keep-going "
+		"-b -m -B -d -e!a -i -k -n -p -q -r -R -s -S -t -v -w -L -O?- -j?- -l?- "
+		"--always-make --debug?- --environment-overrides!a --ignore-errors --keep-going "
 		"--just-print --dry-run --recon --print-data-base --question --no-builtin-rules "
 		"--no-builtin-variables --silent --quiet --no-silent --stop --touch --trace "
 		"--version!N --print-directory --no-print-directory --warn-undefined-variables "
@@ -2983,20 +2985,9 @@ static int h_make(struct tc *t)
 		const char *eq = memchr(w->text, '=', w->len);
 		if (w->text[0] == '-' || !eq)
 			continue;
-		size_t nl = (size_t)(eq - w->text);
-		while (nl && (w->text[nl - 1] == ':' || w->text[nl - 1] == '+' ||
-			      w->text[nl - 1] == '?' || w->text[nl - 1] == '!'))
-			nl--;
-		static const char *const risky[] = {
-			"SHELL",	"MAKEFLAGS",	 "MAKEFILES",	  "MFLAGS",
-			"GNUMAKEFLAGS", "MAKESHELL",	 ".SHELLFLAGS",	  "MAKE",
-			"MAKECMDGOALS", "MAKEFILE_LIST", "MAKEOVERRIDES", NULL
-		};
-		bool bad = name_in(w->text, nl, risky) ||
-			   memchr(eq, '$', w->len - (size_t)(eq - w->text)) ||
-			   memchr(eq, '`', w->len - (size_t)(eq - w->text)) || w->text[nl] != '=';
-		if (bad)
-			eff_reason(t, "a make variable that runs code or decides what make runs");
+		eff_reason(t, "a make variable set on the command line changes what its recipes "
+			      "run");
+		break;
 	}
 	return engine(t, &make, 1);
 }
@@ -4778,7 +4769,7 @@ static const struct prog progs[] = {
 	{ "stdbuf", "-i=- -o=- -e=- --input=- --output=- --error=-", "x", F_WRAP, NULL, NULL },
 	{ "strace",
 	  "-o=w --output=w -p!N --attach!N -e=- --expr=- -P=- --trace-path=- -s=- "
-	  "--string-limit=- -u=- --user=- -E=- --env=- -a=- --columns=- -b=- "
+	  "--string-limit=- -u=- --user=- -E=E --env=E -a=- --columns=- -b=- "
 	  "--detach-on=- -I=- --interruptible=- -O=- --summary-sort-by=- -S=- "
 	  "-X=- --const-print-style=- -U=- --summary-columns=- --trace=- "
 	  "--signal=- --status=- --decode-fds?- --absolute-timestamps?- --quiet?- "

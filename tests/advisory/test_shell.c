@@ -118,7 +118,7 @@ static const struct {
 	{ "X=1 Y='a b' make all", "cmd:make all!" },
 	{ "LC_ALL=C TZ=UTC make all", "cmd:make all" },
 	{ "X=1", "" },
-	{ "make X=1", "cmd:make X=1" },
+	{ "make X=1", "cmd:make X=1!" },
 	{ "'X=1' make", "cmd:X=1 make | mread:make" },
 	/* redirections */
 	{ "echo x > out", "write:out | cmd:echo x" },
@@ -290,6 +290,14 @@ static const struct {
 	{ "git restore --staged --work f", "cmd:git restore --staged --work f | fwrite:f" },
 	{ "sudo --ed f", "cmd:sudo --ed f | fwrite:f" },
 	{ "sort --outp=x f", "cmd:sort --outp=x f | fwrite:x | fread:f" },
+	{ "xargs --process-slot-var=PATH ls", "cmd:xargs --process-slot-var=PATH ls! | cmd+:ls "
+					      "${standard input} | mread:${standard input}~" },
+	{ "strace -E LD_PRELOAD=x ls", "cmd:strace -E LD_PRELOAD=x ls! | cmd:ls" },
+	{ "strace --env=LD_PRELOAD=x ls", "cmd:strace --env=LD_PRELOAD=x ls! | cmd:ls" },
+	{ "make test CC='rm y; true'", "cmd:make test CC=rm y; true!" },
+	{ "make test CC:=rm", "cmd:make test CC:=rm!" },
+	{ "make -e test", "cmd:make -e test!" },
+	{ "make --environment-overrides test", "cmd:make --environment-overrides test!" },
 };
 
 static void test_parts_table(void **state)

@@ -1922,16 +1922,51 @@ static int h_xargs(struct tc *t)
 	return r;
 }
 
+/* The link ln makes in directory dir (NULL: the working directory) for
+ * the target w: named as its last component (dir/a.c for src/a.c). */
+static void ln_link_in(struct tc *t, const struct lf_shell_word *dir, const struct lf_shell_word *w)
+{
+	size_t e = w->len, b, dl = dir ? dir->len : 0;
+
+	while (e > 1 && w->text[e - 1] == '/')
+		e--;
+	for (b = e; b > 0 && w->text[b - 1] != '/'; b--)
+		;
+	if (!literal(w) && !dir)
+		return; /* the operand itself: the engine judged it */
+	if (!literal(w))
+		b = 0; /* its last component is not known: the whole word */
+	else if (b == e && !dir)
+		return; /* the operand itself: the engine judged it */
+	struct lf_shell_word *v = sh_alloc(t->a, sizeof(*v));
+	char *text = v ? sh_alloc(t->a, dl + 1 + e - b + 1) : NULL;
+	if (!text) {
+		t->out->nomem = true;
+		return;
+	}
+	if (dir) {
+		memcpy(text, dir->text, dl);
+		text[dl++] = '/';
+	}
+	memcpy(text + dl, w->text + b, e - b);
+	text[dl + e - b] = '\0';
+	v->text = text;
+	v->len = dl + e - b;
+	v->flags = w->flags | (dir ? dir->flags : 0);
+	apply_role(t, 'L', v, 0);
+}
+
 /*
  * ln with a single operand (and no -t) makes the link in the working
  * directory, named as the target's last component: `ln -s src/a.c`
- * writes ./a.c. The engine judges the operand as the link; the link
- * really made is judged too.
+ * writes ./a.c; with -t DIR each operand's link is DIR/its last
+ * component. The engine judges the operand (or DIR) as written; the
+ * links really made are judged too.
  */
 static int h_ln(struct tc *t)
 {
-	const struct lf_shell_word *only = NULL;
-	size_t ops = 0;
+	const struct lf_shell_word *only = NULL, *dir = NULL;
+	size_t ops = 0, opv[64], nopv = 0;
 	bool target_dir = false, options = true;
 
 	for (size_t i = 1; i < t->argc; i++) {
@@ -1942,17 +1977,26 @@ static int h_ln(struct tc *t)
 			} else if (w->text[1] == '-') {
 				const char *eq = strchr(w->text, '=');
 				size_t nl = eq ? (size_t)(eq - w->text) : w->len;
-				bool dir = nl >= 3 && !strncmp("--target-directory", w->text, nl);
+				bool td = nl >= 3 && !strncmp("--target-directory", w->text, nl);
 				bool suffix = nl >= 4 && !strncmp("--suffix", w->text, nl);
-				target_dir |= dir;
-				if ((dir || suffix) && !eq)
+				if (td)
+					dir = eq ? word_tail(t, w, nl + 1)
+						 : (i + 1 < t->argc ? &t->argv[i + 1] : NULL);
+				target_dir |= td;
+				if ((td || suffix) && !eq)
 					i++;
 			} else {
 				for (size_t k = 1; k < w->len; k++) {
 					if (w->text[k] == 't' || w->text[k] == 'S') {
-						target_dir |= w->text[k] == 't';
-						if (k + 1 == w->len)
+						bool td = w->text[k] == 't';
+						target_dir |= td;
+						if (k + 1 == w->len) {
+							if (td && i + 1 < t->argc)
+								dir = &t->argv[i + 1];
 							i++;
+						} else if (td) {
+							dir = word_tail(t, w, k + 1);
+						}
 						break;
 					}
 				}
@@ -1960,29 +2004,22 @@ static int h_ln(struct tc *t)
 			continue;
 		}
 		ops++;
-		only = literal(w) ? w : NULL;
+		only = w;
+		if (nopv < sizeof(opv) / sizeof(opv[0]))
+			opv[nopv++] = i;
 	}
 	int r = engine(t, t->p, 1);
-	if (r < 0 || ops != 1 || target_dir || !only)
-		return r;
-	size_t e = only->len, b;
-	while (e > 1 && only->text[e - 1] == '/')
-		e--;
-	for (b = e; b > 0 && only->text[b - 1] != '/'; b--)
-		;
-	if (b == e)
-		return r;
-	struct lf_shell_word *v = sh_alloc(t->a, sizeof(*v));
-	char *text = v ? sh_strndup(t->a, only->text + b, e - b) : NULL;
-	if (!text) {
-		t->out->nomem = true;
-		return -ENOMEM;
+	if (r < 0 || t->out->nomem)
+		return r < 0 ? r : -ENOMEM;
+	if (target_dir && dir) {
+		if (nopv < ops)
+			eff_reason(t, "too many operands");
+		for (size_t k = 0; k < nopv; k++)
+			ln_link_in(t, dir, &t->argv[opv[k]]);
+	} else if (ops == 1 && !target_dir) {
+		ln_link_in(t, NULL, only);
 	}
-	v->text = text;
-	v->len = e - b;
-	v->flags = only->flags;
-	apply_role(t, 'L', v, 0);
-	return r;
+	return t->out->nomem ? -ENOMEM : r;
 }
 
 /* xargs-like and find: -exec COMMAND… ; or + */
@@ -1996,6 +2033,38 @@ static const char find_primaries_arg[] =
 	"-false -empty -readable -writable -executable -nouser -nogroup -daystart "
 	"-ignore_readdir_race -noignore_readdir_race -warn -nowarn -a -and -o -or -not "
 	"-help -version";
+
+/*
+ * find -execdir, -okdir: the command runs in the directory of each file
+ * found, so a relative path it opens is not in the working directory,
+ * and the commands it runs in turn would open theirs there too: at best
+ * ask. Its words holding {} (./NAME there, the file found) are unknown
+ * words, as with -exec.
+ */
+static void find_execdir(struct tc *t)
+{
+	static const char why[] = "-execdir runs the command in directories found at run time";
+	const struct sh_eff *c = t->out->n ? &t->out->v[t->out->n - 1] : NULL;
+	struct sh_effs sub = { 0 };
+
+	if (!c || c->kind != SH_EF_CMD || !c->words || !literal(&c->words[0]))
+		return; /* out of memory, or a command the analysis asks for */
+	if (sh_table_effects(t->a, c->words, c->nwords, &sub) < 0) {
+		t->out->nomem = true;
+		return;
+	}
+	for (size_t k = 0; k < sub.n; k++) {
+		const struct sh_eff *e = &sub.v[k];
+		const struct lf_shell_word *w = e->word;
+		if (e->kind == SH_EF_CMD || e->kind == SH_EF_LINE || e->kind == SH_EF_JOINED ||
+		    (e->kind == SH_EF_FILE &&
+		     ((literal(w) && w->text[0] != '/' && w->text[0] != '~') ||
+		      (e->base && e->base->text[0] != '/')))) {
+			eff_reason(t, why);
+			return;
+		}
+	}
+}
 
 static int h_find(struct tc *t)
 {
@@ -2050,6 +2119,8 @@ static int h_find(struct tc *t)
 				return 0;
 			}
 			eff_cmd_marked(t, i + 1, k, word_is(&t->argv[k], "+"), "{}");
+			if (!strcmp(w->text, "-execdir") || !strcmp(w->text, "-okdir"))
+				find_execdir(t);
 			i = k;
 			continue;
 		}
@@ -5018,12 +5089,42 @@ static const struct prog *prog_lookup(const char *b)
 	return NULL;
 }
 
+/*
+ * Whether the command word names its program by something else than a
+ * name: a file under /proc (/proc/self/exe is the shell itself,
+ * /proc/PID/fd/N, /proc/self/root/… any file), or an open descriptor
+ * (/dev/fd/N, /dev/stdin): the program is not known from the word.
+ */
+static bool prog_by_descriptor(const char *s)
+{
+	bool dev = false;
+
+	while (*s) {
+		while (*s == '/')
+			s++;
+		size_t n = strcspn(s, "/");
+		if (n == 4 && !memcmp(s, "proc", 4))
+			return true;
+		if (dev &&
+		    ((n == 2 && !memcmp(s, "fd", 2)) || (n == 5 && !memcmp(s, "stdin", 5)) ||
+		     (n == 6 && !memcmp(s, "stdout", 6)) || (n == 6 && !memcmp(s, "stderr", 6))))
+			return true;
+		dev = n == 3 && !memcmp(s, "dev", 3);
+		s += n;
+	}
+	return false;
+}
+
 int sh_table_effects(struct sh_arena *a, const struct lf_shell_word *argv, size_t argc,
 		     struct sh_effs *out)
 {
 	struct tc t = { .a = a, .argv = argv, .argc = argc, .out = out };
 	const char *b = sh_base_name(argv[0].text);
 	const struct prog *p = prog_lookup(b);
+
+	if (strchr(argv[0].text, '/') && prog_by_descriptor(argv[0].text))
+		eff_reason(&t, "a program named by a file of /proc or a descriptor, not known from "
+			       "its name");
 
 	if (!p) {
 		/* a program not in the table: each literal operand may be a

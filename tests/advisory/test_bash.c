@@ -962,9 +962,14 @@ static const struct {
 	{ "wget -qO- http://x", A, -1, NULL },
 	{ "wget -nv -P src http://x", A, -1, NULL },
 	/* words bash runs differently from how they were once read */
+	{ "ln -st src ../.git/hooks && echo x > src/hooks/pre-commit", Q, 0, "link" },
+	{ "ln -s --target=src .git/hooks && echo x > src/hooks/pre-commit", Q, 0, "link" },
+	{ "ln -s -t src .git/hooks .git/x && echo x > src/x/y", Q, 0, "link" },
 	{ "sed --expr='1e rm -f src/a' src/a", Q, 0, "e command" },
 	{ "xargs --repla=ls sh -c ls", Q, 0, NULL },
 	{ "make test CC='rm -f src/a; true'", Q, 0, "make variable" },
+	{ "find src -execdir touch a \\;", Q, 0, "-execdir" },
+	{ "/proc/self/exe -c ls", Q, 0, "/proc" },
 };
 
 static void test_classes(void **state)

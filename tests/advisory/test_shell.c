@@ -298,6 +298,24 @@ static const struct {
 	{ "make test CC:=rm", "cmd:make test CC:=rm!" },
 	{ "make -e test", "cmd:make -e test!" },
 	{ "make --environment-overrides test", "cmd:make --environment-overrides test!" },
+	{ "ln -st src ../.git/hooks",
+	  "cmd:ln -st src ../.git/hooks | ftree:src | fwrite:src/hooks" },
+	{ "ln -s --target-directory=src ../a b/c",
+	  "cmd:ln -s --target-directory=src ../a b/c | ftree:src | fwrite:src/a | fwrite:src/c" },
+	{ "find src -execdir touch f \\;",
+	  "cmd:find src -execdir touch f ;! | cmd:touch f | fwrite:f | fread:src" },
+	{ "find src -okdir cat f \\;",
+	  "cmd:find src -okdir cat f ;! | cmd:cat f | fread:f | fread:src" },
+	{ "find src -execdir sh -c 'echo x > y' \\;",
+	  "cmd:find src -execdir sh -c echo x > y ;! | cmd:sh -c echo x > y | write:y | cmd:echo x "
+	  "| fread:src" },
+	{ "find src -execdir grep x {} +",
+	  "cmd:find src -execdir grep x {} + | cmd+:grep x {} | fread:{}~ | fread:src" },
+	{ "/proc/self/exe -c 'rm y'", "cmd:/proc/self/exe -c rm y! | mread:rm y" },
+	{ "/proc/1/exe x", "cmd:/proc/1/exe x! | mread:x" },
+	{ "/dev/fd/3 x", "cmd:/dev/fd/3 x! | mread:x" },
+	{ "/proc/self/fd/3", "cmd:/proc/self/fd/3!" },
+	{ "/dev/stdin", "cmd:/dev/stdin!" },
 };
 
 static void test_parts_table(void **state)

@@ -41,6 +41,9 @@
  *      '@'), NAME=@FILE or NAME=<FILE up to a ';' (curl -d, -F, -H, --json)
  *   B  a file read unless the value holds a '=' (curl -b NAME=VALUE)
  *   F  a file of patterns: read, and the pattern is given (grep -f)
+ *   M  a commit or tag message: no editor opens   Q  the same, from a file
+ *      read (-F FILE)   A  an editor opens unless a message is given
+ *      (git tag -a)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -99,6 +102,7 @@ struct tc {
 	bool any_operand;
 	bool links;   /* K: the files written are links */
 	bool out_opt; /* an option naming a file or directory written */
+	bool editor;  /* A: an editor opens unless a message is given (M, Q) */
 };
 
 /* The working directory, as a word: what a program writes files of its
@@ -1090,9 +1094,16 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 		if (at + 1 < t->argc)
 			eff_cmd(t, at + 1, t->argc, false);
 		break;
+	case 'Q':
+		if (w)
+			eff_file(t, LF_CAP_READ, w, true, false);
+		/* fall through */
 	case 'M':
 		/* a commit or tag message (or its file): no editor */
 		t->no_cmd = true;
+		break;
+	case 'A':
+		t->editor = true;
 		break;
 	default:
 		break;
@@ -3137,7 +3148,7 @@ static const struct git_sub git_subs[] = {
 	  "--server-option=- --bundle-uri=a",
 	  "-t", 0 },
 	{ "commit",
-	  "-m=M --message=M -F=M --file=M -C=M --reuse-message=M --no-edit!M "
+	  "-m=M --message=M -F=Q --file=Q -C=M --reuse-message=M --no-edit!M "
 	  "--fixup=M --squash=- -c=- --reedit-message=- -e!a --edit!a -t=a --template=a "
 	  "--pathspec-from-file=r --author=- --date=- --trailer=- --cleanup=- -S?- "
 	  "--gpg-sign?- --dry-run!M " GIT_DIFF_OPTS,
@@ -3226,8 +3237,8 @@ static const struct git_sub git_subs[] = {
 	  "-*", GIT_TREE },
 	{ "symbolic-ref", "-m=-", "-*", 0 },
 	{ "tag",
-	  "-m=- --message=- -F=r --file=r -e!a --edit!a "
-	  "-u=- --local-user=- --cleanup=- --sort=- --format=- "
+	  "-m=M --message=M -F=Q --file=Q -e!a --edit!a -a!A --annotate!A -s!A --sign!A "
+	  "-u=A --local-user=A --cleanup=- --sort=- --format=- "
 	  "--contains?- --no-contains?- --merged?- --no-merged?- --points-at=- -n?- "
 	  "--column?- --trailer=-",
 	  "-*", 0 },
@@ -3277,7 +3288,7 @@ static bool git_tree_untouched(const char *sub, const struct lf_shell_word *argv
  * configuration file. */
 static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir)
 {
-	bool read_only = false, file_given = false;
+	bool read_only = false, file_given = false, subcmd = false, writes = false;
 	size_t nops = 0;
 	const struct lf_shell_word *key = NULL;
 
@@ -3302,18 +3313,26 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 			for (size_t k = 0; ro[k]; k++)
 				if (!strcmp(s, ro[k]))
 					read_only = true;
-			if (!strcmp(s, "-f") || !strcmp(s, "--file") || !strcmp(s, "--blob")) {
+			/* git takes abbreviations of long options */
+			const char *eq = strchr(s, '=');
+			if (!strcmp(s, "-f") ||
+			    (!eq && (long_may_be(w, "--file") || long_may_be(w, "--blob")))) {
 				if (i + 1 < t->argc) {
 					eff_file(t, LF_CAP_WRITE, &t->argv[i + 1], true, false);
 					file_given = true;
 				}
 				i++;
-			} else if (!strncmp(s, "--file=", 7)) {
-				eff_file(t, LF_CAP_WRITE, word_tail(t, w, 7), true, false);
+			} else if (eq && (long_may_be(w, "--file") || long_may_be(w, "--blob"))) {
+				eff_file(t, LF_CAP_WRITE, word_tail(t, w, (size_t)(eq - s) + 1),
+					 true, false);
 				file_given = true;
-			} else if (!strcmp(s, "-e") || !strcmp(s, "--edit")) {
+			} else if (!strcmp(s, "-e") || long_may_be(w, "--edit")) {
 				eff_reason(t, "git config --edit opens an editor");
-			} else if (!strcmp(s, "--global") || !strcmp(s, "--system")) {
+			} else if (long_may_be(w, "--unset") || long_may_be(w, "--unset-all") ||
+				   long_may_be(w, "--rename-section") ||
+				   long_may_be(w, "--remove-section")) {
+				writes = true;
+			} else if (long_may_be(w, "--global") || long_may_be(w, "--system")) {
 				eff_reason(t, "git config outside the repository");
 				file_given = true;
 			} else if (!strcmp(s, "--type") || !strcmp(s, "--default") ||
@@ -3322,13 +3341,31 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 			}
 			continue;
 		}
+		if (!key && !nops && !subcmd) {
+			/* git config SUBCOMMAND (git 2.46) */
+			static const char *const subs[] = { "set", "unset", "rename-section",
+							    "remove-section", NULL };
+			if (!strcmp(s, "edit")) {
+				eff_reason(t, "git config --edit opens an editor");
+				continue;
+			}
+			if (!strcmp(s, "list") || !strcmp(s, "get")) {
+				read_only = subcmd = true;
+				continue;
+			}
+			for (size_t k = 0; subs[k]; k++)
+				if (!strcmp(s, subs[k]))
+					subcmd = writes = true;
+			if (subcmd)
+				continue;
+		}
 		if (!key)
 			key = w;
 		nops++;
 	}
-	if (key && git_key_runs(key) && !read_only && nops > 1)
+	if (key && git_key_runs(key) && !read_only && (nops > 1 || writes))
 		eff_reason(t, "git config sets a key that makes git run a command");
-	if (!read_only && nops > 1 && !file_given) {
+	if (!read_only && (nops > 1 || writes) && !file_given) {
 		/* writes the repository's configuration */
 		struct lf_shell_word *f = sh_alloc(t->a, sizeof(*f));
 		if (!f)
@@ -3349,6 +3386,35 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 		eff_file(t, LF_CAP_WRITE, f, true, false);
 	}
 	return 0;
+}
+
+/* Whether git commit's words hold --fixup=amend:REF or reword:REF (or
+ * a value the shell computes), which open an editor for the message. */
+static bool git_fixup_edits(const struct lf_shell_word *argv, size_t from, size_t argc)
+{
+	for (size_t k = from; k < argc; k++) {
+		const struct lf_shell_word *w = &argv[k], *v;
+		if (word_is(w, "--"))
+			break;
+		if (!long_may_be(w, "--fixup"))
+			continue;
+		const char *eq = strchr(w->text, '=');
+		struct lf_shell_word tail;
+		if (eq) {
+			tail = *w;
+			tail.text = eq + 1;
+			tail.len = w->len - (size_t)(eq + 1 - w->text);
+			v = &tail;
+		} else if (k + 1 < argc) {
+			v = &argv[++k];
+		} else {
+			break;
+		}
+		if (!literal(v) || !strncmp(v->text, "amend:", 6) ||
+		    !strncmp(v->text, "reword:", 7))
+			return true;
+	}
+	return false;
 }
 
 static int h_git(struct tc *t)
@@ -3536,6 +3602,10 @@ static int h_git(struct tc *t)
 	}
 	if ((gs->flags & GIT_EDITOR) && !message)
 		eff_reason(t, "git commit without a message opens an editor");
+	if (st.editor && !message)
+		eff_reason(t, "git tag -a, -s or -u without a message opens an editor");
+	if (!strcmp(gs->name, "commit") && git_fixup_edits(t->argv, i + 1, t->argc))
+		eff_reason(t, "git commit --fixup=amend: or reword: opens an editor");
 	return r;
 }
 

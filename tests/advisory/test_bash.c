@@ -970,6 +970,9 @@ static const struct {
 	{ "make test CC='rm -f src/a; true'", Q, 0, "make variable" },
 	{ "find src -execdir touch a \\;", Q, 0, "-execdir" },
 	{ "/proc/self/exe -c ls", Q, 0, "/proc" },
+	{ "git tag -a v1", Q, 0, "editor" },
+	{ "git commit --fixup=amend:HEAD", Q, 0, "editor" },
+	{ "git config --ed", Q, 0, "editor" },
 };
 
 static void test_classes(void **state)

@@ -286,6 +286,8 @@ static const struct {
 	{ "xargs -d x -I ls sh -c ls",
 	  "cmd:xargs -d x -I ls sh -c ls | cmd+:sh -c ls | opaque:ls!" },
 	{ "awk --sou 'BEGIN{system(\"rm y\")}'", "cmd:awk --sou BEGIN{system(\"rm y\")}!" },
+	{ "git config --ed", "cmd:git config --ed!" },
+	{ "git config edit", "cmd:git config edit!" },
 	{ "git reset --ha HEAD", "cmd:git reset --ha HEAD | mread:HEAD | ftree:." },
 	{ "git restore --staged --work f", "cmd:git restore --staged --work f | fwrite:f" },
 	{ "sudo --ed f", "cmd:sudo --ed f | fwrite:f" },
@@ -316,6 +318,13 @@ static const struct {
 	{ "/dev/fd/3 x", "cmd:/dev/fd/3 x! | mread:x" },
 	{ "/proc/self/fd/3", "cmd:/proc/self/fd/3!" },
 	{ "/dev/stdin", "cmd:/dev/stdin!" },
+	{ "git commit --fixup=amend:HEAD", "cmd:git commit --fixup=amend:HEAD!" },
+	{ "git commit --fixup reword:HEAD", "cmd:git commit --fixup reword:HEAD!" },
+	{ "git commit --fixup=HEAD", "cmd:git commit --fixup=HEAD" },
+	{ "git tag -a v1", "cmd:git tag -a v1!" },
+	{ "git tag -s v1", "cmd:git tag -s v1!" },
+	{ "git tag -a v1 -m x", "cmd:git tag -a v1 -m x" },
+	{ "git tag v1", "cmd:git tag v1" },
 };
 
 static void test_parts_table(void **state)

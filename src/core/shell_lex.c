@@ -1003,6 +1003,20 @@ static void mark_literal(struct wstate *ws, int c, bool first, int next)
 	}
 }
 
+/* <(…) or >(…) (out) at p->i, its '(' at paren: parsed as commands, its
+ * text kept in the word. */
+static int lex_procsub(struct sh_parser *p, struct wstate *ws, bool out, size_t paren)
+{
+	size_t start = p->i;
+
+	bashism(p, "process substitution");
+	p->i = paren + 1;
+	if (lex_subst(p, ws->w, SH_EXP_PROCSUB, out) < 0)
+		return -1;
+	wb_put(&ws->b, p->s + start, p->i - start);
+	return 0;
+}
+
 /*
  * The characters of a word in context cx, up to a terminator, appended to
  * ws. stops: characters that end the word at brace and bracket level 0
@@ -1027,12 +1041,8 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 			if (is_meta(c)) {
 				n = after(p, &at);
 				if ((c == '<' || c == '>') && n == '(' && !(mode & SH_LX_COND)) {
-					size_t start = p->i;
-					bashism(p, "process substitution");
-					p->i = at + 1;
-					if (lex_subst(p, ws->w, SH_EXP_PROCSUB, c == '>') < 0)
+					if (lex_procsub(p, ws, c == '>', at) < 0)
 						return -1;
-					wb_put(&ws->b, p->s + start, p->i - start);
 					continue;
 				}
 				if (c == '(' && ((mode & SH_LX_REGEX) ||
@@ -1149,12 +1159,8 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 			 * (echo ${x:-{}; rm y #} runs rm). */
 			if (cx == CX_PARAM && (c == '<' || c == '>') && after(p, &at) == '(') {
 				/* unquoted, <(…) is a process substitution there */
-				size_t start = p->i;
-				bashism(p, "process substitution");
-				p->i = at + 1;
-				if (lex_subst(p, ws->w, SH_EXP_PROCSUB, c == '>') < 0)
+				if (lex_procsub(p, ws, c == '>', at) < 0)
 					return -1;
-				wb_put(&ws->b, p->s + start, p->i - start);
 				break;
 			}
 			if (cx == CX_WORD && c == '{' && char_seq_quotes(p)) {

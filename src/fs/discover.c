@@ -779,10 +779,10 @@ static char *gitdir_read(const char *file, const char *base, const char *prefix)
 }
 
 /* The value of core.worktree in the git config file at path (the last
- * one, as git reads it; surrounding double quotes removed), or NULL when
- * there is none or the file cannot be read. Only the plain forms git
- * itself writes are understood: anything else is no answer, so the git
- * directory is not trusted (fail closed). */
+ * one, as git reads it), or NULL when there is none or the file cannot be
+ * read. Only the plain forms git itself writes are understood: a value
+ * holding an escape is no answer, so the git directory is not trusted
+ * (fail closed). */
 static char *core_worktree(const char *path)
 {
 	char *text = NULL, *value = NULL;
@@ -792,33 +792,18 @@ static char *core_worktree(const char *path)
 	if (lf_file_read(path, 65536, &text, &len) < 0)
 		return NULL;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		char *end;
+		char *v;
 
-		while (*line == ' ' || *line == '\t')
-			line++;
-		end = line + strlen(line);
-		while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-			*--end = '\0';
+		line += strspn(line, " \t");
 		if (line[0] == '[') {
+			line[strcspn(line, "\r")] = '\0';
 			core = !strcasecmp(line, "[core]");
 			continue;
 		}
-		if (!core || strncasecmp(line, "worktree", 8) != 0)
+		if (!core || !(v = lf_git_config_value(line, "worktree")))
 			continue;
-		char *v = line + 8;
-
-		while (*v == ' ' || *v == '\t')
-			v++;
-		if (*v++ != '=')
-			continue;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		if (v[0] == '"' && end - v >= 2 && end[-1] == '"') {
-			*--end = '\0';
-			v++;
-		}
 		free(value);
-		value = strpbrk(v, "\"\\") ? NULL : strdup(v); /* escapes: not understood */
+		value = strpbrk(v, "\"\\") ? NULL : strdup(v);
 	}
 	free(text);
 	return value;

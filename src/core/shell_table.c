@@ -2922,7 +2922,7 @@ static int h_tar(struct tc *t)
 		const struct lf_shell_word *v = NULL;
 		/* the option or an abbreviation (--checkpoint alone is another) */
 		size_t nl = strcspn(w->text, "=");
-		if (nl <= 12 || nl > 19 || memcmp(w->text, "--checkpoint-action", nl))
+		if (nl <= 12 || nl > 19 || memcmp(w->text, "--checkpoint-action", nl) != 0)
 			continue;
 		if (!literal(w)) {
 			eff_reason(t, "a tar checkpoint action the shell expands");
@@ -3354,8 +3354,8 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 		}
 		if (!key && !nops && !subcmd) {
 			/* git config SUBCOMMAND (git 2.46) */
-			static const char *const subs[] = { "set", "unset", "rename-section",
-							    "remove-section", NULL };
+			static const char *const config_subs[] = { "set", "unset", "rename-section",
+								   "remove-section", NULL };
 			if (!strcmp(s, "edit")) {
 				eff_reason(t, "git config --edit opens an editor");
 				continue;
@@ -3364,8 +3364,8 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 				read_only = subcmd = true;
 				continue;
 			}
-			for (size_t k = 0; subs[k]; k++)
-				if (!strcmp(s, subs[k]))
+			for (size_t k = 0; config_subs[k]; k++)
+				if (!strcmp(s, config_subs[k]))
 					subcmd = writes = true;
 			if (subcmd)
 				continue;

@@ -294,7 +294,6 @@ static int add(struct look *l, const char *path, unsigned access, enum lf_discov
 			free(why);
 			return r == -EINVAL ? 0 : r;
 		}
-		r = 0;
 	}
 	if (kind != LF_DISCOVERED_SELF && refused(l, canon, access, &reason, &what)) {
 		r = lf_strv_pushf(&d->notes, "not granted: %s (%s): %s%s%s", canon, why, reason,
@@ -822,7 +821,7 @@ static char *core_worktree(const char *path)
 static int gitdir_trusted(const char *root, const char *dotgit, const char *gitdir, char **common,
 			  const char **why)
 {
-	char *file = xstrdup_printf("%s/commondir", gitdir), *named = NULL, *self = NULL;
+	char *file = xstrdup_printf("%s/commondir", gitdir), *named = NULL, *dotgit_canon = NULL;
 	struct stat st;
 	int r = 0;
 
@@ -843,13 +842,13 @@ static int gitdir_trusted(const char *root, const char *dotgit, const char *gitd
 			goto out;
 		}
 		named = gitdir_read(file, gitdir, "");
-		self = realpath(dotgit, NULL);
+		dotgit_canon = realpath(dotgit, NULL);
 		slash = strrchr(parent, '/');
 		if (slash && slash != parent) {
 			*slash = '\0';
 			slash = strrchr(parent, '/');
 		}
-		if (!named || !self || strcmp(named, self) != 0)
+		if (!named || !dotgit_canon || strcmp(named, dotgit_canon) != 0)
 			*why = "its gitdir file does not name this project's .git";
 		else if (!slash || slash == parent || strcmp(slash + 1, "worktrees") != 0)
 			*why = "it is not in a repository's worktrees directory";
@@ -900,7 +899,7 @@ static int gitdir_trusted(const char *root, const char *dotgit, const char *gitd
 out:
 	free(file);
 	free(named);
-	free(self);
+	free(dotgit_canon);
 	return r;
 }
 

@@ -21,6 +21,7 @@
 
 #include "cli/cli.h"
 #include "core/model.h"
+#include "core/text.h"
 #include "policy/policy.h"
 
 /* A payload of this size or more is refused (EFBIG). */
@@ -44,11 +45,17 @@ static const char usage_text[] =
  * (with the reason on stderr) when the answer cannot be written. */
 static int answer(enum lf_effect effect, const char *reason)
 {
+	/* The reason carries names from the payload and the tree, cut to
+	 * size: escaped, so that it is valid UTF-8 (a name cut inside a
+	 * character would make it unencodable) and the client shows no
+	 * control character as is. */
+	char *clean = lf_text_clean(reason) ? NULL : lf_text_escape(reason);
 	json_t *root = json_pack("{s:{s:s,s:s,s:s}}", "hookSpecificOutput", "hookEventName",
 				 "PreToolUse", "permissionDecision", lf_effect_name(effect),
-				 "permissionDecisionReason", reason);
+				 "permissionDecisionReason", clean ? clean : reason);
 	char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
 	json_decref(root);
+	free(clean);
 	int ok = text && puts(text) >= 0 && fflush(stdout) == 0;
 	free(text);
 	if (ok)
@@ -154,6 +161,23 @@ static int judge_request(const struct lf_cli_opts *o, enum tool_kind kind, const
 	} else if (r == 0) {
 		enum lf_capability cap = kind == TOOL_WRITE ? LF_CAP_WRITE : LF_CAP_READ;
 		r = lf_advisor_file(adv, cap, arg ? arg : ".", cwd, &ad);
+		/* "~" and "~/…": the client may take them for the home
+		 * directory, or for a name in the working directory; both
+		 * are judged, the stricter answer kept. */
+		if (r == 0 && arg && arg[0] == '~' && (!arg[1] || arg[1] == '/')) {
+			const char *home = secure_getenv("HOME");
+			char *expanded = NULL;
+			struct lf_advice other = { 0 };
+
+			if (!home || home[0] != '/' ||
+			    asprintf(&expanded, "%s%s", home, arg + 1) < 0)
+				r = -EINVAL; /* which file it is cannot be told: denied */
+			else
+				r = lf_advisor_file(adv, cap, expanded, cwd, &other);
+			if (r == 0 && other.effect > ad.effect)
+				ad = other;
+			free(expanded);
+		}
 		if (r == 0)
 			lf_text(what, sizeof(what), "%s %s", lf_capability_name(cap), ad.path);
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "core/text.h"
 #include "core/model.h"
 
 const char *lf_effect_name(enum lf_effect effect)
@@ -79,9 +80,18 @@ int lf_diag_format(const struct lf_diag *diag, char *buf, size_t size)
 	if (!diag)
 		return 0;
 	/* snprintf only formats into memory; a NULL buffer just measures. */
-	if (diag->file[0])
-		return snprintf(size ? buf : NULL, size, "%s:%u:%u: %s", diag->file, diag->line,
-				diag->column, diag->message);
+	if (diag->file[0]) {
+		/* A file's name is text from outside: one line, escaped. */
+		char *esc = lf_text_clean(diag->file) ? NULL : lf_text_escape(diag->file);
+		int w = snprintf(size ? buf : NULL, size, "%s:%u:%u: %s",
+				 esc			     ? esc
+				 : lf_text_clean(diag->file) ? diag->file
+							     : "?",
+				 diag->line, diag->column, diag->message);
+
+		free(esc);
+		return w;
+	}
 	/* Every line is landfence speaking. */
 	for (const char *line = diag->message;;) {
 		const char *end = strchrnul(line, '\n');

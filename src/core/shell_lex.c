@@ -316,7 +316,7 @@ static size_t match_close(const struct sh_parser *p, size_t i, char open, char c
 		else if (c == '`')
 			e = skip_bquote_raw(p, i);
 		else if (c == '$' && i + 1 < p->len && strchr("({[", p->s[i + 1]) &&
-			 p->s[i + 1] != open) {
+			 (p->s[i + 1] != open || open == '{')) {
 			char o = p->s[i + 1];
 			e = match_close(p, i + 2, o,
 					o == '('   ? ')'
@@ -330,7 +330,8 @@ static size_t match_close(const struct sh_parser *p, size_t i, char open, char c
 					e++;
 			if (e >= p->len)
 				e = NONE;
-		} else if (c == open) {
+		} else if (c == open && open != '{') {
+			/* a bare '{' does not nest in ${…} (bash) */
 			level++;
 			continue;
 		} else if (c == close) {
@@ -415,6 +416,15 @@ char *sh_ansi_c_decode(char *o, const char *b, size_t n)
 				d++;
 			}
 			v &= 0xff;
+		} else if (c == 'x' && k < n && b[k] == '{') {
+			/* \x{HH…}: every hex digit up to the '}', the low byte
+			 * kept (bash's ansicstr; $'\x{72}m' is rm) */
+			for (k++; k < n && hex_value(b[k]) >= 0; k++)
+				v = (v * 16 + (unsigned long)hex_value(b[k])) & 0xff;
+			while (k < n && b[k] != '}')
+				k++;
+			if (k < n)
+				k++;
 		} else if (c == 'x' || c == 'u' || c == 'U') {
 			size_t max = c == 'x' ? 2 : c == 'u' ? 4 : 8;
 			while (d < max && k < n && hex_value(b[k]) >= 0) {
@@ -829,7 +839,10 @@ static int lex_dollar(struct sh_parser *p, struct wstate *ws, enum ctx cx)
 		wb_put(&ws->b, p->s + start, p->i - start);
 		return 0;
 	}
-	if (n == '\'' && (cx == CX_WORD || cx == CX_PARAM || cx == CX_PARAM_DQ)) {
+	/* Inside "${…}" a $ before a quote is a plain $, and the quotes are
+	 * the literal ones lex_parts reads (bash runs the cmd of
+	 * "${x:-$'$(cmd)'}"). */
+	if (n == '\'' && (cx == CX_WORD || cx == CX_PARAM)) {
 		/* $'…': decoded now; no backslash-newline removal inside */
 		size_t e = at + 1;
 		while (e < p->len && p->s[e] != '\'')
@@ -906,9 +919,13 @@ static int lex_group(struct sh_parser *p, struct wstate *ws)
 
 	if (close == NONE)
 		return sh_fail(p, "unterminated pattern group");
-	/* what it expands is found by lexing its inside as a word */
+	/* What it expands is found by lexing its inside as a here-document
+	 * body: every $ and ` counts, a quote of either kind is text, so that
+	 * a "…" inside cannot end the scan before the substitution it holds
+	 * (@("$(cmd)") runs cmd); one in '…' is counted too, which only
+	 * judges more. */
 	struct sh_word *inner = NULL;
-	if (lex_region(p, p->i + 1, close, CX_DQ, &inner) < 0 || !inner)
+	if (lex_region(p, p->i + 1, close, CX_HEREDOC, &inner) < 0 || !inner)
 		return -1;
 	for (struct sh_exp *e = inner->exps; e;) {
 		struct sh_exp *next = e->next;
@@ -924,6 +941,34 @@ static int lex_group(struct sh_parser *p, struct wstate *ws)
 }
 
 /* What an unquoted literal character says about its word. */
+/* Whether p->i, at an unquoted '{', starts a brace sequence of single
+ * characters {X..Y} or {X..Y..N} whose range holds something other than
+ * letters and digits: bash makes the words before it expands anything
+ * else, so {Z..a} makes a backslash and a backquote that change how the
+ * rest of each word is quoted (echo {Z..a}'$(cmd)' runs cmd). */
+static bool char_seq_quotes(const struct sh_parser *p)
+{
+	const char *s = p->s + p->i;
+	size_t left = p->len - p->i;
+	unsigned char lo, hi;
+
+	if (left < 6 || s[2] != '.' || s[3] != '.')
+		return false;
+	if (s[5] != '}' && !(left > 7 && s[5] == '.' && s[6] == '.'))
+		return false;
+	lo = (unsigned char)s[1];
+	hi = (unsigned char)s[4];
+	if (lo > hi) {
+		unsigned char t = lo;
+		lo = hi;
+		hi = t;
+	}
+	for (unsigned c = lo; c <= hi; c++)
+		if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+			return true;
+	return false;
+}
+
 static void mark_literal(struct wstate *ws, int c, bool first, int next)
 {
 	switch (c) {
@@ -958,6 +1003,20 @@ static void mark_literal(struct wstate *ws, int c, bool first, int next)
 	}
 }
 
+/* <(…) or >(…) (out) at p->i, its '(' at paren: parsed as commands, its
+ * text kept in the word. */
+static int lex_procsub(struct sh_parser *p, struct wstate *ws, bool out, size_t paren)
+{
+	size_t start = p->i;
+
+	bashism(p, "process substitution");
+	p->i = paren + 1;
+	if (lex_subst(p, ws->w, SH_EXP_PROCSUB, out) < 0)
+		return -1;
+	wb_put(&ws->b, p->s + start, p->i - start);
+	return 0;
+}
+
 /*
  * The characters of a word in context cx, up to a terminator, appended to
  * ws. stops: characters that end the word at brace and bracket level 0
@@ -966,7 +1025,6 @@ static void mark_literal(struct wstate *ws, int c, bool first, int next)
 static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const char *stops,
 		     unsigned mode)
 {
-	unsigned braces = 0, brackets = 0;
 	bool unquoted = cx == CX_WORD || cx == CX_PARAM;
 	bool dq_like = cx == CX_DQ || cx == CX_HEREDOC || cx == CX_PARAM_DQ;
 
@@ -983,12 +1041,8 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 			if (is_meta(c)) {
 				n = after(p, &at);
 				if ((c == '<' || c == '>') && n == '(' && !(mode & SH_LX_COND)) {
-					size_t start = p->i;
-					bashism(p, "process substitution");
-					p->i = at + 1;
-					if (lex_subst(p, ws->w, SH_EXP_PROCSUB, c == '>') < 0)
+					if (lex_procsub(p, ws, c == '>', at) < 0)
 						return -1;
-					wb_put(&ws->b, p->s + start, p->i - start);
 					continue;
 				}
 				if (c == '(' && ((mode & SH_LX_REGEX) ||
@@ -1005,9 +1059,8 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 				}
 				break;
 			}
-		} else if ((cx == CX_DQ && c == '"') ||
-			   ((cx == CX_PARAM || cx == CX_PARAM_DQ) && braces == 0 && brackets == 0 &&
-			    (c == '}' || (c && strchr(stops, c))))) {
+		} else if ((cx == CX_DQ && c == '"') || ((cx == CX_PARAM || cx == CX_PARAM_DQ) &&
+							 (c == '}' || (c && strchr(stops, c))))) {
 			/* the end; arithmetic and subscripts read to the region's end */
 			break;
 		}
@@ -1033,7 +1086,9 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 			break;
 		}
 		case '\'':
-			if (dq_like && cx != CX_PARAM_DQ) {
+			/* POSIX shells (dash, bash --posix) take a quote in
+			 * "${…}" as a plain character, even before a '}' */
+			if (dq_like && (cx != CX_PARAM_DQ || (p->opts & SH_PARSE_POSIX))) {
 				wb_putc(&ws->b, '\'');
 				p->i++;
 				break;
@@ -1050,12 +1105,27 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 					p->i = p->len;
 					return sh_fail(p, "unterminated single quote");
 				}
-				/* inside "${…}" the quotes stay in the value */
-				if (cx == CX_PARAM_DQ)
-					wb_put(&ws->b, p->s + p->i, e + 1 - p->i);
-				else
-					wb_put(&ws->b, p->s + p->i + 1, e - p->i - 1);
 				ws->w->flags |= LF_WORD_QUOTED;
+				if (cx == CX_PARAM_DQ) {
+					/* Inside "${…}" the quotes hide a '}' from
+					 * the end and stay in the value, but what
+					 * they hold is expanded as in "…": bash runs
+					 * the cmd of "${x:-'$(cmd)'}". */
+					size_t len = p->len;
+					int r;
+
+					wb_putc(&ws->b, '\'');
+					p->i++;
+					p->len = e;
+					r = lex_parts(p, ws, CX_HEREDOC, "", mode);
+					p->len = len;
+					if (r < 0)
+						return -1;
+					wb_putc(&ws->b, '\'');
+					p->i = e + 1;
+					break;
+				}
+				wb_put(&ws->b, p->s + p->i + 1, e - p->i - 1);
 				p->i = e + 1;
 			}
 			break;
@@ -1084,15 +1154,20 @@ static int lex_parts(struct sh_parser *p, struct wstate *ws, enum ctx cx, const 
 				return -1;
 			break;
 		default:
-			if (cx == CX_PARAM || cx == CX_PARAM_DQ) {
-				if (c == '{')
-					braces++;
-				else if (c == '}')
-					braces--;
-				else if (c == '[')
-					brackets++;
-				else if (c == ']' && brackets)
-					brackets--;
+			/* In a ${…} operand neither '{' nor '[' nests: bash ends
+			 * it at the first '}' outside quotes and expansions
+			 * (echo ${x:-{}; rm y #} runs rm). */
+			if (cx == CX_PARAM && (c == '<' || c == '>') && after(p, &at) == '(') {
+				/* unquoted, <(…) is a process substitution there */
+				if (lex_procsub(p, ws, c == '>', at) < 0)
+					return -1;
+				break;
+			}
+			if (cx == CX_WORD && c == '{' && char_seq_quotes(p)) {
+				p->i = p->len;
+				return sh_fail(
+					p, "a brace sequence of characters that are not letters "
+					   "or digits (it can make quotes and backslashes)");
 			}
 			if (unquoted) {
 				n = after(p, &at);

@@ -37,6 +37,13 @@
  *   N  no command follows (ionice -p PID, command -v)
  *   R  operands are only read   W  operands are written (sed -i)
  *   P  the pattern is given by an option: every operand is a file (grep -e)
+ *   @  data that may name a file read: @FILE, NAME@FILE (no '=' before the
+ *      '@'), NAME=@FILE or NAME=<FILE up to a ';' (curl -d, -F, -H, --json)
+ *   B  a file read unless the value holds a '=' (curl -b NAME=VALUE)
+ *   F  a file of patterns: read, and the pattern is given (grep -f)
+ *   M  a commit or tag message: no editor opens   Q  the same, from a file
+ *      read (-F FILE)   A  an editor opens unless a message is given
+ *      (git tag -a)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -95,6 +102,7 @@ struct tc {
 	bool any_operand;
 	bool links;   /* K: the files written are links */
 	bool out_opt; /* an option naming a file or directory written */
+	bool editor;  /* A: an editor opens unless a message is given (M, Q) */
 };
 
 /* The working directory, as a word: what a program writes files of its
@@ -109,6 +117,8 @@ static const char R_NOT_FOLLOWED[] = "an option whose effect this analysis does 
 static const char R_STDIN_CODE[] = "it reads code from standard input";
 static const char R_WILD_OPT[] =
 	"the shell expands a word that could become an option writing a file or running a command";
+static const char R_AMBIGUOUS_OPT[] =
+	"an abbreviated option that may be any of several, one of which writes or runs";
 static const char R_NO_CMD_SHELL[] = "without a command it runs a shell reading standard input";
 
 const char *sh_base_name(const char *p)
@@ -466,6 +476,12 @@ static const char *const harmless_env[] = {
 static const char *const code_vars[] = {
 	"PATH",
 	"IFS",
+	/* bash evaluates what is assigned to these as arithmetic, where
+	 * a[$(cmd)] runs cmd (RANDOM='a[$(cmd)]') */
+	"RANDOM",
+	"SRANDOM",
+	"OPTIND",
+	"HISTCMD",
 	"ENV",
 	"BASH_ENV",
 	"SHELLOPTS",
@@ -577,14 +593,23 @@ struct optdef {
 	char role; /* '-' when none */
 };
 
-/* Finds name[0..n) in spec. Long names (--x) also match a unique prefix
- * (GNU getopt_long and git accept abbreviations). */
-static bool spec_find(const char *spec, const char *name, size_t n, struct optdef *d)
+/*
+ * Finds name[0..n) in spec. With abbrev, a long name (--x) that is no
+ * entry's whole name also matches the entry it is a prefix of (GNU
+ * getopt_long and git take any unambiguous abbreviation); a prefix of
+ * several entries that differ is ambiguous: not found, and *ambiguous
+ * (when given) says whether one of them has a role.
+ */
+static bool spec_find_in(const char *spec, const char *name, size_t n, struct optdef *d,
+			 bool abbrev, bool *ambiguous)
 {
 	const char *s = spec;
 	int found = 0;
+	bool role = false;
 	struct optdef pd = { 0 };
 
+	if (ambiguous)
+		*ambiguous = false;
 	if (!spec)
 		return false;
 	while (*s) {
@@ -622,12 +647,13 @@ static bool spec_find(const char *spec, const char *name, size_t n, struct optde
 				*d = od;
 				return true;
 			}
-			if (n > 2 && name[0] == '-' && name[1] == '-' && l > n &&
+			if (abbrev && n > 2 && name[0] == '-' && name[1] == '-' && l > n &&
 			    !memcmp(nm, name, n)) {
 				if (found && (pd.sep != od.sep || pd.role != od.role))
 					found = 2;
 				else if (!found)
 					found = 1;
+				role = role || od.role != '-';
 				pd = od;
 			}
 			nm = ne < sep ? ne + 1 : ne;
@@ -638,7 +664,31 @@ static bool spec_find(const char *spec, const char *name, size_t n, struct optde
 		*d = pd;
 		return true;
 	}
+	if (found == 2 && ambiguous)
+		*ambiguous = role;
 	return false;
+}
+
+static bool spec_find(const char *spec, const char *name, size_t n, struct optdef *d)
+{
+	return spec_find_in(spec, name, n, d, true, NULL);
+}
+
+/*
+ * Whether the option word w (up to a '=') may be the GNU long option
+ * full: the whole name or an abbreviation of it. For the readers below
+ * that look for one option themselves: an abbreviation that is ambiguous
+ * is an error to getopt_long, so counting it as full is only stricter;
+ * a reader that would be less strict on finding an option matches it
+ * whole instead.
+ */
+static bool long_may_be(const struct lf_shell_word *w, const char *full)
+{
+	const char *s = w->text;
+	size_t n = strcspn(s, "=");
+
+	return literal(w) && n > 2 && s[0] == '-' && s[1] == '-' && n <= strlen(full) &&
+	       !memcmp(s, full, n);
 }
 
 /* Whether some option of spec writes, deletes, runs or asks. */
@@ -690,6 +740,11 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 	size_t ri = 0; /* the next operand role */
 	size_t pending[256], npending = 0;
 	bool deferred = false; /* a repeated role was met: operands wait */
+	/* A program whose pattern may come from an option (grep -e, -f): its
+	 * first operand is the pattern only without one, and GNU programs
+	 * take options after operands too, so that word waits. */
+	bool pat = p->opts && (strstr(p->opts, "=P") || strstr(p->opts, "=F"));
+	size_t pattern_at = SIZE_MAX;
 
 	t->p = p;
 	for (size_t i = from; i < argc; i++) {
@@ -725,12 +780,18 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 							 ? strchr(w->text, '=')
 							 : NULL;
 				size_t nl = eq ? (size_t)(eq - w->text) : w->len;
-				bool found = spec_find(p->opts, w->text, nl, &d);
+				/* Go-style flags take no abbreviation */
+				bool abbrev = !(p->flags & F_EQ1), ambiguous;
+				bool found =
+					spec_find_in(p->opts, w->text, nl, &d, abbrev, &ambiguous);
 				if (!found && (p->flags & F_EQ1) && w->text[1] == '-')
-					found = spec_find(p->opts, w->text + 1, nl - 1, &d);
+					found = spec_find_in(p->opts, w->text + 1, nl - 1, &d,
+							     false, NULL);
 				if (!found) {
 					if (w->text[1] != '-' && !(p->flags & F_NOCLUSTER))
 						goto cluster;
+					if (ambiguous)
+						eff_reason(t, R_AMBIGUOUS_OPT);
 					t->unsure = true;
 					if ((p->flags & F_WRAP) && !(p->flags & F_LONGANY)) {
 						eff_reason(t, R_UNKNOWN_OPT);
@@ -831,15 +892,27 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 			}
 		}
 		char role = ri < nroles ? roles[ri++] : 'm';
+		if (role == '-' && pat && ri == 1 && nroles > 1 && roles[1] != '*') {
+			pattern_at = i;
+			continue;
+		}
 		if (role == 'x' || role == 'X') {
 			if (!t->no_cmd)
 				eff_cmd(t, i, argc, role == 'X');
 			return 0;
 		}
 		apply_role(t, role, w, i);
-		if (role == 'k')
-			return 0; /* the rest are the script's own arguments */
+		if (role == 'k') {
+			/* The rest are the script's own arguments: one naming a
+			 * file may be a file it reads, as an unknown program's
+			 * operand may (only deny and ask file rules count). */
+			for (size_t k = i + 1; k < argc; k++)
+				apply_role(t, 'm', &argv[k], k);
+			return 0;
+		}
 	}
+	if (pattern_at != SIZE_MAX && t->pattern_given)
+		apply_role(t, roles[1], &argv[pattern_at], pattern_at);
 	if (deferred) {
 		/* roles after the repeated one take the last operands */
 		char rep = roles[ri];
@@ -861,6 +934,46 @@ static int engine(struct tc *t, const struct prog *p, size_t from)
 		eff_reason(t, p->reason);
 	}
 	return 0;
+}
+
+/* The file named by the bytes [off, off + len) of the literal word w, as
+ * a word of its own: a read (roles '@' and 'B'). */
+static void eff_read_part(struct tc *t, const struct lf_shell_word *w, size_t off, size_t len)
+{
+	struct lf_shell_word *j = sh_alloc(t->a, sizeof(*j));
+	char *s = j ? sh_alloc(t->a, len + 1) : NULL;
+
+	if (!s) {
+		t->out->nomem = true;
+		return;
+	}
+	memcpy(s, w->text + off, len);
+	s[len] = '\0';
+	*j = *w;
+	j->text = s;
+	j->len = len;
+	eff_file(t, LF_CAP_READ, j, true, false);
+}
+
+/* Role '@': curl's ways of reading a file into data, a form or headers
+ * (curl(1): -d, --data-urlencode, -F, -H, --json, --variable). A word the
+ * shell computes may hold any of them: it is judged whole. */
+static void data_files(struct tc *t, const struct lf_shell_word *w)
+{
+	const char *s = w->text, *at, *eq;
+
+	if (!literal(w)) {
+		eff_file(t, LF_CAP_READ, w, false, false);
+		return;
+	}
+	at = strchr(s, '@');
+	eq = strchr(s, '=');
+	/* @FILE, NAME@FILE */
+	if (at && (!eq || at < eq))
+		eff_read_part(t, w, (size_t)(at + 1 - s), strlen(at + 1));
+	/* NAME=@FILE;type=..., NAME=<FILE */
+	if (eq && (eq[1] == '@' || eq[1] == '<'))
+		eff_read_part(t, w, (size_t)(eq + 2 - s), strcspn(eq + 2, ";"));
 }
 
 static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, size_t at)
@@ -930,6 +1043,14 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 	case 'a':
 		eff_reason(t, R_NOT_FOLLOWED);
 		break;
+	case '@':
+		if (w)
+			data_files(t, w);
+		break;
+	case 'B':
+		if (w && (!literal(w) || !strchr(w->text, '=')))
+			eff_file(t, LF_CAP_READ, w, literal(w), false);
+		break;
 	case 'N':
 		t->no_cmd = true;
 		break;
@@ -941,6 +1062,11 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 		break;
 	case 'P':
 		t->pattern_given = true;
+		break;
+	case 'F':
+		t->pattern_given = true;
+		if (w)
+			eff_file(t, LF_CAP_READ, w, true, false);
 		break;
 	case 'E':
 		if (w) {
@@ -974,9 +1100,16 @@ static void apply_role(struct tc *t, char role, const struct lf_shell_word *w, s
 		if (at + 1 < t->argc)
 			eff_cmd(t, at + 1, t->argc, false);
 		break;
+	case 'Q':
+		if (w)
+			eff_file(t, LF_CAP_READ, w, true, false);
+		/* fall through */
 	case 'M':
 		/* a commit or tag message (or its file): no editor */
 		t->no_cmd = true;
+		break;
+	case 'A':
+		t->editor = true;
 		break;
 	default:
 		break;
@@ -1106,9 +1239,12 @@ static int h_shell(struct tc *t)
 		eff_reason(t, "the shell reads its commands from standard input");
 		return 0;
 	}
-	/* a script: code from a file, and the rest its arguments */
+	/* a script: code from a file, and the rest its arguments (maybe
+	 * files it reads, as in the engine) */
 	t->code = true;
 	eff_script(t, &t->argv[i]);
+	for (size_t k = i + 1; k < t->argc; k++)
+		apply_role(t, 'm', &t->argv[k], k);
 	return 0;
 }
 
@@ -1154,6 +1290,9 @@ static void check_var_name(struct tc *t, const struct lf_shell_word *w, bool ass
 	const char *eq = memchr(s, '=', n);
 	size_t nl = eq && assign_ok ? (size_t)(eq - s) : n;
 
+	/* NAME+=VALUE appends to NAME (declare PS4+='$(cmd)') */
+	if (eq && assign_ok && nl && s[nl - 1] == '+')
+		nl--;
 	if (!literal(w) || w->flags & LF_WORD_SUBST) {
 		/* the name itself is computed */
 		const char *br = memchr(s, '[', nl);
@@ -1201,6 +1340,8 @@ static int h_declare(struct tc *t)
 		if (exported) {
 			const char *eq = memchr(w->text, '=', w->len);
 			size_t n = eq ? (size_t)(eq - w->text) : w->len;
+			if (eq && n && w->text[n - 1] == '+')
+				n--; /* NAME+=VALUE */
 			const char *why = sh_env_reason(w->text, n);
 			if (why)
 				eff_reason(t, why);
@@ -1420,8 +1561,8 @@ static int h_su(struct tc *t)
 		} else if (s[0] == '-' && s[1] == '-') {
 			const char *eq = strchr(s, '=');
 			size_t n = eq ? (size_t)(eq - s) : strlen(s);
-			bool cmd = (n == 9 && !memcmp(s, "--command", 9)) ||
-				   (n == 17 && !memcmp(s, "--session-command", 17));
+			bool cmd =
+				long_may_be(w, "--command") || long_may_be(w, "--session-command");
 			bool takes = cmd || (n == 6 && !memcmp(s, "--user", 6)) ||
 				     (n == 7 && !memcmp(s, "--shell", 7)) ||
 				     (n == 7 && !memcmp(s, "--group", 7)) ||
@@ -1694,8 +1835,8 @@ static int h_sudo(struct tc *t)
 		if (!literal(w) || w->text[0] != '-' || !strcmp(w->text, "--"))
 			break;
 		if (w->text[1] == '-') {
-			shell = shell || !strcmp(w->text, "--shell") || !strcmp(w->text, "--login");
-			edit = edit || !strcmp(w->text, "--edit");
+			shell = shell || long_may_be(w, "--shell") || long_may_be(w, "--login");
+			edit = edit || long_may_be(w, "--edit");
 		} else {
 			for (size_t k = 1; k < w->len; k++) {
 				if (strchr("ugpCDRrtTU", w->text[k]))
@@ -1738,7 +1879,7 @@ static int h_xargs(struct tc *t)
 		"-0 -a=r --arg-file=r -d=- --delimiter=- -E=- -e?- --eof?- -I=- -i?- --replace?- "
 		"-L=- -l?- --max-lines?- -n=- --max-args=- -P=- --max-procs=- -p -r -s=- "
 		"--max-chars=- -t -x -o --interactive --no-run-if-empty --verbose --exit "
-		"--open-tty --null --process-slot-var=- --show-limits --help!N --version!N",
+		"--open-tty --null --process-slot-var=E --show-limits --help!N --version!N",
 		"X",
 		F_WRAP,
 		NULL,
@@ -1747,19 +1888,41 @@ static int h_xargs(struct tc *t)
 	const char *mark = "";
 	size_t before = t->out->n;
 
+	/* the replace string: -I R, -IR, -i[R], --replace[=R] (or an
+	 * abbreviation), also inside a cluster (-0I R); the arguments of
+	 * other options are skipped */
 	for (size_t i = 1; i < t->argc; i++) {
 		const struct lf_shell_word *w = &t->argv[i];
-		if (!literal(w) || w->text[0] != '-' || !strcmp(w->text, "--"))
+		struct optdef d;
+		if (!literal(w) || w->text[0] != '-' || w->len < 2 || !strcmp(w->text, "--"))
 			break;
-		if (!strcmp(w->text, "-I") && i + 1 < t->argc)
-			mark = t->argv[i + 1].text;
-		else if (!strcmp(w->text, "-i") || !strcmp(w->text, "--replace"))
-			mark = "{}";
-		else if (!strncmp(w->text, "--replace=", 10))
-			mark = w->text + 10;
-		else if ((w->text[1] == 'I' || w->text[1] == 'i') && w->text[2] &&
-			 w->text[2] != '-')
-			mark = w->text + 2; /* -IR, -iR */
+		if (w->text[1] == '-') {
+			const char *eq = strchr(w->text, '=');
+			if (long_may_be(w, "--replace"))
+				mark = eq ? eq + 1 : "{}";
+			else if (!eq && spec_find(xargs.opts, w->text, strlen(w->text), &d) &&
+				 d.sep == '=')
+				i++;
+			continue;
+		}
+		for (size_t k = 1; k < w->len; k++) {
+			char c = w->text[k];
+			if (c == 'I' || c == 'i') {
+				if (k + 1 < w->len)
+					mark = w->text + k + 1;
+				else if (c == 'i')
+					mark = "{}";
+				else if (i + 1 < t->argc)
+					mark = t->argv[++i].text;
+				break;
+			}
+			char nm[3] = { '-', c, '\0' };
+			if (spec_find(xargs.opts, nm, 2, &d) && (d.sep == '=' || d.sep == '?')) {
+				if (k + 1 == w->len && d.sep == '=')
+					i++;
+				break;
+			}
+		}
 	}
 	int r = engine(t, &xargs, 1);
 	for (size_t k = before; k < t->out->n; k++) {
@@ -1781,16 +1944,51 @@ static int h_xargs(struct tc *t)
 	return r;
 }
 
+/* The link ln makes in directory dir (NULL: the working directory) for
+ * the target w: named as its last component (dir/a.c for src/a.c). */
+static void ln_link_in(struct tc *t, const struct lf_shell_word *dir, const struct lf_shell_word *w)
+{
+	size_t e = w->len, b, dl = dir ? dir->len : 0;
+
+	while (e > 1 && w->text[e - 1] == '/')
+		e--;
+	for (b = e; b > 0 && w->text[b - 1] != '/'; b--)
+		;
+	if (!literal(w) && !dir)
+		return; /* the operand itself: the engine judged it */
+	if (!literal(w))
+		b = 0; /* its last component is not known: the whole word */
+	else if (b == e && !dir)
+		return; /* the operand itself: the engine judged it */
+	struct lf_shell_word *v = sh_alloc(t->a, sizeof(*v));
+	char *text = v ? sh_alloc(t->a, dl + 1 + e - b + 1) : NULL;
+	if (!text) {
+		t->out->nomem = true;
+		return;
+	}
+	if (dir) {
+		memcpy(text, dir->text, dl);
+		text[dl++] = '/';
+	}
+	memcpy(text + dl, w->text + b, e - b);
+	text[dl + e - b] = '\0';
+	v->text = text;
+	v->len = dl + e - b;
+	v->flags = w->flags | (dir ? dir->flags : 0);
+	apply_role(t, 'L', v, 0);
+}
+
 /*
  * ln with a single operand (and no -t) makes the link in the working
  * directory, named as the target's last component: `ln -s src/a.c`
- * writes ./a.c. The engine judges the operand as the link; the link
- * really made is judged too.
+ * writes ./a.c; with -t DIR each operand's link is DIR/its last
+ * component. The engine judges the operand (or DIR) as written; the
+ * links really made are judged too.
  */
 static int h_ln(struct tc *t)
 {
-	const struct lf_shell_word *only = NULL;
-	size_t ops = 0;
+	const struct lf_shell_word *only = NULL, *dir = NULL;
+	size_t ops = 0, opv[64], nopv = 0;
 	bool target_dir = false, options = true;
 
 	for (size_t i = 1; i < t->argc; i++) {
@@ -1801,17 +1999,26 @@ static int h_ln(struct tc *t)
 			} else if (w->text[1] == '-') {
 				const char *eq = strchr(w->text, '=');
 				size_t nl = eq ? (size_t)(eq - w->text) : w->len;
-				bool dir = nl >= 3 && !strncmp("--target-directory", w->text, nl);
+				bool td = nl >= 3 && !strncmp("--target-directory", w->text, nl);
 				bool suffix = nl >= 4 && !strncmp("--suffix", w->text, nl);
-				target_dir |= dir;
-				if ((dir || suffix) && !eq)
+				if (td)
+					dir = eq ? word_tail(t, w, nl + 1)
+						 : (i + 1 < t->argc ? &t->argv[i + 1] : NULL);
+				target_dir |= td;
+				if ((td || suffix) && !eq)
 					i++;
 			} else {
 				for (size_t k = 1; k < w->len; k++) {
 					if (w->text[k] == 't' || w->text[k] == 'S') {
-						target_dir |= w->text[k] == 't';
-						if (k + 1 == w->len)
+						bool td = w->text[k] == 't';
+						target_dir |= td;
+						if (k + 1 == w->len) {
+							if (td && i + 1 < t->argc)
+								dir = &t->argv[i + 1];
 							i++;
+						} else if (td) {
+							dir = word_tail(t, w, k + 1);
+						}
 						break;
 					}
 				}
@@ -1819,29 +2026,22 @@ static int h_ln(struct tc *t)
 			continue;
 		}
 		ops++;
-		only = literal(w) ? w : NULL;
+		only = w;
+		if (nopv < sizeof(opv) / sizeof(opv[0]))
+			opv[nopv++] = i;
 	}
 	int r = engine(t, t->p, 1);
-	if (r < 0 || ops != 1 || target_dir || !only)
-		return r;
-	size_t e = only->len, b;
-	while (e > 1 && only->text[e - 1] == '/')
-		e--;
-	for (b = e; b > 0 && only->text[b - 1] != '/'; b--)
-		;
-	if (b == e)
-		return r;
-	struct lf_shell_word *v = sh_alloc(t->a, sizeof(*v));
-	char *text = v ? sh_strndup(t->a, only->text + b, e - b) : NULL;
-	if (!text) {
-		t->out->nomem = true;
-		return -ENOMEM;
+	if (r < 0 || t->out->nomem)
+		return r < 0 ? r : -ENOMEM;
+	if (target_dir && dir) {
+		if (nopv < ops)
+			eff_reason(t, "too many operands");
+		for (size_t k = 0; k < nopv; k++)
+			ln_link_in(t, dir, &t->argv[opv[k]]);
+	} else if (ops == 1 && !target_dir) {
+		ln_link_in(t, NULL, only);
 	}
-	v->text = text;
-	v->len = e - b;
-	v->flags = only->flags;
-	apply_role(t, 'L', v, 0);
-	return r;
+	return t->out->nomem ? -ENOMEM : r;
 }
 
 /* xargs-like and find: -exec COMMAND… ; or + */
@@ -1855,6 +2055,38 @@ static const char find_primaries_arg[] =
 	"-false -empty -readable -writable -executable -nouser -nogroup -daystart "
 	"-ignore_readdir_race -noignore_readdir_race -warn -nowarn -a -and -o -or -not "
 	"-help -version";
+
+/*
+ * find -execdir, -okdir: the command runs in the directory of each file
+ * found, so a relative path it opens is not in the working directory,
+ * and the commands it runs in turn would open theirs there too: at best
+ * ask. Its words holding {} (./NAME there, the file found) are unknown
+ * words, as with -exec.
+ */
+static void find_execdir(struct tc *t)
+{
+	static const char why[] = "-execdir runs the command in directories found at run time";
+	const struct sh_eff *c = t->out->n ? &t->out->v[t->out->n - 1] : NULL;
+	struct sh_effs sub = { 0 };
+
+	if (!c || c->kind != SH_EF_CMD || !c->words || !literal(&c->words[0]))
+		return; /* out of memory, or a command the analysis asks for */
+	if (sh_table_effects(t->a, c->words, c->nwords, &sub) < 0) {
+		t->out->nomem = true;
+		return;
+	}
+	for (size_t k = 0; k < sub.n; k++) {
+		const struct sh_eff *e = &sub.v[k];
+		const struct lf_shell_word *w = e->word;
+		if (e->kind == SH_EF_CMD || e->kind == SH_EF_LINE || e->kind == SH_EF_JOINED ||
+		    (e->kind == SH_EF_FILE &&
+		     ((literal(w) && w->text[0] != '/' && w->text[0] != '~') ||
+		      (e->base && e->base->text[0] != '/')))) {
+			eff_reason(t, why);
+			return;
+		}
+	}
+}
 
 static int h_find(struct tc *t)
 {
@@ -1909,6 +2141,8 @@ static int h_find(struct tc *t)
 				return 0;
 			}
 			eff_cmd_marked(t, i + 1, k, word_is(&t->argv[k], "+"), "{}");
+			if (!strcmp(w->text, "-execdir") || !strcmp(w->text, "-okdir"))
+				find_execdir(t);
 			i = k;
 			continue;
 		}
@@ -2174,8 +2408,8 @@ static int h_sed(struct tc *t)
 			break;
 		if (!literal(w) || w->text[0] != '-' || w->len < 2)
 			continue;
-		if (!strncmp(w->text, "--expression", 12) || !strncmp(w->text, "--file", 6)) {
-			file = w->text[2] == 'f';
+		if (long_may_be(w, "--expression") || long_may_be(w, "--file")) {
+			file = long_may_be(w, "--file");
 			const char *eq = strchr(w->text, '=');
 			v = eq ? word_tail(t, w, (size_t)(eq - w->text) + 1)
 			       : (i + 1 < t->argc ? &t->argv[++i] : NULL);
@@ -2517,7 +2751,7 @@ static int h_awk(struct tc *t)
 			else if (d.sep == '=' && i + 1 < t->argc)
 				v = &t->argv[++i];
 		}
-		if (!strcmp(w->text, "-e") || !strncmp(w->text, "--source", 8) ||
+		if (!strcmp(w->text, "-e") || long_may_be(w, "--source") ||
 		    (w->text[1] == 'e' && w->text[0] == '-' && w->len > 2)) {
 			program_given = true;
 			if (v && !literal(v))
@@ -2686,15 +2920,21 @@ static int h_tar(struct tc *t)
 	for (i = 1; i < n; i++) {
 		const struct lf_shell_word *w = &copy[i];
 		const struct lf_shell_word *v = NULL;
-		if (!literal(w) && !strncmp(w->text, "--checkpoint-action", 19)) {
+		/* the option or an abbreviation (--checkpoint alone is another) */
+		size_t nl = strcspn(w->text, "=");
+		if (nl <= 12 || nl > 19 || memcmp(w->text, "--checkpoint-action", nl) != 0)
+			continue;
+		if (!literal(w)) {
 			eff_reason(t, "a tar checkpoint action the shell expands");
 			continue;
 		}
-		if (!strncmp(w->text, "--checkpoint-action=", 20))
-			v = word_tail(t, w, 20);
-		else if (word_is(w, "--checkpoint-action") && i + 1 < n)
+		if (w->text[nl] == '=')
+			v = word_tail(t, w, nl + 1);
+		else if (i + 1 < n)
 			v = &copy[i + 1];
-		if (v && !strncmp(v->text, "exec=", 5))
+		if (v && !literal(v))
+			eff_reason(t, "a tar checkpoint action the shell expands");
+		else if (v && !strncmp(v->text, "exec=", 5))
 			eff_line(t, word_tail(t, v, 5), 0,
 				 "the checkpoint command is not a literal");
 	}
@@ -2734,7 +2974,7 @@ static int h_tar(struct tc *t)
 			continue;
 		for (size_t c = 0; c < sizeof(comp) / sizeof(comp[0]) && !prog; c++) {
 			if (w->text[1] == '-'
-				    ? !strcmp(w->text, comp[c].lng)
+				    ? long_may_be(w, comp[c].lng)
 				    : comp[c].letter && strchr(w->text + 1, comp[c].letter) &&
 					      strcspn(w->text + 1, "fCTXgbHKLNV") >
 						      (size_t)(strchr(w->text + 1, comp[c].letter) -
@@ -2805,14 +3045,16 @@ static int h_mktemp(struct tc *t)
 	return r;
 }
 
-/* make: VAR=VALUE operands are make code (a value holding $( or ${ is
- * expanded, SHELL and MAKEFLAGS decide what runs). */
+/* make: a VAR=VALUE operand (also :=, ::=, +=, ?=, !=) overrides the
+ * makefile's variable, and recipes run what the variables say (CC, RM,
+ * SHELL …): at best ask, as CC=x make is; so is -e, which lets the
+ * environment override them. */
 static int h_make(struct tc *t)
 {
 	static const struct prog make = {
 		"make",
-		"-b -m -B -d -e -i -k -n -p -q -r -R -s -S -t -v -w -L -O?- -j?- -l?- "
-		"--always-make --debug?- --environment-overrides --ignore-errors --keep-going "
+		"-b -m -B -d -e!a -i -k -n -p -q -r -R -s -S -t -v -w -L -O?- -j?- -l?- "
+		"--always-make --debug?- --environment-overrides!a --ignore-errors --keep-going "
 		"--just-print --dry-run --recon --print-data-base --question --no-builtin-rules "
 		"--no-builtin-variables --silent --quiet --no-silent --stop --touch --trace "
 		"--version!N --print-directory --no-print-directory --warn-undefined-variables "
@@ -2836,20 +3078,9 @@ static int h_make(struct tc *t)
 		const char *eq = memchr(w->text, '=', w->len);
 		if (w->text[0] == '-' || !eq)
 			continue;
-		size_t nl = (size_t)(eq - w->text);
-		while (nl && (w->text[nl - 1] == ':' || w->text[nl - 1] == '+' ||
-			      w->text[nl - 1] == '?' || w->text[nl - 1] == '!'))
-			nl--;
-		static const char *const risky[] = {
-			"SHELL",	"MAKEFLAGS",	 "MAKEFILES",	  "MFLAGS",
-			"GNUMAKEFLAGS", "MAKESHELL",	 ".SHELLFLAGS",	  "MAKE",
-			"MAKECMDGOALS", "MAKEFILE_LIST", "MAKEOVERRIDES", NULL
-		};
-		bool bad = name_in(w->text, nl, risky) ||
-			   memchr(eq, '$', w->len - (size_t)(eq - w->text)) ||
-			   memchr(eq, '`', w->len - (size_t)(eq - w->text)) || w->text[nl] != '=';
-		if (bad)
-			eff_reason(t, "a make variable that runs code or decides what make runs");
+		eff_reason(t, "a make variable set on the command line changes what its recipes "
+			      "run");
+		break;
 	}
 	return engine(t, &make, 1);
 }
@@ -2928,7 +3159,7 @@ static const struct git_sub git_subs[] = {
 	  "--server-option=- --bundle-uri=a",
 	  "-t", 0 },
 	{ "commit",
-	  "-m=M --message=M -F=M --file=M -C=M --reuse-message=M --no-edit!M "
+	  "-m=M --message=M -F=Q --file=Q -C=M --reuse-message=M --no-edit!M "
 	  "--fixup=M --squash=- -c=- --reedit-message=- -e!a --edit!a -t=a --template=a "
 	  "--pathspec-from-file=r --author=- --date=- --trailer=- --cleanup=- -S?- "
 	  "--gpg-sign?- --dry-run!M " GIT_DIFF_OPTS,
@@ -3017,8 +3248,8 @@ static const struct git_sub git_subs[] = {
 	  "-*", GIT_TREE },
 	{ "symbolic-ref", "-m=-", "-*", 0 },
 	{ "tag",
-	  "-m=- --message=- -F=r --file=r -e!a --edit!a "
-	  "-u=- --local-user=- --cleanup=- --sort=- --format=- "
+	  "-m=M --message=M -F=Q --file=Q -e!a --edit!a -a!A --annotate!A -s!A --sign!A "
+	  "-u=A --local-user=A --cleanup=- --sort=- --format=- "
 	  "--contains?- --no-contains?- --merged?- --no-merged?- --points-at=- -n?- "
 	  "--column?- --trailer=-",
 	  "-*", 0 },
@@ -3050,8 +3281,8 @@ static bool git_tree_untouched(const char *sub, const struct lf_shell_word *argv
 
 		if (!literal(w))
 			return false; /* an option the shell makes: it may be --hard */
-		if (reset &&
-		    (word_is(w, "--hard") || word_is(w, "--merge") || word_is(w, "--keep")))
+		if (reset && (long_may_be(w, "--hard") || long_may_be(w, "--merge") ||
+			      long_may_be(w, "--keep")))
 			return false;
 		for (size_t i = 0; apply && apply_no_tree[i]; i++)
 			if (word_is(w, apply_no_tree[i]))
@@ -3068,7 +3299,7 @@ static bool git_tree_untouched(const char *sub, const struct lf_shell_word *argv
  * configuration file. */
 static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir)
 {
-	bool read_only = false, file_given = false;
+	bool read_only = false, file_given = false, subcmd = false, writes = false;
 	size_t nops = 0;
 	const struct lf_shell_word *key = NULL;
 
@@ -3093,18 +3324,26 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 			for (size_t k = 0; ro[k]; k++)
 				if (!strcmp(s, ro[k]))
 					read_only = true;
-			if (!strcmp(s, "-f") || !strcmp(s, "--file") || !strcmp(s, "--blob")) {
+			/* git takes abbreviations of long options */
+			const char *eq = strchr(s, '=');
+			if (!strcmp(s, "-f") ||
+			    (!eq && (long_may_be(w, "--file") || long_may_be(w, "--blob")))) {
 				if (i + 1 < t->argc) {
 					eff_file(t, LF_CAP_WRITE, &t->argv[i + 1], true, false);
 					file_given = true;
 				}
 				i++;
-			} else if (!strncmp(s, "--file=", 7)) {
-				eff_file(t, LF_CAP_WRITE, word_tail(t, w, 7), true, false);
+			} else if (eq && (long_may_be(w, "--file") || long_may_be(w, "--blob"))) {
+				eff_file(t, LF_CAP_WRITE, word_tail(t, w, (size_t)(eq - s) + 1),
+					 true, false);
 				file_given = true;
-			} else if (!strcmp(s, "-e") || !strcmp(s, "--edit")) {
+			} else if (!strcmp(s, "-e") || long_may_be(w, "--edit")) {
 				eff_reason(t, "git config --edit opens an editor");
-			} else if (!strcmp(s, "--global") || !strcmp(s, "--system")) {
+			} else if (long_may_be(w, "--unset") || long_may_be(w, "--unset-all") ||
+				   long_may_be(w, "--rename-section") ||
+				   long_may_be(w, "--remove-section")) {
+				writes = true;
+			} else if (long_may_be(w, "--global") || long_may_be(w, "--system")) {
 				eff_reason(t, "git config outside the repository");
 				file_given = true;
 			} else if (!strcmp(s, "--type") || !strcmp(s, "--default") ||
@@ -3113,13 +3352,31 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 			}
 			continue;
 		}
+		if (!key && !nops && !subcmd) {
+			/* git config SUBCOMMAND (git 2.46) */
+			static const char *const config_subs[] = { "set", "unset", "rename-section",
+								   "remove-section", NULL };
+			if (!strcmp(s, "edit")) {
+				eff_reason(t, "git config --edit opens an editor");
+				continue;
+			}
+			if (!strcmp(s, "list") || !strcmp(s, "get")) {
+				read_only = subcmd = true;
+				continue;
+			}
+			for (size_t k = 0; config_subs[k]; k++)
+				if (!strcmp(s, config_subs[k]))
+					subcmd = writes = true;
+			if (subcmd)
+				continue;
+		}
 		if (!key)
 			key = w;
 		nops++;
 	}
-	if (key && git_key_runs(key) && !read_only && nops > 1)
+	if (key && git_key_runs(key) && !read_only && (nops > 1 || writes))
 		eff_reason(t, "git config sets a key that makes git run a command");
-	if (!read_only && nops > 1 && !file_given) {
+	if (!read_only && (nops > 1 || writes) && !file_given) {
 		/* writes the repository's configuration */
 		struct lf_shell_word *f = sh_alloc(t->a, sizeof(*f));
 		if (!f)
@@ -3140,6 +3397,35 @@ static int git_config(struct tc *t, size_t i, const struct lf_shell_word *gitdir
 		eff_file(t, LF_CAP_WRITE, f, true, false);
 	}
 	return 0;
+}
+
+/* Whether git commit's words hold --fixup=amend:REF or reword:REF (or
+ * a value the shell computes), which open an editor for the message. */
+static bool git_fixup_edits(const struct lf_shell_word *argv, size_t from, size_t argc)
+{
+	for (size_t k = from; k < argc; k++) {
+		const struct lf_shell_word *w = &argv[k], *v;
+		if (word_is(w, "--"))
+			break;
+		if (!long_may_be(w, "--fixup"))
+			continue;
+		const char *eq = strchr(w->text, '=');
+		struct lf_shell_word tail;
+		if (eq) {
+			tail = *w;
+			tail.text = eq + 1;
+			tail.len = w->len - (size_t)(eq + 1 - w->text);
+			v = &tail;
+		} else if (k + 1 < argc) {
+			v = &argv[++k];
+		} else {
+			break;
+		}
+		if (!literal(v) || !strncmp(v->text, "amend:", 6) ||
+		    !strncmp(v->text, "reword:", 7))
+			return true;
+	}
+	return false;
 }
 
 static int h_git(struct tc *t)
@@ -3193,7 +3479,10 @@ static int h_git(struct tc *t)
 	if (gitdir)
 		eff_conf_word(t, gitdir, true);
 	else
-		eff_conf(t, ".git/ .gitattributes .gitmodules");
+		/* and the directory itself, which git takes for a bare
+		 * repository when it holds HEAD, objects/ and refs/ (its
+		 * config then decides diff.external, core.pager …) */
+		eff_conf(t, ".git/ .gitattributes .gitmodules HEAD config objects/ refs/");
 	t->base = wt;
 	if (i >= t->argc)
 		return 0;
@@ -3271,7 +3560,8 @@ static int h_git(struct tc *t)
 			}
 			if (word_is(w, "--staged") || (w->text[1] != '-' && strchr(w->text, 'S')))
 				staged = true;
-			if (word_is(w, "--worktree") || (w->text[1] != '-' && strchr(w->text, 'W')))
+			if (long_may_be(w, "--worktree") ||
+			    (w->text[1] != '-' && strchr(w->text, 'W')))
 				worktree = true;
 			if ((word_is(w, "-b") || word_is(w, "-B") || word_is(w, "--orphan") ||
 			     word_is(w, "-s") || word_is(w, "--source")) &&
@@ -3326,6 +3616,10 @@ static int h_git(struct tc *t)
 	}
 	if ((gs->flags & GIT_EDITOR) && !message)
 		eff_reason(t, "git commit without a message opens an editor");
+	if (st.editor && !message)
+		eff_reason(t, "git tag -a, -s or -u without a message opens an editor");
+	if (!strcmp(gs->name, "commit") && git_fixup_edits(t->argv, i + 1, t->argc))
+		eff_reason(t, "git commit --fixup=amend: or reword: opens an editor");
 	return r;
 }
 
@@ -3904,6 +4198,20 @@ static int h_python(struct tc *t)
 	if (stdin_code)
 		eff_reason(t, R_STDIN_CODE);
 	t->code = true;
+	/* -m puts the working directory first on sys.path: a module of
+	 * that name the line wrote there is what runs (json.py beside
+	 * python3 -m json.tool) */
+	{
+		size_t ml = strcspn(mod->text, ".");
+		char *conf = sh_alloc(t->a, 2 * ml + 8);
+		if (!conf)
+			return -ENOMEM;
+		memcpy(conf, mod->text, ml);
+		memcpy(conf + ml, ".py ", 4);
+		memcpy(conf + ml + 4, mod->text, ml);
+		memcpy(conf + 2 * ml + 4, "/", 2);
+		eff_conf(t, conf);
+	}
 	size_t n = 1 + (args < t->argc ? t->argc - args : 0);
 	struct lf_shell_word *words = sh_alloc(t->a, n * sizeof(*words));
 	if (!words)
@@ -4053,14 +4361,15 @@ static const struct prog progs[] = {
 	  "--trace-ascii=w --stderr=w --libcurl=w --etag-save=w --hsts=w --alt-svc=w "
 	  "--output-dir=C -O!a --remote-name!a --remote-name-all!a -J --remote-header-name "
 	  "-K=a --config=a -T=r --upload-file=r --cacert=r --capath=r --cert=r --key=r "
-	  "-E=r --netrc-file=r -b=- --cookie=- -d=- --data=- --data-binary=- "
-	  "--data-raw=- --data-urlencode=- --json=- -F=- --form=- -H=- --header=- "
+	  "-E=r --netrc-file=r -b=B --cookie=B -d=@ --data=@ --data-binary=@ --data-ascii=@ "
+	  "--data-raw=- --data-urlencode=@ --json=@ -F=@ --form=@ -H=@ --header=@ "
+	  "--proxy-header=@ --url-query=@ --form-string=- "
 	  "-X=- --request=- -u=- --user=- -A=- --user-agent=- -e=- --referer=- "
 	  "-x=- --proxy=- -U=- --proxy-user=- -m=- --max-time=- --connect-timeout=- "
 	  "--retry=- --retry-delay=- --retry-max-time=- -w=- --write-out=- -r=- "
 	  "--range=- -C=- --continue-at=- -y=- -Y=- --limit-rate=- --resolve=- "
 	  "--connect-to=- --interface=- --dns-servers=- -z=- --time-cond=- -Q=- "
-	  "--quote=- --url=- --variable=- --expand-data=- --expand-url=- -h!N "
+	  "--quote=- --url=- --variable=@ --expand-data=- --expand-url=- -h!N "
 	  "--help?N -V!N --version!N",
 	  "-*", F_LONGANY, NULL, NULL },
 	{ "cut",
@@ -4180,7 +4489,7 @@ static const struct prog progs[] = {
 	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL,
 	  "build.gradle build.gradle.kts settings.gradle settings.gradle.kts gradle/" },
 	{ "grep",
-	  "-e=P --regexp=P -f=P --file=r -m=- --max-count=- -A=- -B=- -C=- "
+	  "-e=P --regexp=P -f=F --file=F -m=- --max-count=- -A=- -B=- -C=- "
 	  "--after-context=- --before-context=- --context=- --color?- --colour?- "
 	  "--include=- --exclude=- --exclude-from=r --exclude-dir=- --label=- -d=- "
 	  "--directories=- -D=- --devices=- --binary-files=- --group-separator=- "
@@ -4510,7 +4819,7 @@ static const struct prog progs[] = {
 	{ "red", "", "", F_ASK, NULL, "ed runs commands from standard input" },
 	{ "rename", "", "", F_ASK, NULL, "rename evaluates its first argument as code" },
 	{ "rg",
-	  "--pre=p --pre-glob=- -e=P --regexp=P -f=P --file=r -g=- --glob=- --iglob=- "
+	  "--pre=p --pre-glob=- -e=P --regexp=P -f=F --file=F -g=- --glob=- --iglob=- "
 	  "-t=- --type=- -T=- --type-not=- --type-add=- --type-clear=- -M=- "
 	  "--max-columns=- -m=- --max-count=- -A=- -B=- -C=- --after-context=- "
 	  "--before-context=- --context=- -j=- --threads=- -E=- --encoding=- "
@@ -4629,7 +4938,7 @@ static const struct prog progs[] = {
 	{ "stdbuf", "-i=- -o=- -e=- --input=- --output=- --error=-", "x", F_WRAP, NULL, NULL },
 	{ "strace",
 	  "-o=w --output=w -p!N --attach!N -e=- --expr=- -P=- --trace-path=- -s=- "
-	  "--string-limit=- -u=- --user=- -E=- --env=- -a=- --columns=- -b=- "
+	  "--string-limit=- -u=- --user=- -E=E --env=E -a=- --columns=- -b=- "
 	  "--detach-on=- -I=- --interruptible=- -O=- --summary-sort-by=- -S=- "
 	  "-X=- --const-print-style=- -U=- --summary-columns=- --trace=- "
 	  "--signal=- --status=- --decode-fds?- --absolute-timestamps?- --quiet?- "
@@ -4878,12 +5187,42 @@ static const struct prog *prog_lookup(const char *b)
 	return NULL;
 }
 
+/*
+ * Whether the command word names its program by something else than a
+ * name: a file under /proc (/proc/self/exe is the shell itself,
+ * /proc/PID/fd/N, /proc/self/root/… any file), or an open descriptor
+ * (/dev/fd/N, /dev/stdin): the program is not known from the word.
+ */
+static bool prog_by_descriptor(const char *s)
+{
+	bool dev = false;
+
+	while (*s) {
+		while (*s == '/')
+			s++;
+		size_t n = strcspn(s, "/");
+		if (n == 4 && !memcmp(s, "proc", 4))
+			return true;
+		if (dev &&
+		    ((n == 2 && !memcmp(s, "fd", 2)) || (n == 5 && !memcmp(s, "stdin", 5)) ||
+		     (n == 6 && !memcmp(s, "stdout", 6)) || (n == 6 && !memcmp(s, "stderr", 6))))
+			return true;
+		dev = n == 3 && !memcmp(s, "dev", 3);
+		s += n;
+	}
+	return false;
+}
+
 int sh_table_effects(struct sh_arena *a, const struct lf_shell_word *argv, size_t argc,
 		     struct sh_effs *out)
 {
 	struct tc t = { .a = a, .argv = argv, .argc = argc, .out = out };
 	const char *b = sh_base_name(argv[0].text);
 	const struct prog *p = prog_lookup(b);
+
+	if (strchr(argv[0].text, '/') && prog_by_descriptor(argv[0].text))
+		eff_reason(&t, "a program named by a file of /proc or a descriptor, not known from "
+			       "its name");
 
 	if (!p) {
 		/* a program not in the table: each literal operand may be a

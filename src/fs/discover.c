@@ -8,6 +8,7 @@
  * writable where code runs later outside the sandbox. doc/toolchains.md
  * describes the choices.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -189,6 +191,54 @@ static bool refused(const struct look *l, const char *canon, unsigned access, co
 	return false;
 }
 
+/* Whether place (absolute, lexically clean) reaches canon through a
+ * symbolic link in a place the program can write: the project, or a
+ * read-write place found before it. The program could have made that
+ * link at an earlier run to point this launch's grant anywhere (a
+ * node_modules in the project linked to ~/Documents). *link gets the
+ * link (malloc'ed), for the note; NULL on -ENOMEM. Links above the
+ * project (a home directory on another disk) are not the program's. */
+static bool through_writable_link(struct look *l, const char *place, const char *canon, char **link)
+{
+	const struct lf_discovery *d = l->out;
+	char buf[PATH_MAX];
+	size_t len = strlen(place);
+
+	*link = NULL;
+	if (!strcmp(place, canon) || len >= sizeof(buf))
+		return false;
+	memcpy(buf, place, len + 1);
+	/* Each component, shortest first: a link there is looked at where
+	 * it sits (its directory, canonical). */
+	for (char *slash = strchr(buf + 1, '/');; slash = strchr(slash + 1, '/')) {
+		struct stat st;
+
+		if (slash)
+			*slash = '\0';
+		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
+			char *name = strrchr(buf, '/'), *dir;
+			bool writable = false;
+
+			*name = '\0';
+			dir = canon_of(l, buf[0] ? buf : "/");
+			*name = '/';
+			if (dir && l->host->project_root)
+				writable = lf_path_covers(l->host->project_root, dir);
+			for (size_t i = 0; dir && !writable && i < d->n; i++)
+				writable =
+					(d->v[i].access & RW) && lf_path_covers(d->v[i].path, dir);
+			free(dir);
+			if (writable) {
+				*link = strdup(buf);
+				return true;
+			}
+		}
+		if (!slash)
+			return false;
+		*slash = '/';
+	}
+}
+
 /* Adds a discovered grant of path (absolute; canonicalised here) unless it
  * is refused (a note says so) or already there. A missing path is added
  * only with LF_CAND_MAKE_DIR (a cache a launch makes). */
@@ -225,6 +275,25 @@ static int add(struct look *l, const char *path, unsigned access, enum lf_discov
 		free(canon);
 		free(why);
 		return r;
+	}
+	if (kind != LF_DISCOVERED_SELF) {
+		char *clean = NULL, *link = NULL;
+
+		r = lf_path_clean_dup(path, &clean);
+		if (r == 0 && through_writable_link(l, clean, canon, &link))
+			r = lf_strv_pushf(&d->notes,
+					  "not granted: %s (%s): reached through the symbolic link "
+					  "%s, in a place the program can write",
+					  canon, why, link ? link : "");
+		else if (r == 0)
+			r = 1;
+		free(clean);
+		free(link);
+		if (r <= 0) {
+			free(canon);
+			free(why);
+			return r == -EINVAL ? 0 : r;
+		}
 	}
 	if (kind != LF_DISCOVERED_SELF && refused(l, canon, access, &reason, &what)) {
 		r = lf_strv_pushf(&d->notes, "not granted: %s (%s): %s%s%s", canon, why, reason,
@@ -537,6 +606,33 @@ out:
 	return r;
 }
 
+/* Whether prefix is a Python installation: its lib/pythonX.Y/os.py, the
+ * landmark Python itself looks for to find its prefix. A pyvenv.cfg is
+ * the program's to write when the environment is in the project: its
+ * "home" grants only a place that already holds a Python. */
+static bool python_prefix(const char *prefix)
+{
+	char *lib = xstrdup_printf("%s/lib", prefix);
+	DIR *d = lib ? lf_dir_open(lib, 0) : NULL;
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		struct stat st;
+
+		if (strncmp(e->d_name, "python", 6) != 0 || strchr(e->d_name, '/'))
+			continue;
+		char *os = xstrdup_printf("%s/%s/os.py", lib, e->d_name);
+
+		found = os && stat(os, &st) == 0 && S_ISREG(st.st_mode);
+		free(os);
+	}
+	if (d)
+		closedir(d);
+	free(lib);
+	return found;
+}
+
 /* The bin directory of a `cargo install` root (DIR/bin beside
  * DIR/.crates.toml) holding path, into *out. */
 static int cargo_root_of(const char *path, char **out)
@@ -596,10 +692,19 @@ static int command_tree(struct look *l)
 			char *slash = r == 0 ? strrchr(prefix, '/') : NULL;
 			if (slash && slash != prefix && !strcmp(slash, "/bin")) {
 				*slash = '\0';
-				r = add(l, prefix, RO, LF_DISCOVERED_COMMAND, 0,
-					xstrdup_printf("the Python installation of the virtual "
-						       "environment of the command %s",
-						       l->host->command));
+				if (!python_prefix(prefix))
+					r = lf_strv_pushf(
+						&l->out->notes,
+						"not granted: %s (the virtual environment's "
+						"home, command %s): no Python there "
+						"(lib/python*/os.py)",
+						prefix, l->host->command);
+				else
+					r = add(l, prefix, RO, LF_DISCOVERED_COMMAND, 0,
+						xstrdup_printf(
+							"the Python installation of the virtual "
+							"environment of the command %s",
+							l->host->command));
 			}
 			free(prefix);
 		}
@@ -672,6 +777,132 @@ static char *gitdir_read(const char *file, const char *base, const char *prefix)
 	return canon;
 }
 
+/* The value of core.worktree in the git config file at path (the last
+ * one, as git reads it), or NULL when there is none or the file cannot be
+ * read. Only the plain forms git itself writes are understood: a value
+ * holding an escape is no answer, so the git directory is not trusted
+ * (fail closed). */
+static char *core_worktree(const char *path)
+{
+	char *text = NULL, *value = NULL;
+	bool core = false;
+	size_t len;
+
+	if (lf_file_read(path, 65536, &text, &len) < 0)
+		return NULL;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *v;
+
+		line += strspn(line, " \t");
+		if (line[0] == '[') {
+			line[strcspn(line, "\r")] = '\0';
+			core = !strcasecmp(line, "[core]");
+			continue;
+		}
+		if (!core || !(v = lf_git_config_value(line, "worktree")))
+			continue;
+		free(value);
+		value = strpbrk(v, "\"\\") ? NULL : strdup(v);
+	}
+	free(text);
+	return value;
+}
+
+/* Whether the git directory gitdir (canonical), outside the project and
+ * named by the project's .git file dotgit, names the project back, as git
+ * itself leaves it: a linked worktree's entry (COMMON/worktrees/NAME) by
+ * its "gitdir" file naming dotgit, with *common its grandparent; another
+ * git directory (a submodule's, .git/modules/NAME) by its core.worktree
+ * naming the project root, with *common itself. The program can write
+ * the project's .git file (where there is none, or without a namespace
+ * by renaming the directory away), but not a git directory outside its
+ * grants: without this check a planted "gitdir: DIR" would grant DIR at
+ * the next launch. *why says what is missing. Returns 0 or -ENOMEM. */
+static int gitdir_trusted(const char *root, const char *dotgit, const char *gitdir, char **common,
+			  const char **why)
+{
+	char *file = xstrdup_printf("%s/commondir", gitdir), *named = NULL, *dotgit_canon = NULL;
+	struct stat st;
+	int r = 0;
+
+	*common = NULL;
+	if (!file)
+		return -ENOMEM;
+	if (lstat(file, &st) == 0) {
+		/* A linked worktree's entry: its "gitdir" file names the
+		 * worktree's .git file (absolute, or relative to the entry),
+		 * and the entry sits in its repository's worktrees/. */
+		char *parent = strdup(gitdir), *slash;
+
+		free(file);
+		file = xstrdup_printf("%s/gitdir", gitdir);
+		if (!file || !parent) {
+			free(parent);
+			r = -ENOMEM;
+			goto out;
+		}
+		named = gitdir_read(file, gitdir, "");
+		dotgit_canon = realpath(dotgit, NULL);
+		slash = strrchr(parent, '/');
+		if (slash && slash != parent) {
+			*slash = '\0';
+			slash = strrchr(parent, '/');
+		}
+		if (!named || !dotgit_canon || strcmp(named, dotgit_canon) != 0)
+			*why = "its gitdir file does not name this project's .git";
+		else if (!slash || slash == parent || strcmp(slash + 1, "worktrees") != 0)
+			*why = "it is not in a repository's worktrees directory";
+		else {
+			*slash = '\0';
+			*common = parent;
+			parent = NULL;
+			/* git follows the commondir file: one naming another
+			 * place leaves git without its repository, not the
+			 * program with more. */
+			free(file);
+			file = xstrdup_printf("%s/commondir", gitdir);
+			char *said = file ? gitdir_read(file, gitdir, "") : NULL;
+
+			if (!file)
+				r = -ENOMEM;
+			else if (!said || strcmp(said, *common) != 0) {
+				*why = "its commondir file does not name the repository it sits in";
+				free(*common);
+				*common = NULL;
+			}
+			free(said);
+		}
+		free(parent);
+		goto out;
+	}
+	free(file);
+	file = xstrdup_printf("%s/config", gitdir);
+	if (!file) {
+		r = -ENOMEM;
+		goto out;
+	}
+	char *wt = core_worktree(file), *joined = NULL;
+
+	if (wt)
+		joined = wt[0] == '/' ? strdup(wt) : xstrdup_printf("%s/%s", gitdir, wt);
+	named = joined ? realpath(joined, NULL) : NULL;
+	if (named && !strcmp(named, root))
+		*common = strdup(gitdir);
+	else
+		*why = "its core.worktree does not name this project";
+	if (wt && !joined)
+		r = -ENOMEM;
+	if (named && !strcmp(named, root) && !*common)
+		r = -ENOMEM;
+	free(wt);
+	free(joined);
+out:
+	free(file);
+	free(named);
+	free(dotgit_canon);
+	return r;
+}
+
 /* A project whose .git is a file naming a git directory outside it (a
  * linked worktree, a separated git directory, a submodule's checkout):
  * what git needs there. Read-only: the git directory and its common
@@ -689,7 +920,7 @@ static int git_dirs(struct look *l)
 {
 	const char *root = l->host->project_root;
 	char *dotgit = xstrdup_printf("%s/.git", strcmp(root, "/") ? root : "");
-	char *gitdir = NULL, *common = NULL, *commonfile = NULL;
+	char *gitdir = NULL, *common = NULL;
 	struct stat st;
 	int r = 0;
 
@@ -698,16 +929,18 @@ static int git_dirs(struct look *l)
 	if (lstat(dotgit, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    !(gitdir = gitdir_read(dotgit, root, "gitdir: ")) || lf_path_covers(root, gitdir))
 		goto out;
-	commonfile = xstrdup_printf("%s/commondir", gitdir);
-	if (!commonfile) {
-		r = -ENOMEM;
+	const char *why = NULL;
+
+	r = gitdir_trusted(root, dotgit, gitdir, &common, &why);
+	if (r == 0 && !common)
+		r = lf_strv_pushf(&l->out->notes,
+				  "not granted: the git directory %s, which %s names: %s (git "
+				  "leaves that link for a linked worktree and a submodule; a "
+				  "program in the sandbox could have written %s); grant it with "
+				  "host.read or host.write if it is yours",
+				  gitdir, dotgit, why, dotgit);
+	if (r < 0 || !common)
 		goto out;
-	}
-	common = gitdir_read(commonfile, gitdir, "");
-	if (!common && !(common = strdup(gitdir))) {
-		r = -ENOMEM;
-		goto out;
-	}
 	bool linked = strcmp(common, gitdir) != 0;
 	r = add(l, common, RO, LF_DISCOVERED_GIT, 0,
 		xstrdup_printf("git: the repository of %s, read-only (.git names %s)", dotgit,
@@ -744,7 +977,6 @@ out:
 	free(dotgit);
 	free(gitdir);
 	free(common);
-	free(commonfile);
 	return r;
 }
 

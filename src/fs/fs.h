@@ -86,6 +86,11 @@ char *lf_realpath_memo_type(struct lf_realpath_memo *m, const char *path, unsign
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out);
 
+/* maskfacts.c. The value of a git config line "key = value" (key
+ * compared without case), trimmed, surrounding quotes removed, cut at a
+ * comment, in place in line; NULL when the line is not key. */
+char *lf_git_config_value(char *line, const char *key);
+
 /* opendir(3) of path opened with O_RDONLY | O_DIRECTORY | O_CLOEXEC and
  * flags (O_NOFOLLOW, ...): the stream, or NULL with errno. */
 DIR *lf_dir_open(const char *path, int flags);

@@ -697,7 +697,7 @@ static int protect_extra(struct lf_sandbox_input *in, const char *name, const ch
 
 /* A value of a git config line "key = value", trimmed, quotes removed;
  * NULL when the line is not key. */
-static char *config_value(char *line, const char *key)
+char *lf_git_config_value(char *line, const char *key)
 {
 	size_t kl = strlen(key);
 	char *v;
@@ -754,11 +754,12 @@ static int config_protects(struct lf_sandbox_input *in, const char *gitdir, bool
 			snprintf(section, sizeof(section), "%.*s", (int)n, s + 1);
 			continue;
 		}
-		bool hooks = !strcasecmp(section, "core") && (v = config_value(s, "hookspath"));
+		bool hooks =
+			!strcasecmp(section, "core") && (v = lf_git_config_value(s, "hookspath"));
 		bool incl =
 			!hooks &&
 			(!strcasecmp(section, "include") || !strcasecmp(section, "includeIf")) &&
-			(v = config_value(s, "path"));
+			(v = lf_git_config_value(s, "path"));
 		if (!hooks && !incl)
 			continue;
 		if (v[0] == '/')

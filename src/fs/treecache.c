@@ -781,14 +781,14 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 
 struct aged {
 	char name[32];
-	int64_t mtime_ns;
+	int64_t used_ns;
 };
 
 static int cmp_aged(const void *a, const void *b)
 {
 	const struct aged *x = a, *y = b;
 
-	return x->mtime_ns < y->mtime_ns ? -1 : x->mtime_ns > y->mtime_ns;
+	return x->used_ns < y->used_ns ? -1 : x->used_ns > y->used_ns;
 }
 
 /* Whether name is a cache file's: "tree-" or "dev-" and 16 hexadecimal
@@ -800,9 +800,14 @@ static bool cache_name(const char *name)
 	return p && strlen(name) == p + 16 && strspn(name + p, "0123456789abcdef") == 16;
 }
 
-/* Removes the least recently written cache files beyond CACHE_KEEP, when
- * a new one has been made. Best effort: a cache that stays costs a little
- * space and a few entries of the fence's scans, nothing else. */
+/* Removes the least recently used cache files beyond CACHE_KEEP, when a
+ * new one has been made. A cache that answers without a change is read,
+ * not written, so its use is the later of its access time (which the
+ * kernel's default "relatime" moves at most once a day on a read) and
+ * its modification time (with "noatime", the modification time alone).
+ * Best effort: a cache that stays costs a little space and a few entries
+ * of the fence's scans; one removed while in use costs its project one
+ * walk. */
 static void cache_prune(const char *dir)
 {
 	DIR *d = lf_dir_open(dir, O_NOFOLLOW);
@@ -822,7 +827,10 @@ static void cache_prune(const char *dir)
 		if (lf_grow((void **)&v, &cap, n, sizeof(*v)) < 0)
 			break;
 		snprintf(v[n].name, sizeof(v[n].name), "%s", e->d_name);
-		v[n++].mtime_ns = ts_ns(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		v[n].used_ns = ts_ns(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		if (ts_ns(st.st_atim.tv_sec, st.st_atim.tv_nsec) > v[n].used_ns)
+			v[n].used_ns = ts_ns(st.st_atim.tv_sec, st.st_atim.tv_nsec);
+		n++;
 	}
 	if (n > CACHE_KEEP) {
 		qsort(v, n, sizeof(*v), cmp_aged);

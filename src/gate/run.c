@@ -502,6 +502,21 @@ int lf_run_wait(struct lf_run *r, int *status)
 	if (e < 0)
 		return e;
 	lf_orphans_kill();
+	int watch_err;
+	const char *fell = lf_child_mask_fell(r->child, &watch_err);
+
+	if (fell)
+		tell(r, LF_SEVERITY_ERROR,
+		     "the program was stopped: the mask on %s fell while it ran. It was replaced "
+		     "or removed outside the sandbox (an editor's save, sed -i, git config), "
+		     "and the kernel then takes the mount off it everywhere, so the program "
+		     "could have reached the new file (doc/launch.md, \"A mask that falls\")",
+		     fell);
+	else if (watch_err)
+		tell(r, LF_SEVERITY_WARNING,
+		     "the masks were not watched while the program ran (%s): a file replaced "
+		     "outside the sandbox during the run was not covered by its mask any more",
+		     strerror(watch_err));
 	/* A change where code runs later outside the sandbox (a git hook
 	 * planted, agent settings rewritten) is a warning, never hidden:
 	 * Landlock cannot carve these out of a writable project without

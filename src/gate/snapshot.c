@@ -491,9 +491,12 @@ static int report_gitdirs(const struct lf_snapshot *s, struct lf_findings *f)
 				"config run outside the sandbox later (git used there, "
 				"or through it as a submodule)",
 				dirs.v[i]);
+	/* A .git file is known only as itself (a protection at its path, or
+	 * below one): the protections a git directory at the same name
+	 * would have (.git/hooks, .git/config) are not it. */
 	for (size_t i = 0; r == 0 && i < files.n; i++)
 		if (in_list(&s->writable, files.v[i], false) &&
-		    !in_list(&s->known, files.v[i], true))
+		    !in_list(&s->known, files.v[i], false))
 			r = lf_findings_add(
 				f, LF_SCAN_CHANGES, false, LF_SEVERITY_WARNING, files.v[i],
 				"the program made %s, which names the git directory, and "

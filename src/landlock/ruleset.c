@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -67,34 +68,85 @@ static void opener_fini(struct opener *o)
 	o->dirfd = -1;
 }
 
-/* path's directory, open (O_PATH, following links as open(path) would on
- * the way): the descriptor, or -1 (then the rule is opened whole). */
+static long sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t resolve)
+{
+	struct open_how how = { .flags = flags, .resolve = resolve };
+
+	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+/* path's directory, open (O_PATH) without following a symbolic link
+ * anywhere on the way (RESOLVE_NO_SYMLINKS): a rule's path is canonical,
+ * so a link on the way was put there since the build, by a process that
+ * could have led the rule to another inode (a directory exchanged with a
+ * link to a fenced one). Returns the descriptor, or a negative errno:
+ * -ELOOP for such a link (the rule is left out), -ENOSYS when the path
+ * has no directory form or openat2 is refused (the rule is opened whole,
+ * checked by rule_open_whole), else the open's error. */
 static int opener_dir(struct opener *o, const char *path, const char **base)
 {
 	const char *slash = strrchr(path, '/');
 	size_t len;
 
 	if (!slash || !slash[1] || o->no_openat2)
-		return -1;
+		return -ENOSYS;
 	len = slash == path ? 1 : (size_t)(slash - path);
 	*base = slash + 1;
 	if (len >= sizeof(o->dir))
-		return -1;
+		return -ENOSYS;
 	if (o->dirfd >= 0 && strlen(o->dir) == len && !memcmp(o->dir, path, len))
 		return o->dirfd;
 	if (o->dirfd >= 0)
 		close(o->dirfd);
 	memcpy(o->dir, path, len);
 	o->dir[len] = '\0';
-	o->dirfd = open(o->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	return o->dirfd;
+	o->dirfd = (int)sys_openat2(AT_FDCWD, o->dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
+				    RESOLVE_NO_SYMLINKS);
+	if (o->dirfd >= 0)
+		return o->dirfd;
+	if (errno == ENOSYS || errno == EPERM || errno == E2BIG) {
+		o->no_openat2 = true; /* refused here (a seccomp profile) */
+		return -ENOSYS;
+	}
+	return -errno;
 }
 
-static long sys_openat2(int dirfd, const char *path, uint64_t flags, uint64_t resolve)
+/* Without openat2: the path opened whole, O_NOFOLLOW, which refuses a
+ * link as the last component only; the links on the way are followed.
+ * So the descriptor must be the path itself, as /proc/self/fd names it
+ * (a link on the way: another name, and the rule is left out). Returns
+ * the descriptor, -ENOENT (left out), or another negative errno (diag
+ * filled; /proc that cannot answer is one: nothing runs on a rule that
+ * could not be checked). */
+static int rule_open_whole(const char *path, struct lf_diag *diag)
 {
-	struct open_how how = { .flags = flags, .resolve = resolve };
+	char link[32], got[PATH_MAX + 2];
+	size_t len = strlen(path);
+	ssize_t n;
+	int fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW), e;
 
-	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fd < 0) {
+		e = errno;
+		if (e != ENOENT)
+			lf_diag_set(diag, "", 0, 0, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, got, sizeof(got));
+	if (n < 0) {
+		e = errno;
+		lf_diag_set(diag, "", 0, 0,
+			    "%s: cannot check that the path opened is this one, without openat2 "
+			    "(readlink %s: %s)",
+			    path, link, strerror(e));
+		close(fd);
+		return -e;
+	}
+	if ((size_t)n != len || memcmp(got, path, len) != 0) {
+		close(fd);
+		return -ENOENT; /* a symbolic link on the way since the build */
+	}
+	return fd;
 }
 
 /* Adds rule i; returns 0 (added or rightly left out) or a negative errno. */
@@ -114,11 +166,14 @@ static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct opene
 	 * ancestor looked up in the value's path index. */
 	if (!rights || lf_sandbox_rule_redundant(sb, i, rights))
 		return 0;
-	/* Relative to its directory, refusing a symbolic link as the last
-	 * component (ELOOP): the same refusal as the fstat below makes,
-	 * one system call less; the type is the one the value saw, and
-	 * checked by the kernel (a directory right on a file is EINVAL). */
+	/* Relative to its directory, refusing a symbolic link anywhere on
+	 * the path (ELOOP, RESOLVE_NO_SYMLINKS, here and in opener_dir):
+	 * the last component as the fstat below would, one system call
+	 * less; the type is the one the value saw, and checked by the
+	 * kernel (a directory right on a file is EINVAL). */
 	dfd = opener_dir(o, fr->path, &base);
+	if (dfd == -ELOOP || dfd == -ENOENT)
+		return 0; /* a link on the way since, or gone: left out */
 	if (dfd >= 0) {
 		pfd = (int)sys_openat2(dfd, base, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS);
 		if (pfd < 0 && (errno == ENOSYS || errno == EPERM || errno == E2BIG))
@@ -129,15 +184,16 @@ static int rule_add(const struct lf_sandbox *sb, size_t i, int rfd, struct opene
 			typed = true;
 	}
 	if (!typed)
-		pfd = open(fr->path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+		pfd = rule_open_whole(fr->path, diag);
+	else if (pfd < 0)
+		pfd = -errno;
 	if (pfd < 0) {
-		int e = errno;
-
 		/* Gone since the value was compiled: losing an allow is safe. */
-		if (e == ENOENT)
+		if (pfd == -ENOENT)
 			return 0;
-		lf_diag_set(diag, "", 0, 0, "%s: %s", fr->path, strerror(e));
-		return -e;
+		if (typed)
+			lf_diag_set(diag, "", 0, 0, "%s: %s", fr->path, strerror(-pfd));
+		return pfd;
 	}
 	if (typed) {
 		if (!sb->rule_dir[i])

@@ -16,10 +16,12 @@
 #include "landfence.h"
 
 /* Creates the Landlock ruleset (O_CLOEXEC) holding every final rule of
- * sb, each opened O_PATH | O_NOFOLLOW and judged by what it is now (a
- * rule whose path is gone or became a symbolic link is left out: losing
- * an allow is safe). Returns 0 and *fd (-1 when the status is
- * Unsupported), or a negative errno (diag filled). Call before fork. */
+ * sb, each opened O_PATH without following a symbolic link anywhere on
+ * its path and judged by what it is now (a rule whose path is gone, became
+ * a symbolic link or goes through one is left out: losing an allow is
+ * safe; the paths are canonical, so such a link is new). Returns 0 and
+ * *fd (-1 when the status is Unsupported), or a negative errno (diag
+ * filled). Call before fork. */
 int lf_sandbox_ruleset_fd(const struct lf_sandbox *sb, int *fd, struct lf_diag *diag);
 
 /* In the child, after no-new-privs: landlock_restrict_self(fd, 0). Raw

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
@@ -17,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -549,6 +551,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		out->pid = pid;
 		out->saved_mask = saved;
 		out->waited = false;
+		lf_mask_watch_start(out, o->ns);
 		return 0;
 	}
 
@@ -571,15 +574,62 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	return msg[1] > 0 ? -msg[1] : -EPROTO;
 }
 
+/* Forwards a signal the caller got (see lf_launch_wait). */
+static void forward(const struct lf_launch *l, int sig, int code)
+{
+	/* A signal from the terminal (SI_KERNEL) went to the whole
+	 * foreground process group, the child included. */
+	if (sig == SIGCHLD || code == SI_KERNEL)
+		return;
+	kill(l->pid, sig);
+}
+
+/* Waits for a signal, or a change of the masks' mount table (then checks
+ * it): the signals arrive through a signalfd, so that one poll(2) waits
+ * for both. Returns 0, or a negative errno (then the caller waits as
+ * without a watch). */
+static int wait_watched(struct lf_launch *l, int sfd)
+{
+	struct pollfd p[2] = { { sfd, POLLIN, 0 }, { l->mnt_fd, POLLPRI, 0 } };
+	struct signalfd_siginfo ss;
+
+	if (poll(p, l->mnt_fd >= 0 ? 2 : 1, -1) < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (l->mnt_fd >= 0 && (p[1].revents & (POLLPRI | POLLERR | POLLNVAL))) {
+		int r = lf_mask_watch_check(l);
+		/* Fell (the program is killed), or the table cannot be read:
+		 * either way no more to watch. */
+		if (r != 0) {
+			if (r < 0)
+				l->watch_err = -r;
+			lf_mask_watch_stop(l);
+			if (r < 0)
+				kill(l->pid, SIGKILL);
+		}
+	}
+	if (p[0].revents & POLLIN)
+		while (read(sfd, &ss, sizeof(ss)) == (ssize_t)sizeof(ss))
+			forward(l, (int)ss.ssi_signo, ss.ssi_code);
+	return 0;
+}
+
 int lf_launch_wait(struct lf_launch *l, int *status)
 {
 	sigset_t set;
 	siginfo_t si;
-	int st, r = 0;
+	int st, r = 0, sfd = -1;
 
 	if (!l || l->waited)
 		return -EINVAL;
 	wait_set(&set);
+	if (l->mnt_fd >= 0) {
+		sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+		if (sfd < 0) {
+			/* Unwatched from here: run says so. */
+			l->watch_err = errno;
+			lf_mask_watch_stop(l);
+		}
+	}
 	for (;;) {
 		pid_t w = waitpid(l->pid, &st, WNOHANG | WUNTRACED);
 		if (w == l->pid && WIFSTOPPED(st)) {
@@ -599,15 +649,19 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 			r = -errno;
 			break;
 		}
+		if (sfd >= 0) {
+			if (wait_watched(l, sfd) == 0)
+				continue;
+			close(sfd);
+			sfd = -1;
+		}
 		int sig = sigwaitinfo(&set, &si);
-		if (sig < 0 || sig == SIGCHLD)
-			continue;
-		/* A signal from the terminal (SI_KERNEL) went to the whole
-		 * foreground process group, the child included. */
-		if (si.si_code == SI_KERNEL)
-			continue;
-		kill(l->pid, sig);
+		if (sig >= 0)
+			forward(l, sig, si.si_code);
 	}
+	if (sfd >= 0)
+		close(sfd);
+	lf_mask_watch_stop(l);
 	l->waited = true;
 	pthread_sigmask(SIG_SETMASK, &l->saved_mask, NULL);
 	if (r == 0 && status)

@@ -100,7 +100,28 @@ struct lf_launch {
 	pid_t pid;
 	sigset_t saved_mask; /* the caller's mask, restored by lf_launch_wait */
 	bool waited;
+	/* The masks, watched while the program runs (maskwatch.c): */
+	int mnt_fd;		     /* /proc/PID/mountinfo, -1: not watched */
+	const struct lf_ns_plan *ns; /* the plan whose masks are watched */
+	int fell;		     /* the op whose mask fell (the program was
+					killed), -1: none */
+	int watch_err;		     /* why the masks could not be watched, 0 */
 };
+
+/* maskwatch.c. Starts watching the masks of ns (NULL: none) for the
+ * started child l (l->pid set): opens its mount table and checks it once.
+ * A watch that cannot start sets l->watch_err and leaves mnt_fd at -1. */
+void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns);
+/* Reads the mount table again: when a mask is missing, sets l->fell and
+ * kills the program (SIGKILL). Returns 1 (a mask fell), 0, or a negative
+ * errno (the table could not be read). */
+int lf_mask_watch_check(struct lf_launch *l);
+void lf_mask_watch_stop(struct lf_launch *l);
+
+/* spawn.c. After lf_child_wait: the path whose mask fell while the
+ * program ran (it was killed then), or NULL; *watch_err, why the masks
+ * could not be watched (0: they were, or there were none). */
+const char *lf_child_mask_fell(const struct lf_child *c, int *watch_err);
 
 /* Why a child did not exec. */
 struct lf_launch_failure {

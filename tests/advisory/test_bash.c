@@ -739,7 +739,7 @@ static const struct {
 	{ "git log --output=.git/hooks/pre-commit", D, 7, NULL },
 	{ "git -C .git/hooks log --output=pre-commit", D, 7, NULL },
 	{ "git -C .git -C hooks log --output=pre-commit", D, 7, NULL },
-	{ "make -C .git -C hooks -f /dev/null x=1", A, -1, NULL },
+	{ "make -C .git -C hooks -f /dev/null x", A, -1, NULL },
 	{ "sort -o .env src/a", D, 7, NULL },
 	{ "tee .git/config < src/a", D, 7, NULL },
 	{ "cp src/a .git/hooks/x", D, 7, NULL },
@@ -835,6 +835,9 @@ static const struct {
 	  "configuration" },
 	{ "echo x > src/package.json; cd src && npm test", Q, 0, "configuration" },
 	{ "echo x > src/new.c && make -C src", A, -1, NULL },
+	{ "cd src && echo 'import os' > json.py && python3 -m json.tool", Q, 0, "configuration" },
+	{ "echo x > src/r/config && cd src/r && git diff", Q, 0, "configuration" },
+	{ "python3 -m json.tool", A, -1, NULL },
 	/* xargs appends words read from standard input, options too */
 	{ "echo -o.env | xargs sort src/a", Q, 0, "option" },
 	{ "xargs sed -i s/a/b/", Q, 0, "option" },
@@ -961,6 +964,18 @@ static const struct {
 	{ "wget -qO.env http://x", D, 7, NULL },
 	{ "wget -qO- http://x", A, -1, NULL },
 	{ "wget -nv -P src http://x", A, -1, NULL },
+	/* words bash runs differently from how they were once read */
+	{ "ln -st src ../.git/hooks && echo x > src/hooks/pre-commit", Q, 0, "link" },
+	{ "ln -s --target=src .git/hooks && echo x > src/hooks/pre-commit", Q, 0, "link" },
+	{ "ln -s -t src .git/hooks .git/x && echo x > src/x/y", Q, 0, "link" },
+	{ "sed --expr='1e rm -f src/a' src/a", Q, 0, "e command" },
+	{ "xargs --repla=ls sh -c ls", Q, 0, NULL },
+	{ "make test CC='rm -f src/a; true'", Q, 0, "make variable" },
+	{ "find src -execdir touch a \\;", Q, 0, "-execdir" },
+	{ "/proc/self/exe -c ls", Q, 0, "/proc" },
+	{ "git tag -a v1", Q, 0, "editor" },
+	{ "git commit --fixup=amend:HEAD", Q, 0, "editor" },
+	{ "git config --ed", Q, 0, "editor" },
 };
 
 static void test_classes(void **state)

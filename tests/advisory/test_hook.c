@@ -227,6 +227,43 @@ static void test_variants(void **state)
 	set_input(j, "file_path", json_string("src/../.env"));
 	assert_string_equal(hook(j, NULL, 0), "deny");
 
+	/* a reason that cuts a name inside a character is still valid
+	 * UTF-8: an answer, not a blocked call (exit 2) */
+	{
+		char line[1024] = "echo ";
+		for (size_t k = 0; k < 300; k++)
+			strcat(line, "\xc3\xa9");
+		j = payload("bash");
+		set_input(j, "command", json_string(line));
+		assert_non_null(hook(j, NULL, 0)); /* exit 0 and a JSON answer */
+	}
+
+	/* "~/…" is judged as the home's too (the client may expand it): in
+	 * src/ the literal name is allowed, the home's file is not */
+	{
+		char src[300], home[300];
+		snprintf(src, sizeof(src), "%s/src", proj);
+		snprintf(home, sizeof(home), "HOME=%s/../lf-hook-home", proj);
+		const char *const env[] = { home, NULL };
+		const char *const a[] = { "hook", "claude", "-C", proj, "-p", pol, NULL };
+		j = payload("read");
+		json_object_set_new(j, "cwd", json_string(src));
+		set_input(j, "file_path", json_string("~/secret.txt"));
+		char *text = json_dumps(j, JSON_COMPACT);
+		json_decref(j);
+		struct run *r = calloc(1, sizeof(*r));
+		assert_non_null(r);
+		run_tool(r, text, env, a);
+		free(text);
+		assert_int_equal(r->status, 0);
+		bool refused = strstr(r->out, "\"permissionDecision\":\"deny\"") ||
+			       strstr(r->out, "\"permissionDecision\":\"ask\"");
+		bool named = strstr(r->out, "lf-hook-home/secret.txt") != NULL;
+		if (!refused || !named)
+			fail_msg("~/secret.txt from src/: not refused, or not named: %s", r->out);
+		free(r);
+	}
+
 	/* Glob and Grep read their path, the cwd by default */
 	j = payload("read");
 	json_object_set_new(j, "tool_name", json_string("Glob"));

@@ -266,6 +266,94 @@ def git_submodule(s):
           and "git add and git commit fail there" in res.err, "run did not say why")
 
 
+def git_planted(s):
+    """A .git file the program writes naming a directory outside the
+    project grants nothing at the next launch: git leaves a link back
+    (a linked worktree's gitdir file, a submodule's core.worktree) that
+    the program cannot forge. The run that wrote it reports it."""
+    need_enforcement(s)
+    q = os.path.join(s.top, "q")
+    os.makedirs(q)
+    private = s.write(os.path.join(s.top, "private", "data.txt"), "PRIVATE\n")
+    other = git_repo(s, "other")  # a real git directory, not this project's
+    for target in (os.path.dirname(private), os.path.join(other, ".git")):
+        if os.path.lexists(os.path.join(q, ".git")):
+            os.unlink(os.path.join(q, ".git"))
+        res = s.sh("printf 'gitdir: %s\\n' > .git" % target, cwd=q)
+        check(res.code == 0, "run 1 failed: %r" % res.err)
+        check("made %s/.git, which names the git directory" % q in res.err,
+              "the planted .git file was not reported: %r" % res.err)
+        res = s.sh("cat %s/data.txt; cat %s/.git/HEAD" % (os.path.dirname(private), other),
+                   cwd=q)
+        check(res.err.count("Permission denied") == 2 and "PRIVATE" not in res.out,
+              "a planted .git file naming %s widened the next run: %r" % (target, res.out))
+        check("not granted: the git directory %s" % os.path.realpath(target) in res.err,
+              "run did not say why %s was not granted: %r" % (target, res.err))
+
+
+def discovery_planted(s):
+    """What the program can write in the project does not point a later
+    launch's discovered grants outside it: a pyvenv.cfg whose home holds
+    no Python, and a link in a PATH entry's npm prefix, grant nothing,
+    with a note each."""
+    need_enforcement(s)
+    private = s.write(os.path.join(s.top, "private", "bin", "data.txt"), "PRIVATE\n")
+    docs = s.write(os.path.join(s.top, "docs", "letter.txt"), "LETTER\n")
+    tool = s.write(".venv/bin/tool", "#!/bin/sh\ncat %s %s\n" % (private, docs), 0o755)
+    s.write(".venv/pyvenv.cfg", "home = %s\n" % os.path.dirname(private))
+    os.makedirs(os.path.join(s.proj, ".venv/lib"))
+    os.symlink(os.path.dirname(docs), os.path.join(s.proj, ".venv/lib/node_modules"))
+    s.path_dirs[:0] = [os.path.dirname(tool)]
+    res = s.lf("run", "--", "tool")
+    check(res.err.count("Permission denied") == 2 and "PRIVATE" not in res.out
+          and "LETTER" not in res.out, "a place the project names was granted: %r" % res.out)
+    check("not granted: %s (the virtual environment's home" % os.path.dirname(
+        os.path.dirname(private)) in res.err, "run did not say why the home was not granted")
+    check("reached through the symbolic link %s/.venv/lib/node_modules" % s.proj in res.err,
+          "run did not say why the linked npm prefix was not granted")
+
+
+def mask_falls(s):
+    """A mask whose file is replaced outside the sandbox while the program
+    runs (sed -i, an editor's save, git config: a rename over it) is taken
+    off by the kernel in every namespace: run stops the program at once
+    and says why, for a hidden file and for a read-only one."""
+    import subprocess
+    need_enforcement(s)
+    if "mount namespace: yes" not in s.lf("plan").out:
+        raise Skip("no mount namespace here: nothing is masked")
+    s.write(".env", "SECRET=1\n")
+    pol = s.write(os.path.join(s.top, "deny-env.json"), json.dumps(
+        {"version": 1, "extends": "default",
+         "rules": [{"effect": "deny", "capability": "read", "paths": [".env"]}]}))
+    s.write(".git/config", "[core]\n")
+    for rel, then in ((".env", "cat .env"), (".git/config", "echo '[x]' >> .git/config")):
+        marker = os.path.join(s.proj, "started")
+        if os.path.exists(marker):
+            os.unlink(marker)
+        proc = subprocess.Popen(
+            [landfence(), "run", "-q", "-p", pol, "--", "sh", "-c",
+             "touch started; i=0; while [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; "
+             + then + "; echo after"],
+            cwd=s.proj, env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(600):
+            if os.path.exists(marker) or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        check(os.path.exists(marker), "the program did not start")
+        tmp = os.path.join(s.proj, rel + ".new")
+        with open(tmp, "w") as f:
+            f.write("SECRET=2\n" if rel == ".env" else "[core]\n\tbare = false\n")
+        os.replace(tmp, os.path.join(s.proj, rel))
+        out, err = proc.communicate(timeout=60)
+        print("%s: exit %d\nstdout:\n%s\nstderr:\n%s" % (rel, proc.returncode, out, err))
+        check(proc.returncode == 137 and "after" not in out and "SECRET" not in out,
+              "the program ran on after the mask on %s fell" % rel)
+        check("the mask on %s fell while it ran" % os.path.join(s.proj, rel) in err,
+              "run did not say the mask on %s fell" % rel)
+    check("[x]" not in s.read(".git/config"), ".git/config was written")
+
+
 def git_outside_notes(s):
     """`git worktree add ../wt` and `git submodule add /local/path` outside
     the grants: run says why before git fails."""
@@ -452,6 +540,14 @@ def escaped_output(s):
     check(any(f.get("path", "").endswith("/se\x1bXc" + C1_NAME)
               for f in json.loads(res.out)["fences"]),
           "plan --json does not give the fence back as it is")
+    # A bad policy's name in FILE:LINE:COLUMN: one line, escaped.
+    bad = s.write(os.path.join(s.top, "bad\nlandfence: all clear.json"),
+                  '{"version": 1, "rules": 3}')
+    res = s.lf("check", "-p", bad, "read", "x")
+    check(res.code == 2 and "bad\\nlandfence: all clear.json:1:" in res.err,
+          "a bad policy's name is not escaped: %r" % res.err)
+    check(not any(line.startswith("landfence: all clear") for line in res.err.splitlines()),
+          "a policy's name forged a line")
     # check, text and JSON.
     res = s.lf("check", "read", ESC_NAME)
     check(no_controls(res.out + res.err) and "z\\x1b[1A" in res.out,
@@ -629,7 +725,9 @@ def nested_cache(s):
               == first, "a record counting too many kids lost a repository")
     # Bounded: with 134 other caches (written days ago, one a minute
     # apart), a new project's first run keeps the 128 most recently
-    # written, its own among them.
+    # used, its own among them. The oldest was read an hour ago (a cache
+    # that answers without a change is read, not written): it stays, and
+    # the 7 next oldest go.
     cdir = s.h(".config/landfence/cache")
 
     def caches_now():  # the namespace probe's answer is not one of them
@@ -643,6 +741,7 @@ def nested_cache(s):
         with open(os.path.join(cdir, name), "w") as f:
             f.write("landfence-tree-cache 2\n")
         os.utime(os.path.join(cdir, name), (old + 60 * i, old + 60 * i))
+    os.utime(os.path.join(cdir, fakes[0]), (int(time.time()) - 3600, old))
     other = os.path.join(s.top, "other")
     os.makedirs(os.path.join(other, "sub"))
     git(s, other, "init", "-q", ".")
@@ -655,8 +754,9 @@ def nested_cache(s):
     check(before <= kept, "a recent cache was removed: %r" % (before - kept))
     check(len(new) == 1, "the new project's cache is missing: %r" % sorted(kept))
     left = [n for n in fakes if n in kept]
-    check(left == fakes[len(fakes) - len(left):],
-          "not the least recently written caches were removed: %r" % left)
+    check(fakes[0] in kept, "a cache read an hour ago was removed")
+    check(left[1:] == fakes[len(fakes) - len(left) + 1:],
+          "not the least recently used caches were removed: %r" % left)
 
 
 def nested_cache_large(s):
@@ -1092,6 +1192,9 @@ TESTS = {
     "git-submodule": git_submodule,
     "git-outside-notes": git_outside_notes,
     "network": network,
+    "git-planted": git_planted,
+    "mask-falls": mask_falls,
+    "discovery-planted": discovery_planted,
     "nested-cache": nested_cache,
     "nested-cache-large": nested_cache_large,
     "escaped-output": escaped_output,

@@ -26,6 +26,10 @@ zpty -b lfz zsh -f -i
 zpty -w lfz "PS1='> '; path=(${bin:h} \$path); fpath=($comp \$fpath)"
 zpty -w lfz 'autoload -Uz compinit && compinit -u -D'
 zpty -w lfz "zstyle ':completion:*' menu no"
+# TAB completes, then says so: a case sends its next keys only once the
+# completion has ended, so no completion ever runs with keys pending (a
+# loaded machine once lost the matches of one case that way).
+zpty -w lfz 'lf-tab() { zle complete-word; print -r -- "EN""D-TAB" >/dev/tty; }; zle -N lf-tab; bindkey "^I" lf-tab'
 # Matches added with -O, -A or -D are collected, not offered: pass those on.
 zpty -w lfz 'compadd() { local -a m; if [[ " $* " == *" "-[OAD]" "* ]]; then builtin compadd "$@"; return; fi; builtin compadd -O m "$@"; print -rl -- "LFMATCH:"${^m} >/dev/tty; builtin compadd "$@"; }'
 zpty -w lfz 'print EN""D-SETUP'
@@ -34,10 +38,12 @@ zpty -r lfz out '*END-SETUP*' || { print "FAIL: the interactive zsh did not star
 # matches LINE: the matches offered for LINE followed by TAB, sorted.
 matches() {
   local out
+  local tab
   zpty -w -n lfz "$1"$'\t'
+  zpty -r lfz tab '*END-TAB*'
   zpty -w lfz $'\C-u''print EN""D-CASE'
   zpty -r lfz out '*END-CASE*'
-  out=${out//$'\r'/}
+  out=${tab//$'\r'/}${out//$'\r'/}
   print -rl -- ${(ou)${${(M)${(f)out}:#*LFMATCH:*}##*LFMATCH:}}
 }
 

@@ -6,8 +6,12 @@
  */
 #include "helpers.h"
 
+#include <linux/seccomp.h>
+#include <sys/syscall.h>
+
 #include "fs/fs.h"
 #include "landlock/compat.h"
+#include "launch/launch.h"
 
 #define RO LF_ACCESS_RO
 #define RW LF_ACCESS_RW
@@ -800,6 +804,105 @@ static void test_project_root_symlink(void **state)
 	unlink(plink);
 }
 
+/* Runs op in a child that builds sb's ruleset itself under the launcher's
+ * seccomp profile, where openat2 looks absent (a run inside a sandbox),
+ * so that each rule is opened whole; then restricts itself. Returns as
+ * child_op does; 253-255 for a setup failure. */
+static int child_op_no_openat2(const struct lf_sandbox *sb, enum op op, const char *path)
+{
+	struct sock_fprog prog = { 0 };
+	int status;
+	pid_t pid;
+
+	assert_int_equal(lf_seccomp_build(&prog, false), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct lf_diag d;
+		int fd = -1;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+			_exit(253);
+		if (syscall(SYS_openat2, AT_FDCWD, "/", NULL, 0) != -1 || errno != ENOSYS)
+			_exit(254);
+		if (lf_sandbox_ruleset_fd(sb, &fd, &d) < 0 || fd < 0)
+			_exit(255);
+		if (lf_landlock_restrict(fd) < 0)
+			_exit(252);
+		_exit(op_do(op, path) & 0xff);
+	}
+	lf_seccomp_free(&prog);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* Red team, round 3: between the build of the value and the ruleset, a
+ * directory on a rule's path is swapped for a symbolic link to a fenced
+ * one (another session writing the project: `src` exchanged with a link
+ * to `secret`). The rule must not land on the fenced directory's inode:
+ * it is left out, with openat2 (RESOLVE_NO_SYMLINKS on the directory as
+ * well as the last component) and without (the path opened whole, then
+ * named by /proc/self/fd). Before the fix, secret/gen/x was read. */
+static void test_parent_swapped_for_link(void **state)
+{
+	struct fx *f = *state;
+	static const struct spec_rule rules[] = {
+		{ LF_CAP_READ, LF_ALLOW, "src/gen/**" },
+		{ LF_CAP_READ, LF_DENY, "secret/**" },
+	};
+	char gen[PATH_MAX], ok[PATH_MAX], leak[PATH_MAX], src[PATH_MAX], moved[PATH_MAX],
+		moved_ok[PATH_MAX];
+	struct world w = { 0 };
+	struct lf_sandbox_opts o;
+	int fd;
+
+	if (!need_landlock())
+		return;
+	fx_path(gen, f->proj, "src/gen");
+	fx_path(ok, f->proj, "src/gen/x");
+	fx_path(leak, f->proj, "secret/gen/x");
+	fx_path(src, f->proj, "src");
+	fx_path(moved, f->proj, "src.moved");
+	fx_path(moved_ok, f->proj, "src.moved/gen/x");
+	put(ok, "OK\n");
+	put(leak, "LEAK\n");
+	opts_init(&o, f, -1);
+	unsetenv("LANDFENCE_ABI_MAX");
+	w.pol = policy_make(LF_ASK, rules, 2);
+	world_build(&w, f->proj, &o);
+	assert_int_equal(w.rc, 0);
+	assert_non_null(rule_at(w.sb, gen));
+
+	/* As built: the rule holds, both ways. */
+	fd = world_fd(&w);
+	assert_int_equal(child_op(fd, OP_READ, ok), 0);
+	assert_int_equal(child_op(fd, OP_READ, leak), EACCES);
+	close(fd);
+	assert_int_equal(child_op_no_openat2(w.sb, OP_READ, ok), 0);
+	assert_int_equal(child_op_no_openat2(w.sb, OP_READ, leak), EACCES);
+
+	/* src swapped for a link to secret: the rule on src/gen is left
+	 * out (losing an allow is safe), never put on secret/gen. */
+	assert_int_equal(rename(src, moved), 0);
+	assert_int_equal(symlink("secret", src), 0);
+	fd = world_fd(&w);
+	assert_int_equal(child_op(fd, OP_READ, leak), EACCES);
+	assert_int_equal(child_op(fd, OP_READ, ok), EACCES);
+	assert_int_equal(child_op(fd, OP_READ, moved_ok), EACCES);
+	close(fd);
+	assert_int_equal(child_op_no_openat2(w.sb, OP_READ, leak), EACCES);
+	assert_int_equal(child_op_no_openat2(w.sb, OP_READ, ok), EACCES);
+	assert_int_equal(child_op_no_openat2(w.sb, OP_READ, moved_ok), EACCES);
+
+	assert_int_equal(unlink(src), 0);
+	assert_int_equal(rename(moved, src), 0);
+	world_fini(&w);
+	unlink(ok);
+	unlink(leak);
+}
+
 /* A host path that does not exist is skipped, never widened to its
  * parent; a host grant covering a fence is dropped. */
 static void test_host_missing_and_fenced(void **state)
@@ -1354,6 +1457,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_seed_scenarios, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_to_fence, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_project_root_symlink, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_parent_swapped_for_link, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_host_missing_and_fenced, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_fallback_materialised, fx_setup, fx_teardown),

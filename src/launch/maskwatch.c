@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The masks of a running launch, watched (launch.h, lf_mask_watch_*;
+ * doc/launch.md, "A mask that falls"). A mask is a mount on a name: the
+ * empty file over .env, the read-only bind of .git/config. When that name
+ * is unlinked or renamed over outside the sandbox (an editor's or sed -i's
+ * save, git config's rewrite), the kernel detaches every mount on it, in
+ * every mount namespace, ours included, and the program then reaches the
+ * new file the mask no longer covers. Nothing in the sandbox can cause
+ * that (it cannot unlink a mount point of its own namespace: EBUSY), and
+ * nothing can prevent it; what the launcher can do is notice at once and
+ * stop the program. The namespace's mount table, /proc/PID/mountinfo,
+ * signals every change to poll(2) (POLLPRI); the descriptor also keeps
+ * the namespace alive until it is closed, so that a check never reads
+ * the table of a namespace already gone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/mount.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launch/launch.h"
+#include "launch/mountns.h"
+
+/* Whether op is a mask: a hidden path, or a read-only bind. The other
+ * binds (nodev, nosuid over a writable place) hide nothing. */
+static bool watched(const struct lf_mount_op *op)
+{
+	return op->kind != LF_MOUNT_BIND || (op->attrs & MOUNT_ATTR_RDONLY);
+}
+
+/* The mount point field of a mountinfo line (the fifth), with the
+ * kernel's octal escapes (space, tab, newline, backslash) undone, in
+ * place; NULL when the line is not one. */
+static char *mount_point(char *line)
+{
+	char *p = line, *out, *in;
+
+	for (int i = 0; i < 4; i++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	char *end = strchr(p, ' ');
+	if (!end)
+		return NULL;
+	*end = '\0';
+	for (in = out = p; *in; in++, out++) {
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+		    in[3] >= '0' && in[3] <= '7') {
+			*out = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
+			in += 3;
+		} else {
+			*out = *in;
+		}
+	}
+	*out = '\0';
+	return p;
+}
+
+/* The table read whole from fd's start into a malloc'ed string; NULL
+ * with errno. */
+static char *table_read(int fd)
+{
+	size_t cap = 16384, len = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return NULL;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (cap - len < 4096) {
+			char *grown = cap > (64u << 20) ? NULL : realloc(buf, cap *= 2);
+			if (!grown) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = grown;
+		}
+		ssize_t n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+int lf_mask_watch_check(struct lf_launch *l)
+{
+	const struct lf_ns_plan *ns = l->ns;
+	char *table = table_read(l->mnt_fd);
+	bool *seen;
+
+	if (!table)
+		return -errno;
+	seen = calloc(ns->nops ? ns->nops : 1, sizeof(*seen));
+	if (!seen) {
+		free(table);
+		return -ENOMEM;
+	}
+	for (char *line = table, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		const char *mp = mount_point(line);
+		for (size_t i = 0; mp && i < ns->nops; i++)
+			if (!seen[i] && !strcmp(ns->ops[i].path, mp))
+				seen[i] = true;
+	}
+	int fell = -1;
+	for (size_t i = 0; fell < 0 && i < ns->nops; i++)
+		if (watched(&ns->ops[i]) && !seen[i])
+			fell = (int)i;
+	free(seen);
+	free(table);
+	if (fell >= 0 && l->fell < 0) {
+		l->fell = fell;
+		kill(l->pid, SIGKILL);
+	}
+	return fell >= 0;
+}
+
+void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns)
+{
+	char path[64];
+	bool any = false;
+
+	l->mnt_fd = -1;
+	l->ns = NULL;
+	l->fell = -1;
+	l->watch_err = 0;
+	for (size_t i = 0; ns && i < ns->nops; i++)
+		any = any || watched(&ns->ops[i]);
+	if (!any)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)l->pid);
+	l->mnt_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (l->mnt_fd < 0) {
+		/* A program already ending has no namespace to read: its
+		 * tasks lose it before they can be waited for (EINVAL), and
+		 * nothing runs there that the end of the run does not kill. */
+		if (errno != EINVAL)
+			l->watch_err = errno;
+		return;
+	}
+	l->ns = ns;
+	/* What fell between the program's exec and this open. */
+	int r = lf_mask_watch_check(l);
+	if (r < 0) {
+		l->watch_err = -r;
+		lf_mask_watch_stop(l);
+	}
+}
+
+void lf_mask_watch_stop(struct lf_launch *l)
+{
+	if (l->mnt_fd >= 0)
+		close(l->mnt_fd);
+	l->mnt_fd = -1;
+}

@@ -104,18 +104,20 @@ static char *table_read(int fd)
 	return buf;
 }
 
-int lf_mask_watch_check(struct lf_launch *l)
+/* One read of the table: the first watched op missing from it, -1 when
+ * none is, or a negative errno below -1 (-errno - 1). */
+static int table_scan(const struct lf_launch *l)
 {
 	const struct lf_ns_plan *ns = l->ns;
 	char *table = table_read(l->mnt_fd);
 	bool *seen;
 
 	if (!table)
-		return -errno;
+		return -errno - 1;
 	seen = calloc(ns->nops ? ns->nops : 1, sizeof(*seen));
 	if (!seen) {
 		free(table);
-		return -ENOMEM;
+		return -ENOMEM - 1;
 	}
 	for (char *line = table, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -132,6 +134,30 @@ int lf_mask_watch_check(struct lf_launch *l)
 			fell = (int)i;
 	free(seen);
 	free(table);
+	return fell;
+}
+
+int lf_mask_watch_check(struct lf_launch *l)
+{
+	/* The kernel hands the table out a page per read(2), each page
+	 * under the namespace's lock but not the whole: a change between
+	 * two pages (a mount elsewhere in the namespace going) can skip a
+	 * line. A mask that fell stays fallen, so it counts when two reads
+	 * in a row miss the same one; a skipped line shows in one read
+	 * only. A table that never settles (8 reads) counts as a fall. */
+	int fell = table_scan(l);
+
+	for (int tries = 0; fell >= 0 && tries < 8; tries++) {
+		int again = table_scan(l);
+
+		if (again == fell || again < -1) {
+			fell = again;
+			break;
+		}
+		fell = again; /* -1: there after all; another: read again */
+	}
+	if (fell < -1)
+		return fell + 1;
 	if (fell >= 0 && l->fell < 0) {
 		l->fell = fell;
 		kill(l->pid, SIGKILL);

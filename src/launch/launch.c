@@ -603,8 +603,10 @@ static int wait_watched(struct lf_launch *l, int sfd)
 			if (r < 0)
 				l->watch_err = -r;
 			lf_mask_watch_stop(l);
-			if (r < 0)
+			if (r < 0) {
 				kill(l->pid, SIGKILL);
+				lf_mask_watch_signal(l, SIGKILL);
+			}
 		}
 	}
 	if (p[0].revents & POLLIN)
@@ -639,7 +641,26 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 			 * continued (`fg` continues the whole group, `kill -CONT`
 			 * only us), continue the program too. A stop seen after
 			 * both were continued is not reported by the kernel. */
+			/* With masks watched, the whole namespace stops with
+			 * us (its processes in other groups too: nothing may
+			 * read past a mask while the watch sleeps), and on the
+			 * way back the table is read before anything runs. */
+			bool watched = l->mnt_fd >= 0;
+			if (watched)
+				lf_mask_watch_signal(l, SIGSTOP);
 			kill(getpid(), SIGSTOP);
+			int fell = watched ? lf_mask_watch_check(l) : 0;
+			if (fell != 0) {
+				if (fell < 0)
+					l->watch_err = -fell; /* unreadable: fail closed */
+				lf_mask_watch_stop(l);
+				kill(l->pid, SIGKILL);
+				lf_mask_watch_signal(l, SIGKILL);
+				kill(l->pid, SIGCONT);
+				continue;
+			}
+			if (watched)
+				lf_mask_watch_signal(l, SIGCONT);
 			kill(l->pid, SIGCONT);
 			continue;
 		}

@@ -106,6 +106,8 @@ struct lf_launch {
 	int fell;		     /* the op whose mask fell (the program was
 					killed), -1: none */
 	int watch_err;		     /* why the masks could not be watched, 0 */
+	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
+	dev_t ns_dev;
 };
 
 /* maskwatch.c. Starts watching the masks of ns (NULL: none) for the
@@ -117,6 +119,10 @@ void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns);
  * errno (the table could not be read). */
 int lf_mask_watch_check(struct lf_launch *l);
 void lf_mask_watch_stop(struct lf_launch *l);
+/* Sends sig to every process in the program's mount namespace but the
+ * caller (a /proc walk, /proc/N/ns/mnt against the namespace's inode):
+ * how many, or a negative errno. */
+int lf_mask_watch_signal(const struct lf_launch *l, int sig);
 
 /* spawn.c. After lf_child_wait: the path whose mask fell while the
  * program ran (it was killed then), or NULL; *watch_err, why the masks

@@ -14,6 +14,7 @@
  * the namespace alive until it is closed, so that a check never reads
  * the table of a namespace already gone.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/mount.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "launch/launch.h"
@@ -102,18 +104,20 @@ static char *table_read(int fd)
 	return buf;
 }
 
-int lf_mask_watch_check(struct lf_launch *l)
+/* One read of the table: the first watched op missing from it, -1 when
+ * none is, or a negative errno below -1 (-errno - 1). */
+static int table_scan(const struct lf_launch *l)
 {
 	const struct lf_ns_plan *ns = l->ns;
 	char *table = table_read(l->mnt_fd);
 	bool *seen;
 
 	if (!table)
-		return -errno;
+		return -errno - 1;
 	seen = calloc(ns->nops ? ns->nops : 1, sizeof(*seen));
 	if (!seen) {
 		free(table);
-		return -ENOMEM;
+		return -ENOMEM - 1;
 	}
 	for (char *line = table, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -130,11 +134,94 @@ int lf_mask_watch_check(struct lf_launch *l)
 			fell = (int)i;
 	free(seen);
 	free(table);
+	return fell;
+}
+
+int lf_mask_watch_check(struct lf_launch *l)
+{
+	/* The kernel hands the table out a page per read(2), each page
+	 * under the namespace's lock but not the whole: a change between
+	 * two pages (a mount elsewhere in the namespace going) can skip a
+	 * line. A mask that fell stays fallen, so it counts when two reads
+	 * in a row miss the same one; a skipped line shows in one read
+	 * only. A table that never settles (8 reads) counts as a fall. */
+	int fell = table_scan(l);
+
+	for (int tries = 0; fell >= 0 && tries < 8; tries++) {
+		int again = table_scan(l);
+
+		if (again == fell || again < -1) {
+			fell = again;
+			break;
+		}
+		fell = again; /* -1: there after all; another: read again */
+	}
+	if (fell < -1)
+		return fell + 1;
 	if (fell >= 0 && l->fell < 0) {
 		l->fell = fell;
 		kill(l->pid, SIGKILL);
+		/* and at once every other process in the namespace, not only
+		 * when the program's end lets the orphans be killed */
+		lf_mask_watch_signal(l, SIGKILL);
 	}
 	return fell >= 0;
+}
+
+int lf_mask_watch_signal(const struct lf_launch *l, int sig)
+{
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	if (!l->ns_ino)
+		return 0;
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char path[64];
+		struct stat st;
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/ns/mnt", pid);
+		if (stat(path, &st) == 0 && st.st_ino == l->ns_ino && st.st_dev == l->ns_dev &&
+		    kill((pid_t)pid, sig) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The mount table of the first task of pid that still has a namespace
+ * (the main thread may have ended while others run: its own table is
+ * gone, EINVAL), or -1 with errno. */
+static int table_open_task(pid_t pid)
+{
+	char path[96];
+	DIR *d;
+	struct dirent *e;
+	int fd = -1, err = EINVAL;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (fd < 0 && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/mountinfo", (int)pid, e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && errno != EINVAL)
+			err = errno;
+	}
+	closedir(d);
+	if (fd < 0)
+		errno = err;
+	return fd;
 }
 
 void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns)
@@ -150,14 +237,27 @@ void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns)
 		any = any || watched(&ns->ops[i]);
 	if (!any)
 		return;
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)l->pid);
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		l->ns_ino = st.st_ino;
+		l->ns_dev = st.st_dev;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)l->pid);
 	l->mnt_fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The main thread gone (EINVAL): another thread may run on. */
+	if (l->mnt_fd < 0 && errno == EINVAL)
+		l->mnt_fd = table_open_task(l->pid);
 	if (l->mnt_fd < 0) {
-		/* A program already ending has no namespace to read: its
-		 * tasks lose it before they can be waited for (EINVAL), and
-		 * nothing runs there that the end of the run does not kill. */
-		if (errno != EINVAL)
+		/* No task of the program has a namespace left: it is ending
+		 * (its tasks lose it before they can be waited for), and
+		 * nothing runs there that the end of the run does not kill.
+		 * Anything else is a watch that could not start: the
+		 * program is stopped (fail closed) and run says why. */
+		if (errno != EINVAL) {
 			l->watch_err = errno;
+			kill(l->pid, SIGKILL);
+		}
 		return;
 	}
 	l->ns = ns;

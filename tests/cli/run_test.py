@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
 import struct
 import sys
@@ -352,6 +353,39 @@ def mask_falls(s):
         check("the mask on %s fell while it ran" % os.path.join(s.proj, rel) in err,
               "run did not say the mask on %s fell" % rel)
     check("[x]" not in s.read(".git/config"), ".git/config was written")
+    # The program stops itself (landfence stops with it, as for Ctrl-Z)
+    # while a process of its own reads on: the whole namespace stops,
+    # and on the way back the table is read before anything runs.
+    s.write(".env", "SECRET=1\n")
+    leak = os.path.join(s.proj, "leak")
+    proc = subprocess.Popen(
+        [landfence(), "run", "-q", "-p", pol, "--", "sh", "-c",
+         "(while :; do cat .env >> leak; sleep 0.01; done) & sleep 0.3; kill -STOP $$; "
+         "echo resumed"],
+        cwd=s.proj, env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def state(pid):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                return f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return "?"
+    for _ in range(600):
+        if state(proc.pid) == "T" or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    check(state(proc.pid) == "T", "landfence did not stop with the program")
+    tmp = os.path.join(s.proj, ".env.new")
+    with open(tmp, "w") as f:
+        f.write("SECRET=2\n")
+    os.replace(tmp, os.path.join(s.proj, ".env"))
+    time.sleep(0.5)
+    check("SECRET" not in s.read(leak), "a process read past the fallen mask while stopped")
+    os.kill(proc.pid, signal.SIGCONT)
+    out, err = proc.communicate(timeout=60)
+    print("stop: exit %d\nstdout:\n%s\nstderr:\n%s" % (proc.returncode, out, err))
+    check(proc.returncode == 137 and "resumed" not in out and "SECRET" not in s.read(leak),
+          "the program ran on after the mask fell while it was stopped")
 
 
 def git_outside_notes(s):

@@ -512,6 +512,11 @@ int lf_run_wait(struct lf_run *r, int *status)
 		     "and the kernel then takes the mount off it everywhere, so the program "
 		     "could have reached the new file (doc/launch.md, \"A mask that falls\")",
 		     fell);
+	else if (lf_child_watch_chrooted(r->child))
+		tell(r, LF_SEVERITY_WARNING,
+		     "the masks were not watched while the program ran: it changed its root "
+		     "directory before the watch started, so a file replaced outside the sandbox "
+		     "during the run was not covered by its mask any more");
 	else if (watch_err)
 		tell(r, LF_SEVERITY_WARNING,
 		     "the masks were not watched while the program ran (%s): a file replaced "

@@ -106,6 +106,8 @@ struct lf_launch {
 	int fell;		     /* the op whose mask fell (the program was
 					killed), -1: none */
 	int watch_err;		     /* why the masks could not be watched, 0 */
+	bool chrooted;		     /* ... because the program changed its root
+					before the watch could start */
 	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
 	dev_t ns_dev;
 };
@@ -128,6 +130,9 @@ int lf_mask_watch_signal(const struct lf_launch *l, int sig);
  * program ran (it was killed then), or NULL; *watch_err, why the masks
  * could not be watched (0: they were, or there were none). */
 const char *lf_child_mask_fell(const struct lf_child *c, int *watch_err);
+/* Whether the watch could not start because the program changed its
+ * root first. */
+bool lf_child_watch_chrooted(const struct lf_child *c);
 
 /* Why a child did not exec. */
 struct lf_launch_failure {

@@ -137,6 +137,26 @@ static int table_scan(const struct lf_launch *l)
 	return fell;
 }
 
+/* Whether the table read through fd shows the namespace from "/": the
+ * kernel shows it from the root the reading task had when the file was
+ * opened, and leaves out what lies outside it; a program that changed
+ * its root (chroot, as root) before the open shows only its part. */
+static bool table_from_root(int fd)
+{
+	char *table = table_read(fd);
+	bool root = false;
+
+	for (char *line = table, *next; line && *line && !root; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		const char *mp = mount_point(line);
+		root = mp && !strcmp(mp, "/");
+	}
+	free(table);
+	return root;
+}
+
 int lf_mask_watch_check(struct lf_launch *l)
 {
 	/* The kernel hands the table out a page per read(2), each page
@@ -233,6 +253,7 @@ void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns)
 	l->ns = NULL;
 	l->fell = -1;
 	l->watch_err = 0;
+	l->chrooted = false;
 	for (size_t i = 0; ns && i < ns->nops; i++)
 		any = any || watched(&ns->ops[i]);
 	if (!any)
@@ -258,6 +279,15 @@ void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns)
 			l->watch_err = errno;
 			kill(l->pid, SIGKILL);
 		}
+		return;
+	}
+	if (!table_from_root(l->mnt_fd)) {
+		/* The program changed its root between its exec and this
+		 * open: its table shows only its part. Unwatched, and run
+		 * says so. */
+		l->watch_err = ENOTDIR;
+		l->chrooted = true;
+		lf_mask_watch_stop(l);
 		return;
 	}
 	l->ns = ns;

@@ -386,6 +386,11 @@ const char *lf_child_mask_fell(const struct lf_child *c, int *watch_err)
 	return c->launch.ns->ops[c->launch.fell].path;
 }
 
+bool lf_child_watch_chrooted(const struct lf_child *c)
+{
+	return c && c->started && c->launch.chrooted;
+}
+
 pid_t lf_child_pid(const struct lf_child *c)
 {
 	return c && c->started ? c->launch.pid : -1;

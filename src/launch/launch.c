@@ -302,7 +302,7 @@ struct child_args {
 	struct statx *ns_id; /* its mount namespace's inode and device */
 };
 
-/* Moves the error socket, the ruleset and the user namespace of an id-mapped
+/* Moves the error channel, the ruleset and the user namespace of an id-mapped
  * mount to fixed numbers, then drops every other inherited descriptor:
  * the program must not inherit a way around the sandbox (an O_PATH to
  * $HOME, a socket, ...). A user namespace's descriptor reaches no file;
@@ -351,8 +351,8 @@ CHILD static int child_fds(const struct child_args *a, int *errfd, int *nsfd)
 
 /* Opens the namespace's mount table, now that the masks are made and
  * from the root the launcher has, and hands it to the parent through the
- * error socket, with nothing else in the message (stage 0): the parent
- * watches the masks through it. Opened here, before the exec, the table
+ * error channel (a socket pair when there is a watch), with nothing else
+ * in the message (stage 0): the parent watches the masks through it. Opened here, before the exec, the table
  * is seen from that root whatever the program does afterwards (a root
  * program's chroot would otherwise show the parent only the program's
  * part of it). Also notes the namespace's identity (/proc/N/ns/mnt),
@@ -496,13 +496,13 @@ static char *stack_new(size_t *total)
 	return map;
 }
 
-/* Reads the child's verdict from the error socket: nothing once it has
- * exec'ed (the socket closes), a failure message otherwise; before
- * either, the message that hands over its mount table (*table_fd, -1
- * when none came). Returns the failure message's length: 0 when the
- * child exec'ed, sizeof(int32_t[4]) when it failed, anything else when
- * the socket could not be read. */
-static size_t chan_read(int fd, int32_t msg[4], int *table_fd)
+/* Reads the child's verdict from the error channel: nothing once it has
+ * exec'ed (the channel closes), a failure message otherwise; before
+ * either, on a socket (sock), the message that hands over its mount
+ * table (*table_fd, -1 when none came). Returns the failure message's
+ * length: 0 when the child exec'ed, sizeof(int32_t[4]) when it failed,
+ * anything else when the channel could not be read. */
+static size_t chan_read(int fd, bool sock, int32_t msg[4], int *table_fd)
 {
 	*table_fd = -1;
 	for (;;) {
@@ -516,17 +516,20 @@ static size_t chan_read(int fd, int32_t msg[4], int *table_fd)
 				     .msg_control = cm.buf,
 				     .msg_controllen = sizeof(cm.buf) };
 		int got = -1;
-		ssize_t n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+		/* A failure message is one write of 16 bytes: whole on a
+		 * pipe too (PIPE_BUF). */
+		ssize_t n = sock ? recvmsg(fd, &mh, MSG_CMSG_CLOEXEC)
+				 : read(fd, msg, 4 * sizeof(int32_t));
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c;
+		for (struct cmsghdr *c = n >= 0 && sock ? CMSG_FIRSTHDR(&mh) : NULL; c;
 		     c = CMSG_NXTHDR(&mh, c))
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 			    c->cmsg_len == CMSG_LEN(sizeof(int)) && got < 0)
 				memcpy(&got, CMSG_DATA(c), sizeof(int));
-		if (n == (ssize_t)(4 * sizeof(int32_t)) && msg[0] == LF_STAGE_NONE && got >= 0 &&
-		    *table_fd < 0 && !(mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
+		if (sock && n == (ssize_t)(4 * sizeof(int32_t)) && msg[0] == LF_STAGE_NONE &&
+		    got >= 0 && *table_fd < 0 && !(mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
 			*table_fd = got;
 			continue;
 		}
@@ -535,7 +538,7 @@ static size_t chan_read(int fd, int32_t msg[4], int *table_fd)
 		close(fd);
 		if (n == 0)
 			return 0;
-		if (n < 0 || msg[0] == LF_STAGE_NONE || (mh.msg_flags & MSG_TRUNC))
+		if (n < 0 || msg[0] == LF_STAGE_NONE || (sock && (mh.msg_flags & MSG_TRUNC)))
 			return 1;
 		return (size_t)n;
 	}
@@ -605,16 +608,18 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	wait_set(&block);
 	if ((r = pthread_sigmask(SIG_SETMASK, &all, &saved)) != 0)
 		return -r;
-	/* A packet socket rather than a pipe: it carries the mount table's
-	 * descriptor, and keeps each message whole. */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pfd) < 0) {
+	/* With masks to watch, a packet socket rather than a pipe: it
+	 * carries the mount table's descriptor, and keeps each message
+	 * whole. */
+	args.watch = lf_mask_watch_needed(o->ns);
+	if ((args.watch ? socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pfd)
+			: pipe2(pfd, O_CLOEXEC)) < 0) {
 		r = -errno;
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		return r;
 	}
 	args.errfd = pfd[1];
 	args.readfd = pfd[0];
-	args.watch = lf_mask_watch_needed(o->ns);
 	args.ns_id = &ns_id;
 	pid = child_clone(&args);
 	during = saved;
@@ -628,7 +633,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		return pid;
 	}
-	size_t got = chan_read(pfd[0], msg, &table_fd);
+	size_t got = chan_read(pfd[0], args.watch, msg, &table_fd);
 	if (got == 0) {
 		out->pid = pid;
 		out->saved_mask = saved;

@@ -8,10 +8,11 @@
  * Everything that can allocate happens in the parent before fork: the
  * program path search, the scrubbed environment, the seccomp BPF program
  * and the ruleset descriptor. The child makes only async-signal-safe
- * system calls, and reports any failure through a close-on-exec socket
- * before it exits without running the program (doc/launch.md); through
- * the same socket it hands the parent its mount table, opened before it
- * execs, when there are masks to watch.
+ * system calls, and reports any failure through a close-on-exec pipe
+ * before it exits without running the program (doc/launch.md). When
+ * there are masks to watch, the pipe is a socket pair instead, through
+ * which it also hands the parent its mount table, opened before it
+ * execs.
  */
 #ifndef LF_LAUNCH_LAUNCH_H
 #define LF_LAUNCH_LAUNCH_H
@@ -161,7 +162,7 @@ struct lf_launch_failure {
  * when the calling thread ends (PR_SET_PDEATHSIG), and exits at once when
  * the caller is already gone; it drops every capability but a small kept
  * set (doc/launch.md) after no-new-privs.
- * Returns 0 once the program has been exec'ed (the error socket saw EOF),
+ * Returns 0 once the program has been exec'ed (the error channel saw EOF),
  * with *out filled; or a negative errno: -ECHILD-style failures of the
  * child carry the child's errno (negated) with *fail filled (the child
  * has been reaped and the caller's mask restored), other values are the

@@ -1014,8 +1014,11 @@ LF_EXPORT int lf_run_new(const struct lf_project *p, const struct lf_run_opts *o
 
 /* Makes the process a child subreaper (PR_SET_CHILD_SUBREAPER, for good:
  * the sandbox's orphans become its children) and starts the program
- * (lf_child_start, with its process-wide effects). Errors as
- * lf_child_start. */
+ * (lf_child_start, with its process-wide effects). While lf_run_wait
+ * waits, every other child of the process that ends (the program's
+ * orphans, and any child of the caller's own) is reaped at once: a long
+ * run keeps no zombies. Errors as lf_child_start, or the negative errno
+ * of prctl (nothing runs: the orphans would escape the run's end). */
 LF_EXPORT int lf_run_start(struct lf_run *r, struct lf_diag *diag);
 
 /* Waits for the program (lf_child_wait), ends what it left running

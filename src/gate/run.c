@@ -483,11 +483,26 @@ int lf_run_start(struct lf_run *r, struct lf_diag *diag)
 
 	if (!r)
 		return -EINVAL;
-	/* Orphans of the sandbox become our children (lf_orphans_kill). */
-	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* Orphans of the sandbox become our children: reaped as they end
+	 * (lf_child_reap_orphans), the rest ended with the program
+	 * (lf_orphans_kill). Without it they would outlive the run
+	 * unseen: nothing runs. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		e = -errno;
+		if (diag) {
+			memset(diag, 0, sizeof(*diag));
+			snprintf(diag->message, sizeof(diag->message),
+				 "the program did not run: cannot become the subreaper of its "
+				 "processes (PR_SET_CHILD_SUBREAPER): %s",
+				 strerror(-e));
+		}
+		return e;
+	}
 	e = lf_child_start(r->child, diag);
 	if (e < 0)
 		diag_prefix(diag, "the program did not run: ");
+	else
+		lf_child_reap_orphans(r->child);
 	return e;
 }
 

@@ -638,6 +638,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		out->pid = pid;
 		out->saved_mask = saved;
 		out->waited = false;
+		out->reap_others = false;
 		out->ns_ino = (ino_t)ns_id.stx_ino;
 		out->ns_dev = makedev(ns_id.stx_dev_major, ns_id.stx_dev_minor);
 		lf_mask_watch_start(out, o->ns, table_fd);
@@ -666,6 +667,23 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		fail->ns_op = msg[3];
 	}
 	return msg[1] > 0 ? -msg[1] : -EPROTO;
+}
+
+/* Reaps every child that has ended but the program, for a subreaper
+ * (l->reap_others): true when the program itself had ended among them,
+ * its status then in *st. Stops of the program are not asked for here
+ * (no WUNTRACED): lf_launch_wait's own waitpid sees them. */
+static bool reap_others(const struct lf_launch *l, int *st)
+{
+	pid_t w;
+	int s;
+
+	while ((w = waitpid(-1, &s, WNOHANG)) > 0)
+		if (w == l->pid) {
+			*st = s;
+			return true;
+		}
+	return false;
 }
 
 /* Forwards a signal the caller got (see lf_launch_wait). */
@@ -760,6 +778,8 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 			r = -errno;
 			break;
 		}
+		if (l->reap_others && reap_others(l, &st))
+			break;
 		if (sfd >= 0) {
 			if (wait_watched(l, sfd) == 0)
 				continue;

@@ -115,6 +115,8 @@ struct lf_launch {
 					program was killed), 0 */
 	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
 	dev_t ns_dev;
+	bool reap_others; /* a subreaper's wait: reap every other child that
+			     ends (the program's orphans), not only the program */
 };
 
 /* maskwatch.c. Whether ns has a mask to watch (a hidden path or a
@@ -143,6 +145,12 @@ void lf_mask_watch_stop(struct lf_launch *l);
  * caller (a /proc walk, /proc/N/ns/mnt against the namespace's inode):
  * how many, or a negative errno. */
 int lf_mask_watch_signal(const struct lf_launch *l, int sig);
+
+/* spawn.c. For a caller that is a child subreaper (lf_run_start): while
+ * lf_child_wait waits, every other child of the process that ends (an
+ * orphan of the program, reparented to it) is reaped at once, so that a
+ * long run does not keep them as zombies until its end. */
+void lf_child_reap_orphans(struct lf_child *c);
 
 /* Why a child did not exec. */
 struct lf_launch_failure {

@@ -385,6 +385,12 @@ const char *lf_child_mask_fell(const struct lf_child *c)
 	return c->launch.ns->ops[c->launch.fell].path;
 }
 
+void lf_child_reap_orphans(struct lf_child *c)
+{
+	if (c && c->started)
+		c->launch.reap_others = true;
+}
+
 int lf_child_watch_error(const struct lf_child *c)
 {
 	return c && c->started ? c->launch.watch_err : 0;

@@ -423,6 +423,43 @@ def mask_falls(s):
               "a program that changed its root went unwatched")
 
 
+def orphans_reaped(s):
+    """A program that leaves short-lived processes behind (a double fork
+    whose grandchild ends at once) while it runs on: each becomes run's
+    child (the subreaper) when its parent exits, and run reaps it when
+    it ends, instead of keeping 200 zombies until the program is done."""
+    import subprocess
+    need_enforcement(s)
+    proc = subprocess.Popen(
+        [landfence(), "run", "-q", "--", "sh", "-c",
+         "i=0; while [ $i -lt 200 ]; do (true &); i=$((i+1)); done; touch started; "
+         "j=0; while [ ! -e done ] && [ $j -lt 600 ]; do sleep 0.05; j=$((j+1)); done"],
+        cwd=s.proj, env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    marker = os.path.join(s.proj, "started")
+    for _ in range(600):
+        if os.path.exists(marker) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    check(os.path.exists(marker), "the program did not start")
+    time.sleep(0.5)
+    zombies = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] == "Z" and int(fields[1]) == proc.pid:
+            zombies += 1
+    s.write("done", "")
+    out, err = proc.communicate(timeout=60)
+    print("zombies under run: %d; exit %d\nstderr:\n%s" % (zombies, proc.returncode, err))
+    check(proc.returncode == 0, "the program failed")
+    check(zombies == 0, "run kept %d ended orphans as zombies while the program ran" % zombies)
+
+
 def git_outside_notes(s):
     """`git worktree add ../wt` and `git submodule add /local/path` outside
     the grants: run says why before git fails."""
@@ -1267,6 +1304,7 @@ TESTS = {
     "network": network,
     "git-planted": git_planted,
     "mask-falls": mask_falls,
+    "orphans-reaped": orphans_reaped,
     "discovery-planted": discovery_planted,
     "nested-cache": nested_cache,
     "nested-cache-large": nested_cache_large,

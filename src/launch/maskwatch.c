@@ -19,7 +19,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/mount.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -170,32 +172,139 @@ int lf_mask_watch_check(struct lf_launch *l)
 	return fell >= 0;
 }
 
-int lf_mask_watch_signal(const struct lf_launch *l, int sig)
+/* Whether stat of path names the program's namespace. */
+static bool ns_is(const struct lf_launch *l, const char *path)
 {
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_ino == l->ns_ino && st.st_dev == l->ns_dev;
+}
+
+/* Whether process pid (a /proc entry) has a thread in the program's
+ * namespace. Its main thread's link says, unless that thread has ended
+ * while others run on (its links are gone then): such a process is
+ * looked at thread by thread, or it would hide from the walk. */
+static bool in_ns(const struct lf_launch *l, const char *pid)
+{
+	char path[96];
 	DIR *d;
+	struct dirent *e;
+	bool in = false;
+
+	snprintf(path, sizeof(path), "/proc/%.20s/ns/mnt", pid);
+	if (ns_is(l, path))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!in && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || !strcmp(e->d_name, pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/task/%.20s/ns/mnt", pid, e->d_name);
+		in = ns_is(l, path);
+	}
+	closedir(d);
+	return in;
+}
+
+/* The state letter of a /proc stat file (R, S, T, Z...), 0 when it
+ * cannot be read. */
+static char state_of(const char *path)
+{
+	char buf[512];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/* Whether process pid is stopped: its main thread, or, when that thread
+ * has ended while others run on, every thread still there. */
+static bool stopped(const char *pid)
+{
+	char path[96];
+	DIR *d;
+	struct dirent *e;
+	bool all = true;
+
+	snprintf(path, sizeof(path), "/proc/%.20s/stat", pid);
+	char st = state_of(path);
+	if (st == 'T' || st == 't')
+		return true;
+	if (st != 'Z')
+		return false;
+	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (all && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || !strcmp(e->d_name, pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/task/%.20s/stat", pid, e->d_name);
+		st = state_of(path);
+		all = !st || st == 'T' || st == 't' || st == 'Z' || st == 'X';
+	}
+	closedir(d);
+	return all;
+}
+
+/* One walk of /proc: sig to every process of the namespace. Returns how
+ * many still needed it (for SIGSTOP, the ones not stopped yet), or a
+ * negative errno. */
+static int signal_pass(const struct lf_launch *l, int sig)
+{
+	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int n = 0;
 
-	if (!l->ns_ino)
-		return 0;
-	d = opendir("/proc");
 	if (!d)
 		return -errno;
 	while ((e = readdir(d))) {
-		char path[64];
-		struct stat st;
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 
-		if (*end || pid <= 0 || pid == (long)getpid())
+		if (*end || pid <= 0 || pid == (long)getpid() || !in_ns(l, e->d_name))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/ns/mnt", pid);
-		if (stat(path, &st) == 0 && st.st_ino == l->ns_ino && st.st_dev == l->ns_dev &&
-		    kill((pid_t)pid, sig) == 0)
+		if (sig == SIGSTOP && stopped(e->d_name))
+			continue;
+		if (kill((pid_t)pid, sig) == 0)
 			n++;
 	}
 	closedir(d);
 	return n;
+}
+
+int lf_mask_watch_signal(const struct lf_launch *l, int sig)
+{
+	int total = 0;
+
+	if (!l->ns_ino)
+		return 0;
+	/* A process may fork while a walk passes it, its child landing
+	 * behind the walk: SIGKILL and SIGSTOP walk again until a walk
+	 * finds no process of the namespace left alive (a killed process's
+	 * links are gone once it has exited), or none left running. */
+	for (int pass = 0; pass < 64; pass++) {
+		int n = signal_pass(l, sig);
+
+		if (n < 0)
+			return total ? total : n;
+		total += n;
+		if (n == 0 || (sig != SIGKILL && sig != SIGSTOP))
+			break;
+		if (sig == SIGSTOP)
+			sched_yield(); /* let the stops land */
+	}
+	return total;
 }
 
 bool lf_mask_watch_needed(const struct lf_ns_plan *ns)

@@ -24,16 +24,24 @@
 static int kill_listed(const char *path, bool *listed)
 {
 	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
 	int fd = open(path, O_RDONLY | O_CLOEXEC), killed = 0;
+	char *buf;
 
 	*listed = fd >= 0;
-	while (fd >= 0 && buf) {
+	if (fd < 0)
+		return 0;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return 0; /* the caller walks again */
+	}
+	for (;;) {
 		if (cap - len < 512) {
-			char *grown = realloc(buf, cap *= 2);
+			char *grown = realloc(buf, cap * 2);
 			if (!grown)
 				break; /* kill what was read; the caller walks again */
 			buf = grown;
+			cap *= 2;
 		}
 		ssize_t n = read(fd, buf + len, cap - len - 1);
 		if (n < 0 && errno == EINTR)
@@ -42,10 +50,7 @@ static int kill_listed(const char *path, bool *listed)
 			break;
 		len += (size_t)n;
 	}
-	if (fd >= 0)
-		close(fd);
-	if (!buf)
-		return 0;
+	close(fd);
 	buf[len] = '\0';
 	for (char *q = buf, *end;; q = end) {
 		long pid = strtol(q, &end, 10);

@@ -931,8 +931,28 @@ LF_EXPORT pid_t lf_child_pid(const struct lf_child *c);
  * A caller that wants to end as the program did (a shell loop stops on
  * Ctrl-C only when its job died by SIGINT) re-raises a terminating
  * signal itself, as `landfence run` does (doc/launch.md, "Signals").
+ *
+ * Masks (a hidden file, a read-only bind; lf_sandbox_namespace) are
+ * watched while waiting: a mask's name replaced or removed outside the
+ * sandbox takes the mount off it in every namespace, and the program and
+ * every process in its mount namespace are then killed at once (SIGKILL;
+ * lf_child_mask_fell says which); so are they when the masks cannot be
+ * watched (fail closed; lf_child_watch_error says why). Either way the
+ * status is a death by SIGKILL (doc/launch.md, "A mask that falls").
  * Returns 0, -EINVAL (not started, or already waited). */
 LF_EXPORT int lf_child_wait(struct lf_child *c, int *status);
+
+/* After lf_child_wait: the path whose mask fell while the program ran
+ * (the program was killed then), or NULL. Owned by c, valid until
+ * lf_child_free. */
+LF_EXPORT const char *lf_child_mask_fell(const struct lf_child *c);
+
+/* After lf_child_wait: 0 (the masks were watched, or there were none),
+ * or the positive errno of the step that kept them from being watched
+ * (the program was killed then): EPROTO when the child handed over no
+ * mount table, else what reading the table, signalfd(2) or poll(2)
+ * failed with. */
+LF_EXPORT int lf_child_watch_error(const struct lf_child *c);
 
 /* Frees c and removes its private TMPDIR (without following symlinks).
  * A started child that was not waited for is killed and reaped first. */
@@ -994,8 +1014,11 @@ LF_EXPORT int lf_run_new(const struct lf_project *p, const struct lf_run_opts *o
 
 /* Makes the process a child subreaper (PR_SET_CHILD_SUBREAPER, for good:
  * the sandbox's orphans become its children) and starts the program
- * (lf_child_start, with its process-wide effects). Errors as
- * lf_child_start. */
+ * (lf_child_start, with its process-wide effects). While lf_run_wait
+ * waits, every other child of the process that ends (the program's
+ * orphans, and any child of the caller's own) is reaped at once: a long
+ * run keeps no zombies. Errors as lf_child_start, or the negative errno
+ * of prctl (nothing runs: the orphans would escape the run's end). */
 LF_EXPORT int lf_run_start(struct lf_run *r, struct lf_diag *diag);
 
 /* Waits for the program (lf_child_wait), ends what it left running

@@ -483,11 +483,26 @@ int lf_run_start(struct lf_run *r, struct lf_diag *diag)
 
 	if (!r)
 		return -EINVAL;
-	/* Orphans of the sandbox become our children (lf_orphans_kill). */
-	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* Orphans of the sandbox become our children: reaped as they end
+	 * (lf_child_reap_orphans), the rest ended with the program
+	 * (lf_orphans_kill). Without it they would outlive the run
+	 * unseen: nothing runs. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		e = -errno;
+		if (diag) {
+			memset(diag, 0, sizeof(*diag));
+			snprintf(diag->message, sizeof(diag->message),
+				 "the program did not run: cannot become the subreaper of its "
+				 "processes (PR_SET_CHILD_SUBREAPER): %s",
+				 strerror(-e));
+		}
+		return e;
+	}
 	e = lf_child_start(r->child, diag);
 	if (e < 0)
 		diag_prefix(diag, "the program did not run: ");
+	else
+		lf_child_reap_orphans(r->child);
 	return e;
 }
 
@@ -502,8 +517,8 @@ int lf_run_wait(struct lf_run *r, int *status)
 	if (e < 0)
 		return e;
 	lf_orphans_kill();
-	int watch_err;
-	const char *fell = lf_child_mask_fell(r->child, &watch_err);
+	const char *fell = lf_child_mask_fell(r->child);
+	int watch_err = lf_child_watch_error(r->child);
 
 	if (fell)
 		tell(r, LF_SEVERITY_ERROR,
@@ -512,15 +527,11 @@ int lf_run_wait(struct lf_run *r, int *status)
 		     "and the kernel then takes the mount off it everywhere, so the program "
 		     "could have reached the new file (doc/launch.md, \"A mask that falls\")",
 		     fell);
-	else if (lf_child_watch_chrooted(r->child))
-		tell(r, LF_SEVERITY_WARNING,
-		     "the masks were not watched while the program ran: it changed its root "
-		     "directory before the watch started, so a file replaced outside the sandbox "
-		     "during the run was not covered by its mask any more");
 	else if (watch_err)
-		tell(r, LF_SEVERITY_WARNING,
-		     "the masks were not watched while the program ran (%s): a file replaced "
-		     "outside the sandbox during the run was not covered by its mask any more",
+		tell(r, LF_SEVERITY_ERROR,
+		     "the program was stopped: its masks could not be watched (%s), so a file "
+		     "replaced outside the sandbox would not have been covered by its mask "
+		     "(doc/launch.md, \"A mask that falls\")",
 		     strerror(watch_err));
 	/* A change where code runs later outside the sandbox (a git hook
 	 * planted, agent settings rewritten) is a warning, never hidden:

@@ -19,8 +19,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,6 +61,8 @@ const char *lf_launch_stage_name(enum lf_launch_stage stage)
 		return "executing the program";
 	case LF_STAGE_NAMESPACE:
 		return "masking in a mount namespace";
+	case LF_STAGE_WATCH:
+		return "opening the mount table to watch the masks";
 	}
 	return "launch";
 }
@@ -293,9 +297,12 @@ struct child_args {
 	unsigned long max_fd;
 	unsigned last_cap;
 	pid_t parent;
+	bool watch; /* hand the mount table over (lf_mask_watch_needed) */
+	/* Written by the child, read once it has exec'ed (shared memory): */
+	struct statx *ns_id; /* its mount namespace's inode and device */
 };
 
-/* Moves the pipe, the ruleset and the user namespace of an id-mapped
+/* Moves the error channel, the ruleset and the user namespace of an id-mapped
  * mount to fixed numbers, then drops every other inherited descriptor:
  * the program must not inherit a way around the sandbox (an O_PATH to
  * $HOME, a socket, ...). A user namespace's descriptor reaches no file;
@@ -342,6 +349,47 @@ CHILD static int child_fds(const struct child_args *a, int *errfd, int *nsfd)
 	return rfd;
 }
 
+/* Opens the namespace's mount table, now that the masks are made and
+ * from the root the launcher has, and hands it to the parent through the
+ * error channel (a socket pair when there is a watch), with nothing else
+ * in the message (stage 0): the parent watches the masks through it. Opened here, before the exec, the table
+ * is seen from that root whatever the program does afterwards (a root
+ * program's chroot would otherwise show the parent only the program's
+ * part of it). Also notes the namespace's identity (/proc/N/ns/mnt),
+ * by which the parent finds its processes. */
+CHILD static void child_send_table(int errfd, const struct child_args *a)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} cm = { 0 };
+	int32_t msg[4] = { LF_STAGE_NONE, 0, 0, 0 };
+	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
+	struct msghdr mh = { .msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = cm.buf,
+			     .msg_controllen = sizeof(cm.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	long w;
+	int fd;
+
+	if (syscall(SYS_statx, AT_FDCWD, "/proc/self/ns/mnt", 0, STATX_INO, a->ns_id) < 0)
+		child_fail(errfd, LF_STAGE_WATCH, errno);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		child_fail(errfd, LF_STAGE_WATCH, errno);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	*(int *)CMSG_DATA(c) = fd;
+	do {
+		w = syscall(SYS_sendmsg, errfd, &mh, 0);
+	} while (w < 0 && errno == EINTR);
+	if (w < 0)
+		child_fail(errfd, LF_STAGE_WATCH, errno);
+	syscall(SYS_close, fd);
+}
+
 CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a)
 {
 	const struct lf_launch_opts *o = a->o;
@@ -376,6 +424,8 @@ CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a
 			child_fail_at(errfd, LF_STAGE_NAMESPACE, -r, step, op);
 		if (nsfd >= 0 && syscall(SYS_close, nsfd) < 0)
 			child_fail(errfd, LF_STAGE_FDS, errno);
+		if (a->watch)
+			child_send_table(errfd, a);
 	} else if (o->cwd && syscall(SYS_chdir, o->cwd) < 0) {
 		child_fail(errfd, LF_STAGE_CWD, errno);
 	}
@@ -446,22 +496,52 @@ static char *stack_new(size_t *total)
 	return map;
 }
 
-/* Reads the child's verdict from the error pipe: 0 bytes once it exec'ed,
- * a failure message otherwise. Returns the number of bytes read. */
-static size_t pipe_read(int fd, int32_t msg[4])
+/* Reads the child's verdict from the error channel: nothing once it has
+ * exec'ed (the channel closes), a failure message otherwise; before
+ * either, on a socket (sock), the message that hands over its mount
+ * table (*table_fd, -1 when none came). Returns the failure message's
+ * length: 0 when the child exec'ed, sizeof(int32_t[4]) when it failed,
+ * anything else when the channel could not be read. */
+static size_t chan_read(int fd, bool sock, int32_t msg[4], int *table_fd)
 {
-	size_t got = 0;
+	*table_fd = -1;
+	for (;;) {
+		union {
+			struct cmsghdr h;
+			char buf[CMSG_SPACE(sizeof(int))];
+		} cm;
+		struct iovec iov = { .iov_base = msg, .iov_len = 4 * sizeof(int32_t) };
+		struct msghdr mh = { .msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = cm.buf,
+				     .msg_controllen = sizeof(cm.buf) };
+		int got = -1;
+		/* A failure message is one write of 16 bytes: whole on a
+		 * pipe too (PIPE_BUF). */
+		ssize_t n = sock ? recvmsg(fd, &mh, MSG_CMSG_CLOEXEC)
+				 : read(fd, msg, 4 * sizeof(int32_t));
 
-	while (got < 4 * sizeof(int32_t)) {
-		ssize_t n = read(fd, (char *)msg + got, 4 * sizeof(int32_t) - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
+		for (struct cmsghdr *c = n >= 0 && sock ? CMSG_FIRSTHDR(&mh) : NULL; c;
+		     c = CMSG_NXTHDR(&mh, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+			    c->cmsg_len == CMSG_LEN(sizeof(int)) && got < 0)
+				memcpy(&got, CMSG_DATA(c), sizeof(int));
+		if (sock && n == (ssize_t)(4 * sizeof(int32_t)) && msg[0] == LF_STAGE_NONE &&
+		    got >= 0 && *table_fd < 0 && !(mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
+			*table_fd = got;
+			continue;
+		}
+		if (got >= 0)
+			close(got);
+		close(fd);
+		if (n == 0)
+			return 0;
+		if (n < 0 || msg[0] == LF_STAGE_NONE || (sock && (mh.msg_flags & MSG_TRUNC)))
+			return 1;
+		return (size_t)n;
 	}
-	close(fd);
-	return got;
 }
 
 /* Clones the child on its own stack in our memory (CLONE_VM) and sleeps
@@ -488,8 +568,9 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	sigset_t block, saved, all, during;
 	struct rlimit rl;
 	struct sigaction chld;
-	int pfd[2], r;
+	int pfd[2], r, table_fd;
 	int32_t msg[4];
+	struct statx ns_id = { 0 };
 	pid_t pid;
 
 	if (fail) {
@@ -527,13 +608,19 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	wait_set(&block);
 	if ((r = pthread_sigmask(SIG_SETMASK, &all, &saved)) != 0)
 		return -r;
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
+	/* With masks to watch, a packet socket rather than a pipe: it
+	 * carries the mount table's descriptor, and keeps each message
+	 * whole. */
+	args.watch = lf_mask_watch_needed(o->ns);
+	if ((args.watch ? socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pfd)
+			: pipe2(pfd, O_CLOEXEC)) < 0) {
 		r = -errno;
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		return r;
 	}
 	args.errfd = pfd[1];
 	args.readfd = pfd[0];
+	args.ns_id = &ns_id;
 	pid = child_clone(&args);
 	during = saved;
 	for (int i = 1; i < _NSIG; i++)
@@ -546,16 +633,24 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		return pid;
 	}
-	size_t got = pipe_read(pfd[0], msg);
+	size_t got = chan_read(pfd[0], args.watch, msg, &table_fd);
 	if (got == 0) {
 		out->pid = pid;
 		out->saved_mask = saved;
 		out->waited = false;
-		lf_mask_watch_start(out, o->ns);
+		out->reap_others = false;
+		out->ns_ino = (ino_t)ns_id.stx_ino;
+		out->ns_dev = makedev(ns_id.stx_dev_major, ns_id.stx_dev_minor);
+		lf_mask_watch_start(out, o->ns, table_fd);
 		return 0;
 	}
 
-	/* The child failed before exec and is exiting: reap it. */
+	/* The child failed before exec and is exiting: reap it (killed
+	 * first when what it said could not be read: it may have exec'ed). */
+	if (table_fd >= 0)
+		close(table_fd);
+	if (got != sizeof(msg))
+		kill(pid, SIGKILL);
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -574,6 +669,23 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	return msg[1] > 0 ? -msg[1] : -EPROTO;
 }
 
+/* Reaps every child that has ended but the program, for a subreaper
+ * (l->reap_others): true when the program itself had ended among them,
+ * its status then in *st. Stops of the program are not asked for here
+ * (no WUNTRACED): lf_launch_wait's own waitpid sees them. */
+static bool reap_others(const struct lf_launch *l, int *st)
+{
+	pid_t w;
+	int s;
+
+	while ((w = waitpid(-1, &s, WNOHANG)) > 0)
+		if (w == l->pid) {
+			*st = s;
+			return true;
+		}
+	return false;
+}
+
 /* Forwards a signal the caller got (see lf_launch_wait). */
 static void forward(const struct lf_launch *l, int sig, int code)
 {
@@ -587,27 +699,27 @@ static void forward(const struct lf_launch *l, int sig, int code)
 /* Waits for a signal, or a change of the masks' mount table (then checks
  * it): the signals arrive through a signalfd, so that one poll(2) waits
  * for both. Returns 0, or a negative errno (then the caller waits as
- * without a watch). */
+ * without a watch: the watch has failed and the program is killed). */
 static int wait_watched(struct lf_launch *l, int sfd)
 {
 	struct pollfd p[2] = { { sfd, POLLIN, 0 }, { l->mnt_fd, POLLPRI, 0 } };
 	struct signalfd_siginfo ss;
 
-	if (poll(p, l->mnt_fd >= 0 ? 2 : 1, -1) < 0)
-		return errno == EINTR ? 0 : -errno;
+	if (poll(p, l->mnt_fd >= 0 ? 2 : 1, -1) < 0) {
+		if (errno == EINTR)
+			return 0;
+		int e = errno;
+		lf_mask_watch_fail(l, e);
+		return -e;
+	}
 	if (l->mnt_fd >= 0 && (p[1].revents & (POLLPRI | POLLERR | POLLNVAL))) {
 		int r = lf_mask_watch_check(l);
 		/* Fell (the program is killed), or the table cannot be read:
 		 * either way no more to watch. */
-		if (r != 0) {
-			if (r < 0)
-				l->watch_err = -r;
+		if (r < 0)
+			lf_mask_watch_fail(l, -r);
+		else if (r > 0)
 			lf_mask_watch_stop(l);
-			if (r < 0) {
-				kill(l->pid, SIGKILL);
-				lf_mask_watch_signal(l, SIGKILL);
-			}
-		}
 	}
 	if (p[0].revents & POLLIN)
 		while (read(sfd, &ss, sizeof(ss)) == (ssize_t)sizeof(ss))
@@ -626,11 +738,8 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 	wait_set(&set);
 	if (l->mnt_fd >= 0) {
 		sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-		if (sfd < 0) {
-			/* Unwatched from here: run says so. */
-			l->watch_err = errno;
-			lf_mask_watch_stop(l);
-		}
+		if (sfd < 0)
+			lf_mask_watch_fail(l, errno); /* run says why */
 	}
 	for (;;) {
 		pid_t w = waitpid(l->pid, &st, WNOHANG | WUNTRACED);
@@ -652,10 +761,9 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 			int fell = watched ? lf_mask_watch_check(l) : 0;
 			if (fell != 0) {
 				if (fell < 0)
-					l->watch_err = -fell; /* unreadable: fail closed */
-				lf_mask_watch_stop(l);
-				kill(l->pid, SIGKILL);
-				lf_mask_watch_signal(l, SIGKILL);
+					lf_mask_watch_fail(l, -fell); /* unreadable */
+				else
+					lf_mask_watch_stop(l);
 				kill(l->pid, SIGCONT);
 				continue;
 			}
@@ -670,6 +778,8 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 			r = -errno;
 			break;
 		}
+		if (l->reap_others && reap_others(l, &st))
+			break;
 		if (sfd >= 0) {
 			if (wait_watched(l, sfd) == 0)
 				continue;

@@ -9,7 +9,10 @@
  * program path search, the scrubbed environment, the seccomp BPF program
  * and the ruleset descriptor. The child makes only async-signal-safe
  * system calls, and reports any failure through a close-on-exec pipe
- * before it exits without running the program (doc/launch.md).
+ * before it exits without running the program (doc/launch.md). When
+ * there are masks to watch, the pipe is a socket pair instead, through
+ * which it also hands the parent its mount table, opened before it
+ * execs.
  */
 #ifndef LF_LAUNCH_LAUNCH_H
 #define LF_LAUNCH_LAUNCH_H
@@ -37,6 +40,8 @@ enum lf_launch_stage {
 	LF_STAGE_CAPS = 8,	 /* dropping capabilities (after NNP, before seccomp) */
 	LF_STAGE_PARENT = 9,	 /* PR_SET_PDEATHSIG, first of all */
 	LF_STAGE_NAMESPACE = 10, /* the mount namespace and its masks (mountns.h) */
+	LF_STAGE_WATCH = 11,	 /* opening the namespace's mount table, to watch
+				    the masks (maskwatch.c) */
 };
 
 const char *lf_launch_stage_name(enum lf_launch_stage stage);
@@ -101,38 +106,51 @@ struct lf_launch {
 	sigset_t saved_mask; /* the caller's mask, restored by lf_launch_wait */
 	bool waited;
 	/* The masks, watched while the program runs (maskwatch.c): */
-	int mnt_fd;		     /* /proc/PID/mountinfo, -1: not watched */
+	int mnt_fd;		     /* the namespace's mount table, -1: not
+					watched */
 	const struct lf_ns_plan *ns; /* the plan whose masks are watched */
 	int fell;		     /* the op whose mask fell (the program was
 					killed), -1: none */
-	int watch_err;		     /* why the masks could not be watched, 0 */
-	bool chrooted;		     /* ... because the program changed its root
-					before the watch could start */
+	int watch_err;		     /* why the masks could not be watched (the
+					program was killed), 0 */
 	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
 	dev_t ns_dev;
+	bool reap_others; /* a subreaper's wait: reap every other child that
+			     ends (the program's orphans), not only the program */
 };
 
-/* maskwatch.c. Starts watching the masks of ns (NULL: none) for the
- * started child l (l->pid set): opens its mount table and checks it once.
- * A watch that cannot start sets l->watch_err and leaves mnt_fd at -1. */
-void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns);
+/* maskwatch.c. Whether ns has a mask to watch (a hidden path or a
+ * read-only bind): the child then opens its mount table before it execs
+ * and hands it over. */
+bool lf_mask_watch_needed(const struct lf_ns_plan *ns);
+/* Starts watching the masks of ns (NULL: none) for the started child l
+ * (l->pid, l->ns_ino and l->ns_dev set) through table_fd, the mount table
+ * the child opened in its namespace before it exec'ed (-1: none; taken
+ * over, closed by lf_mask_watch_stop), and checks it once. Opened there,
+ * the table shows the namespace from the launcher's root whatever the
+ * program does after its exec (a chroot). A watch that cannot start (no
+ * table where masks are to be watched, or one that cannot be read)
+ * kills the program and sets l->watch_err (fail closed). */
+void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int table_fd);
 /* Reads the mount table again: when a mask is missing, sets l->fell and
  * kills the program (SIGKILL). Returns 1 (a mask fell), 0, or a negative
  * errno (the table could not be read). */
 int lf_mask_watch_check(struct lf_launch *l);
+/* Gives up watching because of err (a positive errno): kills the program
+ * and every process in its namespace (fail closed), sets l->watch_err,
+ * closes the table. */
+void lf_mask_watch_fail(struct lf_launch *l, int err);
 void lf_mask_watch_stop(struct lf_launch *l);
 /* Sends sig to every process in the program's mount namespace but the
  * caller (a /proc walk, /proc/N/ns/mnt against the namespace's inode):
  * how many, or a negative errno. */
 int lf_mask_watch_signal(const struct lf_launch *l, int sig);
 
-/* spawn.c. After lf_child_wait: the path whose mask fell while the
- * program ran (it was killed then), or NULL; *watch_err, why the masks
- * could not be watched (0: they were, or there were none). */
-const char *lf_child_mask_fell(const struct lf_child *c, int *watch_err);
-/* Whether the watch could not start because the program changed its
- * root first. */
-bool lf_child_watch_chrooted(const struct lf_child *c);
+/* spawn.c. For a caller that is a child subreaper (lf_run_start): while
+ * lf_child_wait waits, every other child of the process that ends (an
+ * orphan of the program, reparented to it) is reaped at once, so that a
+ * long run does not keep them as zombies until its end. */
+void lf_child_reap_orphans(struct lf_child *c);
 
 /* Why a child did not exec. */
 struct lf_launch_failure {
@@ -152,11 +170,11 @@ struct lf_launch_failure {
  * when the calling thread ends (PR_SET_PDEATHSIG), and exits at once when
  * the caller is already gone; it drops every capability but a small kept
  * set (doc/launch.md) after no-new-privs.
- * Returns 0 once the program has been exec'ed (the error pipe saw EOF),
+ * Returns 0 once the program has been exec'ed (the error channel saw EOF),
  * with *out filled; or a negative errno: -ECHILD-style failures of the
  * child carry the child's errno (negated) with *fail filled (the child
  * has been reaped and the caller's mask restored), other values are the
- * parent's own pipe2/fork errors (fail->stage == LF_STAGE_NONE). */
+ * parent's own socketpair/clone errors (fail->stage == LF_STAGE_NONE). */
 int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		    struct lf_launch_failure *fail);
 

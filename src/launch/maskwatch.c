@@ -12,12 +12,16 @@
  * stop the program. The namespace's mount table, /proc/PID/mountinfo,
  * signals every change to poll(2) (POLLPRI); the descriptor also keeps
  * the namespace alive until it is closed, so that a check never reads
- * the table of a namespace already gone.
+ * the table of a namespace already gone. The child opens it once its
+ * masks are made, before it execs, and hands it over (launch.c): the
+ * kernel shows a table from the root its reader had when it opened it,
+ * so one opened after the exec could show a program's chroot instead.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/mount.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -137,26 +141,6 @@ static int table_scan(const struct lf_launch *l)
 	return fell;
 }
 
-/* Whether the table read through fd shows the namespace from "/": the
- * kernel shows it from the root the reading task had when the file was
- * opened, and leaves out what lies outside it; a program that changed
- * its root (chroot, as root) before the open shows only its part. */
-static bool table_from_root(int fd)
-{
-	char *table = table_read(fd);
-	bool root = false;
-
-	for (char *line = table, *next; line && *line && !root; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		const char *mp = mount_point(line);
-		root = mp && !strcmp(mp, "/");
-	}
-	free(table);
-	return root;
-}
-
 int lf_mask_watch_check(struct lf_launch *l)
 {
 	/* The kernel hands the table out a page per read(2), each page
@@ -188,115 +172,179 @@ int lf_mask_watch_check(struct lf_launch *l)
 	return fell >= 0;
 }
 
-int lf_mask_watch_signal(const struct lf_launch *l, int sig)
+/* Whether stat of path names the program's namespace. */
+static bool ns_is(const struct lf_launch *l, const char *path)
 {
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_ino == l->ns_ino && st.st_dev == l->ns_dev;
+}
+
+/* Whether process pid (a /proc entry) has a thread in the program's
+ * namespace. Its main thread's link says, unless that thread has ended
+ * while others run on (its links are gone then): such a process is
+ * looked at thread by thread, or it would hide from the walk. */
+static bool in_ns(const struct lf_launch *l, const char *pid)
+{
+	char path[96];
 	DIR *d;
+	struct dirent *e;
+	bool in = false;
+
+	snprintf(path, sizeof(path), "/proc/%.20s/ns/mnt", pid);
+	if (ns_is(l, path))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!in && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || !strcmp(e->d_name, pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/task/%.20s/ns/mnt", pid, e->d_name);
+		in = ns_is(l, path);
+	}
+	closedir(d);
+	return in;
+}
+
+/* The state letter of a /proc stat file (R, S, T, Z...), 0 when it
+ * cannot be read. */
+static char state_of(const char *path)
+{
+	char buf[512];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/* Whether process pid is stopped: its main thread, or, when that thread
+ * has ended while others run on, every thread still there. */
+static bool stopped(const char *pid)
+{
+	char path[96];
+	DIR *d;
+	struct dirent *e;
+	bool all = true;
+
+	snprintf(path, sizeof(path), "/proc/%.20s/stat", pid);
+	char st = state_of(path);
+	if (st == 'T' || st == 't')
+		return true;
+	if (st != 'Z')
+		return false;
+	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (all && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || !strcmp(e->d_name, pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/task/%.20s/stat", pid, e->d_name);
+		st = state_of(path);
+		all = !st || st == 'T' || st == 't' || st == 'Z' || st == 'X';
+	}
+	closedir(d);
+	return all;
+}
+
+/* One walk of /proc: sig to every process of the namespace. Returns how
+ * many still needed it (for SIGSTOP, the ones not stopped yet), or a
+ * negative errno. */
+static int signal_pass(const struct lf_launch *l, int sig)
+{
+	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int n = 0;
 
-	if (!l->ns_ino)
-		return 0;
-	d = opendir("/proc");
 	if (!d)
 		return -errno;
 	while ((e = readdir(d))) {
-		char path[64];
-		struct stat st;
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 
-		if (*end || pid <= 0 || pid == (long)getpid())
+		if (*end || pid <= 0 || pid == (long)getpid() || !in_ns(l, e->d_name))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/ns/mnt", pid);
-		if (stat(path, &st) == 0 && st.st_ino == l->ns_ino && st.st_dev == l->ns_dev &&
-		    kill((pid_t)pid, sig) == 0)
+		if (sig == SIGSTOP && stopped(e->d_name))
+			continue;
+		if (kill((pid_t)pid, sig) == 0)
 			n++;
 	}
 	closedir(d);
 	return n;
 }
 
-/* The mount table of the first task of pid that still has a namespace
- * (the main thread may have ended while others run: its own table is
- * gone, EINVAL), or -1 with errno. */
-static int table_open_task(pid_t pid)
+int lf_mask_watch_signal(const struct lf_launch *l, int sig)
 {
-	char path[96];
-	DIR *d;
-	struct dirent *e;
-	int fd = -1, err = EINVAL;
+	int total = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while (fd < 0 && (e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/mountinfo", (int)pid, e->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 && errno != EINVAL)
-			err = errno;
+	if (!l->ns_ino)
+		return 0;
+	/* A process may fork while a walk passes it, its child landing
+	 * behind the walk: SIGKILL and SIGSTOP walk again until a walk
+	 * finds no process of the namespace left alive (a killed process's
+	 * links are gone once it has exited), or none left running. */
+	for (int pass = 0; pass < 64; pass++) {
+		int n = signal_pass(l, sig);
+
+		if (n < 0)
+			return total ? total : n;
+		total += n;
+		if (n == 0 || (sig != SIGKILL && sig != SIGSTOP))
+			break;
+		if (sig == SIGSTOP)
+			sched_yield(); /* let the stops land */
 	}
-	closedir(d);
-	if (fd < 0)
-		errno = err;
-	return fd;
+	return total;
 }
 
-void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns)
+bool lf_mask_watch_needed(const struct lf_ns_plan *ns)
 {
-	char path[64];
-	bool any = false;
+	for (size_t i = 0; ns && i < ns->nops; i++)
+		if (watched(&ns->ops[i]))
+			return true;
+	return false;
+}
 
-	l->mnt_fd = -1;
+void lf_mask_watch_fail(struct lf_launch *l, int err)
+{
+	if (!l->watch_err)
+		l->watch_err = err;
+	lf_mask_watch_stop(l);
+	kill(l->pid, SIGKILL);
+	lf_mask_watch_signal(l, SIGKILL);
+}
+
+void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int table_fd)
+{
+	l->mnt_fd = table_fd;
 	l->ns = NULL;
 	l->fell = -1;
 	l->watch_err = 0;
-	l->chrooted = false;
-	for (size_t i = 0; ns && i < ns->nops; i++)
-		any = any || watched(&ns->ops[i]);
-	if (!any)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)l->pid);
-	struct stat st;
-	if (stat(path, &st) == 0) {
-		l->ns_ino = st.st_ino;
-		l->ns_dev = st.st_dev;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)l->pid);
-	l->mnt_fd = open(path, O_RDONLY | O_CLOEXEC);
-	/* The main thread gone (EINVAL): another thread may run on. */
-	if (l->mnt_fd < 0 && errno == EINVAL)
-		l->mnt_fd = table_open_task(l->pid);
-	if (l->mnt_fd < 0) {
-		/* No task of the program has a namespace left: it is ending
-		 * (its tasks lose it before they can be waited for), and
-		 * nothing runs there that the end of the run does not kill.
-		 * Anything else is a watch that could not start: the
-		 * program is stopped (fail closed) and run says why. */
-		if (errno != EINVAL) {
-			l->watch_err = errno;
-			kill(l->pid, SIGKILL);
-		}
-		return;
-	}
-	if (!table_from_root(l->mnt_fd)) {
-		/* The program changed its root between its exec and this
-		 * open: its table shows only its part. Unwatched, and run
-		 * says so. */
-		l->watch_err = ENOTDIR;
-		l->chrooted = true;
+	if (!lf_mask_watch_needed(ns)) {
 		lf_mask_watch_stop(l);
+		return;
+	}
+	/* The child opened the table once its masks were made, or failed
+	 * before its exec; a table missing here is a broken hand-over. */
+	if (table_fd < 0) {
+		lf_mask_watch_fail(l, EPROTO);
 		return;
 	}
 	l->ns = ns;
-	/* What fell between the program's exec and this open. */
+	/* What fell between the child's open and this check. */
 	int r = lf_mask_watch_check(l);
-	if (r < 0) {
-		l->watch_err = -r;
-		lf_mask_watch_stop(l);
-	}
+	if (r < 0)
+		lf_mask_watch_fail(l, -r);
 }
 
 void lf_mask_watch_stop(struct lf_launch *l)

@@ -19,21 +19,39 @@
 
 #include "launch/launch.h"
 
-/* Kills every child /proc lists; returns how many. */
+/* Kills every child /proc lists, the whole list however long; returns
+ * how many. */
 static int kill_listed(const char *path, bool *listed)
 {
-	char buf[4096];
+	size_t cap = 4096, len = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), killed = 0;
-	ssize_t n = -1;
+	char *buf;
 
 	*listed = fd >= 0;
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	if (n <= 0)
+	if (fd < 0)
 		return 0;
-	buf[n] = '\0';
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return 0; /* the caller walks again */
+	}
+	for (;;) {
+		if (cap - len < 512) {
+			char *grown = realloc(buf, cap * 2);
+			if (!grown)
+				break; /* kill what was read; the caller walks again */
+			buf = grown;
+			cap *= 2;
+		}
+		ssize_t n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
 	for (char *q = buf, *end;; q = end) {
 		long pid = strtol(q, &end, 10);
 		if (end == q)
@@ -41,6 +59,7 @@ static int kill_listed(const char *path, bool *listed)
 		if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
 			killed++;
 	}
+	free(buf);
 	return killed;
 }
 
@@ -61,6 +80,10 @@ int lf_orphans_kill(void)
 			continue;
 		if (w < 0)
 			break; /* ECHILD: none left */
+		/* and every other one that has ended: a process that forks
+		 * and exits in a loop leaves one a generation */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
 		/* A child /proc did not list (no CONFIG_PROC_CHILDREN, or one
 		 * being reparented): try again a bounded number of times. */
 		if (w == 0 && !any && (!listed || ++idle > 1000))

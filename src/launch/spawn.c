@@ -377,18 +377,23 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 	return 0;
 }
 
-const char *lf_child_mask_fell(const struct lf_child *c, int *watch_err)
+const char *lf_child_mask_fell(const struct lf_child *c)
 {
-	*watch_err = c && c->started ? c->launch.watch_err : 0;
 	if (!c || !c->started || c->launch.fell < 0 || !c->launch.ns ||
 	    (size_t)c->launch.fell >= c->launch.ns->nops)
 		return NULL;
 	return c->launch.ns->ops[c->launch.fell].path;
 }
 
-bool lf_child_watch_chrooted(const struct lf_child *c)
+void lf_child_reap_orphans(struct lf_child *c)
 {
-	return c && c->started && c->launch.chrooted;
+	if (c && c->started)
+		c->launch.reap_others = true;
+}
+
+int lf_child_watch_error(const struct lf_child *c)
+{
+	return c && c->started ? c->launch.watch_err : 0;
 }
 
 pid_t lf_child_pid(const struct lf_child *c)

@@ -635,6 +635,50 @@ static void usage(void)
 			usage();     \
 	} while (0)
 
+static void op_fork_chain(const char *file, int seconds)
+{
+	char leak[4096], end_path[4096];
+	pid_t pid = fork();
+
+	if (pid != 0) {
+		result(pid);
+		return;
+	}
+	/* The probe's output is read to its end: the chain keeps none of it. */
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		close(null);
+	}
+	snprintf(leak, sizeof(leak), "%s.chain", file);
+	snprintf(end_path, sizeof(end_path), "%s.deadline", file);
+	time_t end = time(NULL) + seconds;
+	while (time(NULL) < end) {
+		pid_t next = fork();
+		if (next > 0)
+			_exit(0);
+		if (next < 0)
+			continue;
+		char buf[256];
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t n = read(fd, buf, sizeof(buf));
+			close(fd);
+			int o = open(leak, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+			if (o >= 0 && n > 0 && write(o, buf, (size_t)n) < 0)
+				n = 0;
+			if (o >= 0)
+				close(o);
+		}
+		usleep(500);
+	}
+	int o = open(end_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (o >= 0)
+		close(o);
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1128,6 +1172,15 @@ int main(int argc, char **argv)
 			if (pid > 0)
 				waitpid(pid, NULL, 0);
 			result(pid);
+		} else if (!strcmp(op, "fork-chain")) {
+			/* fork-chain FILE SECONDS: a chain of processes beside
+			 * the probe, each forking the next and exiting at once,
+			 * each appending FILE's content to FILE.chain and
+			 * pausing 0.5 ms; after SECONDS it gives up and makes
+			 * FILE.deadline. */
+			NEED(2);
+			op_fork_chain(argv[i + 1], atoi(argv[i + 2]));
+			i += 2;
 		} else if (!strcmp(op, "count")) {
 			NEED(1);
 			op_count(argv[++i]);

@@ -617,6 +617,41 @@ static void test_spawn_sandbox(void **state)
 	}
 }
 
+/* Fails the test where no mount namespace can be made (the masks need
+ * one), skips it where the user turned them off. */
+static void need_namespace(void)
+{
+	bool ns = false;
+
+	assert_true(lf_namespace_probe(&ns, NULL, NULL, 0) >= 0);
+	if (!ns) {
+		if (getenv("LANDFENCE_NO_NAMESPACES")) {
+			print_message("no mount namespace (LANDFENCE_NO_NAMESPACES): no masks\n");
+			skip();
+		}
+		fail_msg("no mount namespace on this machine: the masks cannot be tested");
+	}
+}
+
+/* A child of argv prepared under the policy text in the project dir
+ * (canonical), which is its working directory too; the caller frees
+ * the four values. */
+static void child_in(const char *policy, const char *dir, char **argv, struct lf_policy **p,
+		     struct lf_effective **e, struct lf_plan **plan, struct lf_child **c)
+{
+	struct lf_diag d = { 0 };
+
+	assert_int_equal(
+		lf_policy_parse(policy, strlen(policy), "policy.json", LF_LAYER_PROJECT, p, &d), 0);
+	const struct lf_policy *layers[] = { *p };
+	assert_int_equal(lf_effective_resolve(layers, 1, e), 0);
+	struct lf_context ctx = { .project_root = dir };
+	assert_int_equal(lf_plan_compile(*e, &ctx, plan), 0);
+	struct lf_child_opts o = { .size = sizeof(o), .project_root = dir, .cwd = dir };
+	if (lf_child_new(*e, *plan, &o, argv, c, &d) != 0)
+		fail_msg("lf_child_new: %s", d.message);
+}
+
 /* The masks' targets are looked at twice: by the facts step when the
  * value is compiled, and by the child, on descriptors, just before it
  * mounts. Whatever changed in between — a masked directory or a parent
@@ -643,18 +678,10 @@ static void test_mask_targets_changed_before_mount(void **state)
 		{ "mv .env env.old && ln -s env.old .env", ELOOP },
 	};
 	char proj[PATH_MAX], canon[PATH_MAX], ran[PATH_MAX + 8];
-	bool ns = false;
 	(void)state;
 	NEED_LANDLOCK();
 
-	assert_true(lf_namespace_probe(&ns, NULL, NULL, 0) >= 0);
-	if (!ns) {
-		if (getenv("LANDFENCE_NO_NAMESPACES")) {
-			print_message("no mount namespace (LANDFENCE_NO_NAMESPACES): no masks\n");
-			skip();
-		}
-		fail_msg("no mount namespace on this machine: the masks cannot be tested");
-	}
+	need_namespace();
 	snprintf(proj, sizeof(proj), "%s/race", tmp_root);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct lf_policy *p = NULL;
@@ -668,16 +695,8 @@ static void test_mask_targets_changed_before_mount(void **state)
 		   proj, proj, proj, proj, proj, proj);
 		assert_non_null(realpath(proj, canon));
 		snprintf(ran, sizeof(ran), "%s/ran", canon);
-		assert_int_equal(lf_policy_parse(policy, strlen(policy), "race.json",
-						 LF_LAYER_PROJECT, &p, &d),
-				 0);
-		const struct lf_policy *layers[] = { p };
-		assert_int_equal(lf_effective_resolve(layers, 1, &e), 0);
-		struct lf_context ctx = { .project_root = canon };
-		assert_int_equal(lf_plan_compile(e, &ctx, &plan), 0);
-		struct lf_child_opts o = { .size = sizeof(o), .project_root = canon, .cwd = canon };
 		char *argv[] = { "sh", "-c", "touch ran", NULL };
-		assert_int_equal(lf_child_new(e, plan, &o, argv, &c, &d), 0);
+		child_in(policy, canon, argv, &p, &e, &plan, &c);
 		assert_true(lf_sandbox_mask_count(lf_child_sandbox(c)) >= 3);
 		sh("cd %s && %s", canon, cases[i].change);
 		int r = lf_child_start(c, &d);
@@ -696,10 +715,89 @@ static void test_mask_targets_changed_before_mount(void **state)
 	}
 }
 
+/* A mask that falls while the program runs: its name renamed over
+ * outside the sandbox (an editor's save) takes the mount off in every
+ * namespace, and the library kills the program at once and says which
+ * mask fell (lf_child_mask_fell), not only run. As root the program
+ * first changes its root to the project: the table the watch reads was
+ * opened by the child before its exec, from the launcher's root, so a
+ * chroot does not blind it (a table opened after the exec would show
+ * only the program's part: every mask missing, or none watched). */
+static void test_mask_watch(void **state)
+{
+	static const char policy[] =
+		"{\"version\": 1, \"fallback\": \"deny\", \"rules\": ["
+		"{\"effect\": \"allow\", \"capability\": \"read\", \"paths\": [\"**\"]},"
+		"{\"effect\": \"allow\", \"capability\": \"write\", \"paths\": [\"**\"]},"
+		"{\"effect\": \"deny\", \"capability\": \"read\", \"paths\": [\".env\"]}]}";
+	static const char script[] = "import os, time\n"
+				     "root = ''\n"
+				     "if os.geteuid() == 0:\n"
+				     "    os.chroot('.')\n"
+				     "    root = ' '.join(sorted(os.listdir('/')))\n"
+				     "with open('started.new', 'w') as f:\n"
+				     "    f.write(root)\n"
+				     "os.rename('started.new', 'started')\n"
+				     "for _ in range(600):\n"
+				     "    time.sleep(0.05)\n"
+				     "    with open('.env') as f:\n"
+				     "        open('seen', 'a').write(f.read())\n"
+				     "open('after', 'w').close()\n";
+	char proj[PATH_MAX], canon[PATH_MAX], path[PATH_MAX + 16], want[PATH_MAX + 8];
+	struct lf_policy *p = NULL;
+	struct lf_effective *e = NULL;
+	struct lf_plan *plan = NULL;
+	struct lf_child *c = NULL;
+	struct lf_diag d = { 0 };
+	int status = 0;
+	(void)state;
+	NEED_LANDLOCK();
+
+	need_namespace();
+	snprintf(proj, sizeof(proj), "%s/watch", tmp_root);
+	sh("rm -rf %s && mkdir -p %s && echo SECRET=1 > %s/.env", proj, proj, proj);
+	assert_non_null(realpath(proj, canon));
+	char *argv[] = { "python3", "-c", (char *)script, NULL };
+	child_in(policy, canon, argv, &p, &e, &plan, &c);
+	assert_true(lf_sandbox_mask_count(lf_child_sandbox(c)) >= 1);
+	if (lf_child_start(c, &d) != 0)
+		fail_msg("start: %s", d.message);
+	snprintf(path, sizeof(path), "%s/started", canon);
+	for (int i = 0; i < 600 && access(path, F_OK) < 0; i++)
+		usleep(50000);
+	assert_int_equal(access(path, F_OK), 0);
+	if (geteuid() == 0) {
+		/* The program's root is the project now: "/" lists .env. */
+		char seen[4096] = "";
+		FILE *f = fopen(path, "re");
+		assert_non_null(f);
+		size_t n = fread(seen, 1, sizeof(seen) - 1, f);
+		seen[n] = '\0';
+		fclose(f);
+		if (!strstr(seen, ".env"))
+			fail_msg("the program did not change its root: / holds %s", seen);
+	}
+	sh("cd %s && echo SECRET=2 > .env.new && mv .env.new .env", canon);
+	assert_int_equal(lf_child_wait(c, &status), 0);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+		fail_msg("the program was not killed after its mask fell: status %#x", status);
+	snprintf(want, sizeof(want), "%s/.env", canon);
+	assert_non_null(lf_child_mask_fell(c));
+	assert_string_equal(lf_child_mask_fell(c), want);
+	assert_int_equal(lf_child_watch_error(c), 0);
+	snprintf(path, sizeof(path), "%s/after", canon);
+	assert_int_equal(access(path, F_OK), -1);
+	lf_child_free(c);
+	lf_plan_free(plan);
+	lf_effective_free(e);
+	lf_policy_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mask_targets_changed_before_mount),
+		cmocka_unit_test(test_mask_watch),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_env_scrub),
 		cmocka_unit_test(test_seccomp_filter),

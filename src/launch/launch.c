@@ -302,11 +302,11 @@ struct child_args {
 	struct statx *ns_id; /* its mount namespace's inode and device */
 };
 
-/* Moves the error channel, the ruleset and the user namespace of an id-mapped
- * mount to fixed numbers, then drops every other inherited descriptor:
- * the program must not inherit a way around the sandbox (an O_PATH to
- * $HOME, a socket, ...). A user namespace's descriptor reaches no file;
- * it is closed once the mounts are made. Returns the ruleset's
+/* Moves the error channel, the ruleset and the user namespace of an
+ * id-mapped mount to fixed numbers, then drops every other inherited
+ * descriptor: the program must not inherit a way around the sandbox (an
+ * O_PATH to $HOME, a socket, ...). A user namespace's descriptor reaches
+ * no file; it is closed once the mounts are made. Returns the ruleset's
  * descriptor (-1 when there is none); sets *errfd and *nsfd (-1 none). */
 CHILD static int child_fds(const struct child_args *a, int *errfd, int *nsfd)
 {
@@ -352,11 +352,12 @@ CHILD static int child_fds(const struct child_args *a, int *errfd, int *nsfd)
 /* Opens the namespace's mount table, now that the masks are made and
  * from the root the launcher has, and hands it to the parent through the
  * error channel (a socket pair when there is a watch), with nothing else
- * in the message (stage 0): the parent watches the masks through it. Opened here, before the exec, the table
- * is seen from that root whatever the program does afterwards (a root
- * program's chroot would otherwise show the parent only the program's
- * part of it). Also notes the namespace's identity (/proc/N/ns/mnt),
- * by which the parent finds its processes. */
+ * in the message (stage 0): the parent watches the masks through it.
+ * Opened here, before the exec, the table is seen from that root
+ * whatever the program does afterwards (a root program's chroot would
+ * otherwise show the parent only the program's part of it). Also notes
+ * the namespace's identity (/proc/N/ns/mnt), by which the parent finds
+ * its processes. */
 CHILD static void child_send_table(int errfd, const struct child_args *a)
 {
 	union {

@@ -489,13 +489,10 @@ int lf_run_start(struct lf_run *r, struct lf_diag *diag)
 	 * unseen: nothing runs. */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		e = -errno;
-		if (diag) {
-			memset(diag, 0, sizeof(*diag));
-			snprintf(diag->message, sizeof(diag->message),
-				 "the program did not run: cannot become the subreaper of its "
-				 "processes (PR_SET_CHILD_SUBREAPER): %s",
-				 strerror(-e));
-		}
+		lf_diag_set(diag, "", 0, 0,
+			    "the program did not run: cannot become the subreaper of its "
+			    "processes (PR_SET_CHILD_SUBREAPER): %s",
+			    strerror(-e));
 		return e;
 	}
 	e = lf_child_start(r->child, diag);

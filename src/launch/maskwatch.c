@@ -19,7 +19,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/mount.h>
 #include <sched.h>
 #include <signal.h>
@@ -70,9 +69,7 @@ static char *mount_point(char *line)
 	return p;
 }
 
-/* The table read whole from fd's start into a malloc'ed string; NULL
- * with errno. */
-static char *table_read(int fd)
+char *lf_read_whole(int fd)
 {
 	size_t cap = 16384, len = 0;
 	char *buf = malloc(cap);
@@ -113,7 +110,7 @@ static char *table_read(int fd)
 static int table_scan(const struct lf_launch *l)
 {
 	const struct lf_ns_plan *ns = l->ns;
-	char *table = table_read(l->mnt_fd);
+	char *table = lf_read_whole(l->mnt_fd);
 	bool *seen;
 
 	if (!table)
@@ -172,40 +169,13 @@ int lf_mask_watch_check(struct lf_launch *l)
 	return fell >= 0;
 }
 
-/* Whether stat of path names the program's namespace. */
-static bool ns_is(const struct lf_launch *l, const char *path)
+/* Whether stat of path names the namespace of the launch l. */
+static bool ns_is(const char *path, const void *l)
 {
+	const struct lf_launch *launch = l;
 	struct stat st;
 
-	return stat(path, &st) == 0 && st.st_ino == l->ns_ino && st.st_dev == l->ns_dev;
-}
-
-/* Whether process pid (a /proc entry) has a thread in the program's
- * namespace. Its main thread's link says, unless that thread has ended
- * while others run on (its links are gone then): such a process is
- * looked at thread by thread, or it would hide from the walk. */
-static bool in_ns(const struct lf_launch *l, const char *pid)
-{
-	char path[96];
-	DIR *d;
-	struct dirent *e;
-	bool in = false;
-
-	snprintf(path, sizeof(path), "/proc/%.20s/ns/mnt", pid);
-	if (ns_is(l, path))
-		return true;
-	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
-	d = opendir(path);
-	if (!d)
-		return false;
-	while (!in && (e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' || !strcmp(e->d_name, pid))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%.20s/task/%.20s/ns/mnt", pid, e->d_name);
-		in = ns_is(l, path);
-	}
-	closedir(d);
-	return in;
+	return stat(path, &st) == 0 && st.st_ino == launch->ns_ino && st.st_dev == launch->ns_dev;
 }
 
 /* The state letter of a /proc stat file (R, S, T, Z...), 0 when it
@@ -213,48 +183,71 @@ static bool in_ns(const struct lf_launch *l, const char *pid)
 static char state_of(const char *path)
 {
 	char buf[512];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (lf_proc_read(path, buf, sizeof(buf)) <= 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	const char *paren = strrchr(buf, ')');
 	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/* Whether the thread whose stat file is path is running: not stopped,
+ * not ending, not gone. */
+static bool running(const char *path, const void *unused)
+{
+	char st = state_of(path);
+
+	(void)unused;
+	return st && st != 'T' && st != 't' && st != 'Z' && st != 'X';
+}
+
+/* Whether test(path, ctx) holds for a thread of process pid other than
+ * its main one, path naming that thread's /proc file leaf: 1, 0, or -1
+ * when its threads cannot be listed. A process whose main thread has
+ * ended while others run on has no links of its own left: it is looked
+ * at thread by thread, or it would hide from the walk. */
+static int other_thread(const char *pid, const char *leaf,
+			bool (*test)(const char *path, const void *ctx), const void *ctx)
+{
+	char path[96];
+	DIR *d;
+	struct dirent *e;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || !strcmp(e->d_name, pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/task/%.20s/%s", pid, e->d_name, leaf);
+		found = test(path, ctx);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Whether process pid (a /proc entry) has a thread in the program's
+ * namespace. */
+static bool in_ns(const struct lf_launch *l, const char *pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%.20s/ns/mnt", pid);
+	return ns_is(path, l) || other_thread(pid, "ns/mnt", ns_is, l) == 1;
 }
 
 /* Whether process pid is stopped: its main thread, or, when that thread
  * has ended while others run on, every thread still there. */
 static bool stopped(const char *pid)
 {
-	char path[96];
-	DIR *d;
-	struct dirent *e;
-	bool all = true;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%.20s/stat", pid);
 	char st = state_of(path);
 	if (st == 'T' || st == 't')
 		return true;
-	if (st != 'Z')
-		return false;
-	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
-	d = opendir(path);
-	if (!d)
-		return false;
-	while (all && (e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' || !strcmp(e->d_name, pid))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%.20s/task/%.20s/stat", pid, e->d_name);
-		st = state_of(path);
-		all = !st || st == 'T' || st == 't' || st == 'Z' || st == 'X';
-	}
-	closedir(d);
-	return all;
+	return st == 'Z' && other_thread(pid, "stat", running, NULL) == 0;
 }
 
 /* One walk of /proc: sig to every process of the namespace. Returns how

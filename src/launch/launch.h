@@ -141,6 +141,10 @@ int lf_mask_watch_check(struct lf_launch *l);
  * closes the table. */
 void lf_mask_watch_fail(struct lf_launch *l, int err);
 void lf_mask_watch_stop(struct lf_launch *l);
+/* maskwatch.c. What fd holds, read whole from its start (a mount table,
+ * a /proc list of any length) into a malloc'ed NUL-terminated string
+ * (up to 64 MiB); NULL with errno. */
+char *lf_read_whole(int fd);
 /* Sends sig to every process in the program's mount namespace but the
  * caller (a /proc walk, /proc/N/ns/mnt against the namespace's inode):
  * how many, or a negative errno. */

@@ -23,35 +23,16 @@
  * how many. */
 static int kill_listed(const char *path, bool *listed)
 {
-	size_t cap = 4096, len = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), killed = 0;
 	char *buf;
 
 	*listed = fd >= 0;
 	if (fd < 0)
 		return 0;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return 0; /* the caller walks again */
-	}
-	for (;;) {
-		if (cap - len < 512) {
-			char *grown = realloc(buf, cap * 2);
-			if (!grown)
-				break; /* kill what was read; the caller walks again */
-			buf = grown;
-			cap *= 2;
-		}
-		ssize_t n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	buf = lf_read_whole(fd);
 	close(fd);
-	buf[len] = '\0';
+	if (!buf)
+		return 0; /* the caller walks again */
 	for (char *q = buf, *end;; q = end) {
 		long pid = strtol(q, &end, 10);
 		if (end == q)

@@ -177,7 +177,14 @@ struct lf_walk_budget {
 };
 
 #define LF_WALK_MAX_ENTRIES 200000u
-#define LF_WALK_MAX_MILLIS 3000u
+/* The entry budget bounds a walk's size; the time only stops a walk on a
+ * file system that answers, but so slowly that the launch would seem to
+ * hang. It is no bound on size: the first walk after a boot reads every
+ * directory from the disk. A launch with a 125,000-entry toolchain on
+ * PATH (pyenv's) took 2.0-3.6 s here from a cold cache (0.3 s warm), and
+ * with a bound of 3 s a fresh CI machine refused its first three such
+ * launches, which the next ones, from the page cache, allowed. */
+#define LF_WALK_MAX_MILLIS 300000u
 
 /* The entry budget of a walk that sets none: LANDFENCE_SCAN_MAX_ENTRIES
  * when set (decimal digits, > 0), else LF_WALK_MAX_ENTRIES. Returns 0, or

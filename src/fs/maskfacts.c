@@ -870,9 +870,9 @@ static int etc_visit(void *ctx, const struct lf_walk_entry *e)
 	return LF_WALK_SKIP;
 }
 
-/* Budget of the look at /etc: a Debian system has ~1,500 entries. */
+/* Budget of the look at /etc: a Debian system has ~1,500 entries. Its
+ * time is the walker's (LF_WALK_MAX_MILLIS). */
 #define ETC_MAX_ENTRIES 50000u
-#define ETC_MAX_MILLIS 2000u
 
 void lf_etc_scan_fini(struct lf_etc_scan *s)
 {
@@ -890,7 +890,6 @@ int lf_etc_scan(const char *root, struct lf_etc_scan *out)
 
 	memset(out, 0, sizeof(*out));
 	w.budget.max_entries = ETC_MAX_ENTRIES;
-	w.budget.max_millis = ETC_MAX_MILLIS;
 	lf_walk_begin(&w);
 	r = lf_walk_run(&w, root);
 	if (r == 0 && (w.incomplete || w.stopped) &&

@@ -642,6 +642,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		out->reap_others = false;
 		out->ns_ino = (ino_t)ns_id.stx_ino;
 		out->ns_dev = makedev(ns_id.stx_dev_major, ns_id.stx_dev_minor);
+		out->ns_fd = -1;
 		lf_mask_watch_start(out, o->ns, table_fd);
 		return 0;
 	}
@@ -793,7 +794,7 @@ int lf_launch_wait(struct lf_launch *l, int *status)
 	}
 	if (sfd >= 0)
 		close(sfd);
-	lf_mask_watch_stop(l);
+	lf_mask_watch_end(l);
 	l->waited = true;
 	pthread_sigmask(SIG_SETMASK, &l->saved_mask, NULL);
 	if (r == 0 && status)

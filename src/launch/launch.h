@@ -115,6 +115,9 @@ struct lf_launch {
 					program was killed), 0 */
 	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
 	dev_t ns_dev;
+	int ns_fd;	  /* holds the namespace while its processes may be
+		      signalled by its inode (a duplicate of the table's
+		      descriptor), -1: not held, none are */
 	bool reap_others; /* a subreaper's wait: reap every other child that
 			     ends (the program's orphans), not only the program */
 };
@@ -140,14 +143,21 @@ int lf_mask_watch_check(struct lf_launch *l);
  * and every process in its namespace (fail closed), sets l->watch_err,
  * closes the table. */
 void lf_mask_watch_fail(struct lf_launch *l, int err);
+/* Stops watching: closes the table. The namespace stays held. */
 void lf_mask_watch_stop(struct lf_launch *l);
+/* Stops watching and lets the namespace go (lf_launch_wait, at its end):
+ * no process is signalled by the namespace's inode afterwards. */
+void lf_mask_watch_end(struct lf_launch *l);
 /* maskwatch.c. What fd holds, read whole from its start (a mount table,
  * a /proc list of any length) into a malloc'ed NUL-terminated string
  * (up to 64 MiB); NULL with errno. */
 char *lf_read_whole(int fd);
 /* Sends sig to every process in the program's mount namespace but the
  * caller (a /proc walk, /proc/N/ns/mnt against the namespace's inode):
- * how many, or a negative errno. */
+ * how many, or a negative errno. Only while l->ns_fd holds the namespace
+ * (else 0, nothing sent): the kernel gives a freed namespace's inode
+ * number to the next one made, and a walk by a number no longer held
+ * would signal another launch's processes, or a service's. */
 int lf_mask_watch_signal(const struct lf_launch *l, int sig);
 
 /* spawn.c. For a caller that is a child subreaper (lf_run_start): while

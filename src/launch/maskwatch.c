@@ -12,13 +12,17 @@
  * stop the program. The namespace's mount table, /proc/PID/mountinfo,
  * signals every change to poll(2) (POLLPRI); the descriptor also keeps
  * the namespace alive until it is closed, so that a check never reads
- * the table of a namespace already gone. The child opens it once its
+ * the table of a namespace already gone. A duplicate of it holds the
+ * namespace until lf_launch_wait is done: the walks that stop or kill its
+ * processes know it by its inode number, which the kernel gives to the
+ * next namespace made once this one is freed. The child opens it once its
  * masks are made, before it execs, and hands it over (launch.c): the
  * kernel shows a table from the root its reader had when it opened it,
  * so one opened after the exec could show a program's chroot instead.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/mount.h>
 #include <sched.h>
 #include <signal.h>
@@ -280,7 +284,7 @@ int lf_mask_watch_signal(const struct lf_launch *l, int sig)
 {
 	int total = 0;
 
-	if (!l->ns_ino)
+	if (!l->ns_ino || l->ns_fd < 0)
 		return 0;
 	/* A process may fork while a walk passes it, its child landing
 	 * behind the walk: SIGKILL and SIGSTOP walk again until a walk
@@ -312,9 +316,9 @@ void lf_mask_watch_fail(struct lf_launch *l, int err)
 {
 	if (!l->watch_err)
 		l->watch_err = err;
-	lf_mask_watch_stop(l);
 	kill(l->pid, SIGKILL);
 	lf_mask_watch_signal(l, SIGKILL);
+	lf_mask_watch_stop(l);
 }
 
 void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int table_fd)
@@ -334,6 +338,14 @@ void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int t
 		return;
 	}
 	l->ns = ns;
+	/* The table holds the namespace (the kernel keeps it for the
+	 * reader), and a duplicate keeps it held once the watch stops, until
+	 * lf_launch_wait is done signalling its processes. */
+	l->ns_fd = fcntl(table_fd, F_DUPFD_CLOEXEC, 0);
+	if (l->ns_fd < 0) {
+		lf_mask_watch_fail(l, errno);
+		return;
+	}
 	/* What fell between the child's open and this check. */
 	int r = lf_mask_watch_check(l);
 	if (r < 0)
@@ -345,4 +357,12 @@ void lf_mask_watch_stop(struct lf_launch *l)
 	if (l->mnt_fd >= 0)
 		close(l->mnt_fd);
 	l->mnt_fd = -1;
+}
+
+void lf_mask_watch_end(struct lf_launch *l)
+{
+	lf_mask_watch_stop(l);
+	if (l->ns_fd >= 0)
+		close(l->ns_fd);
+	l->ns_fd = -1;
 }

@@ -395,6 +395,12 @@ def mask_falls(s):
         if state(proc.pid) == "T" or proc.poll() is not None:
             break
         time.sleep(0.05)
+    if state(proc.pid) != "T":
+        if proc.poll() is None:
+            proc.kill()
+        out, err = proc.communicate(timeout=60)
+        print("stop: state %s, exit %s\nstdout:\n%s\nstderr:\n%s"
+              % (state(proc.pid), proc.returncode, out, err))
     check(state(proc.pid) == "T", "landfence did not stop with the program")
     tmp = os.path.join(s.proj, ".env.new")
     with open(tmp, "w") as f:

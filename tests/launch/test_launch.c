@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -793,11 +794,92 @@ static void test_mask_watch(void **state)
 	lf_policy_free(p);
 }
 
+/* A process in a mount namespace of its own (a user namespace too when
+ * not root), waiting; its namespace's inode into *st. */
+static pid_t ns_member(struct stat *st)
+{
+	char path[64];
+	int p[2];
+	char c;
+
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* This process may have been made non-dumpable by a launch
+		 * of an earlier test; another user's /proc/PID/ns/mnt of a
+		 * non-dumpable process is out of reach. */
+		if (prctl(PR_SET_DUMPABLE, 1) != 0 ||
+		    unshare(geteuid() == 0 ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS) != 0)
+			_exit(1);
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	ssize_t n = read(p[0], &c, 1);
+	close(p[0]);
+	if (n != 1) {
+		waitpid(pid, NULL, 0);
+		fail_msg("no mount namespace of its own for a child");
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	if (stat(path, st) != 0) {
+		int e = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		fail_msg("%s: %s", path, strerror(e));
+	}
+	return pid;
+}
+
+/* The walks that stop and kill a namespace's processes know it by its
+ * inode number, which the kernel gives to the next namespace made once
+ * this one is freed (`unshare -m` five times in a row gets one number
+ * five times). They walk only while the launch holds the namespace: a
+ * walk by a number no longer held would signal another launch's
+ * processes, or a service's. */
+static void test_walk_only_a_held_namespace(void **state)
+{
+	struct stat a, b;
+	int st;
+	char path[64];
+	(void)state;
+
+	need_namespace();
+	pid_t pa = ns_member(&a);
+	struct lf_launch l = { .pid = -1, .ns_ino = a.st_ino, .ns_dev = a.st_dev, .ns_fd = -1 };
+	/* Held: its process is found and killed. */
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pa);
+	l.ns_fd = open(path, O_RDONLY | O_CLOEXEC);
+	int sent = l.ns_fd >= 0 ? lf_mask_watch_signal(&l, SIGKILL) : -1;
+	kill(pa, SIGKILL); /* whatever the walk did: none left behind */
+	assert_int_equal(waitpid(pa, &st, 0), pa);
+	assert_int_equal(sent, 1);
+	/* Let go: the number may name the next namespace, which is left
+	 * alone. */
+	close(l.ns_fd);
+	l.ns_fd = -1;
+	pid_t pb = ns_member(&b);
+	if (b.st_ino != a.st_ino)
+		print_message("the namespace's number was not reused this time\n");
+	sent = lf_mask_watch_signal(&l, SIGKILL);
+	pid_t alive = waitpid(pb, &st, WNOHANG); /* 0: still there */
+	if (alive == 0) {
+		kill(pb, SIGKILL);
+		waitpid(pb, &st, 0);
+	}
+	assert_int_equal(sent, 0);
+	assert_int_equal(alive, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mask_targets_changed_before_mount),
 		cmocka_unit_test(test_mask_watch),
+		cmocka_unit_test(test_walk_only_a_held_namespace),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_env_scrub),
 		cmocka_unit_test(test_seccomp_filter),

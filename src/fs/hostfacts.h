@@ -24,8 +24,8 @@ struct lf_etc_scan {
 };
 
 /* Walks root (the one walker, symbolic links never followed, a budget of
- * 50,000 entries and the walker's time) and fills *out. Returns 0 (see out->err) or
- * -ENOMEM (out is then empty). maskfacts.c. */
+ * 50,000 entries and the walker's time) and fills *out. Returns 0 (see
+ * out->err) or -ENOMEM (out is then empty). maskfacts.c. */
 int lf_etc_scan(const char *root, struct lf_etc_scan *out);
 /* For /etc seen as others see it: the entries of lf_etc_hidden that exist
  * and that others could reach and read (the others' mode bits of the

@@ -115,9 +115,10 @@ struct lf_launch {
 					program was killed), 0 */
 	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
 	dev_t ns_dev;
-	int ns_fd;	  /* holds the namespace while its processes may be
-		      signalled by its inode (a duplicate of the table's
-		      descriptor), -1: not held, none are */
+	/* Holds the namespace while its processes may be signalled by its
+	 * inode (a duplicate of the table's descriptor); -1: not held, and
+	 * none are. */
+	int ns_fd;
 	bool reap_others; /* a subreaper's wait: reap every other child that
 			     ends (the program's orphans), not only the program */
 };

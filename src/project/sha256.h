@@ -2,7 +2,9 @@
 /*
  * SHA-256 (FIPS 180-4), small and dependency-free, for `landfence trust`:
  * the digest of a project policy recorded outside the project
- * (doc/trust.md). Pure; internal.
+ * (doc/trust.md), computed again at every launch. On x86-64 processors
+ * with the SHA extensions their instructions compress the blocks (asked
+ * of CPUID once per process). Pure; internal.
  */
 #ifndef LF_PROJECT_SHA256_H
 #define LF_PROJECT_SHA256_H

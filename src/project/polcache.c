@@ -59,33 +59,29 @@ static bool form_path(const char *canon, bool make, char *dir, size_t dsize, cha
 static int form_read(const char *file, const char *build, const char *digest, const char *path,
 		     struct lf_policy **out)
 {
-	char *buf = NULL, head[512];
-	size_t len = 0, flen = 0;
-	uint64_t sum = 0;
-	int hl, r;
+	char *buf = NULL, want[512];
+	size_t len = 0, flen;
+	int r;
 
 	r = lf_file_read_at(AT_FDCWD, file, LF_FILE_STRICT, 4 * LF_POLICY_MAX_SIZE, &buf, &len);
 	if (r < 0)
 		return r;
-	/* The head, four lines: magic, build, digest, the form's length
-	 * and digest. */
+	/* The head, four lines: magic, build, digest, then the form's
+	 * length and digest, which must be those of what follows the head:
+	 * the head a writer of that form would write, byte for byte. */
 	r = -EINVAL;
 	const char *nl = buf;
 	for (int lines = 0; lines < 4 && nl; lines++) {
 		const char *e = memchr(nl, '\n', len - (size_t)(nl - buf));
 		nl = e ? e + 1 : NULL;
 	}
-	if (!nl || (size_t)(nl - buf) >= sizeof(head))
+	if (!nl)
 		goto out;
-	hl = (int)(nl - buf);
-	memcpy(head, buf, (size_t)hl);
-	head[hl] = '\0';
-	char want[sizeof(head)];
-	if (snprintf(want, sizeof(want), "%s\nbuild %s\nsha256 %s\n", FORM_MAGIC, build, digest) >=
-		    (int)sizeof(want) ||
-	    strncmp(head, want, strlen(want)) != 0 ||
-	    sscanf(head + strlen(want), "form %zu %" SCNx64 "\n", &flen, &sum) != 2 ||
-	    flen != len - (size_t)hl || lf_fnv(nl, flen) != sum)
+	flen = len - (size_t)(nl - buf);
+	int wl = snprintf(want, sizeof(want), "%s\nbuild %s\nsha256 %s\nform %zu %016" PRIx64 "\n",
+			  FORM_MAGIC, build, digest, flen, lf_fnv(nl, flen));
+	if (wl < 0 || (size_t)wl >= sizeof(want) || (size_t)wl != (size_t)(nl - buf) ||
+	    memcmp(buf, want, (size_t)wl) != 0)
 		goto out;
 	r = lf_policy_from_form(nl, flen, path, LF_LAYER_PROJECT, out);
 out:

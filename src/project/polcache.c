@@ -89,21 +89,6 @@ out:
 	return r;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* Writes p's form for text (digest): a temporary file renamed over, so
  * that a reader never sees half of one. Best effort. */
 static void form_write(const char *dir, const char *file, const char *build, const char *digest,
@@ -126,7 +111,7 @@ static void form_write(const char *dir, const char *file, const char *build, con
 		free(form);
 		return;
 	}
-	bool ok = write_all(fd, head, (size_t)hl) && write_all(fd, form, flen);
+	bool ok = lf_fd_write(fd, head, (size_t)hl) == 0 && lf_fd_write(fd, form, flen) == 0;
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, file) != 0)
 		(void)unlink(tmp);

@@ -14,7 +14,12 @@
  *   of that class matches;
  * - a deny is never overridden (SPEC §1 layers): pooled with a layer that
  *   allows everything, before or after it, a rule's deny stays deny and a
- *   rule's ask stays at least ask.
+ *   rule's ask stays at least ask;
+ * - compiled forms (src/policy/compiled.c): a parsed policy's form reads
+ *   back into a model whose form is the same bytes; and the input itself,
+ *   read as a form, is refused (-EINVAL) or reads into a model whose form
+ *   is exactly the input (the reader takes nothing a writer would not
+ *   write).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,6 +27,7 @@
 
 #include "core/model.h"
 #include "fuzz.h"
+#include "policy/compiled.h"
 
 #define ROOT "/p"
 
@@ -187,10 +193,44 @@ static void plan_check(const struct lf_policy *p, const struct lf_effective *e, 
 	lf_plan_free(plan);
 }
 
+/* p's form, read back, written again: the same bytes. When want is not
+ * NULL, those bytes must also be want[0..n). */
+static void form_check(const struct lf_policy *p, const void *want, size_t n)
+{
+	char *f1 = NULL, *f2 = NULL;
+	size_t n1 = 0, n2 = 0;
+	struct lf_policy *q = NULL;
+	int r = lf_policy_compile_form(p, &f1, &n1);
+
+	if (r == -ENOMEM)
+		return;
+	FUZZ_ASSERT(r == 0);
+	FUZZ_ASSERT(!want || (n1 == n && memcmp(f1, want, n) == 0));
+	r = lf_policy_from_form(f1, n1, "fuzz.form", LF_LAYER_PROJECT, &q);
+	if (r == 0) {
+		FUZZ_ASSERT(lf_policy_compile_form(q, &f2, &n2) == 0 || !f2);
+		FUZZ_ASSERT(!f2 || (n2 == n1 && memcmp(f1, f2, n1) == 0));
+		lf_policy_free(q);
+	} else {
+		FUZZ_ASSERT(r == -ENOMEM);
+	}
+	free(f1);
+	free(f2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
+	/* The input as a compiled form. */
+	struct lf_policy *form = NULL;
+	int fr = lf_policy_from_form(data, size, "fuzz.form", LF_LAYER_PROJECT, &form);
+	FUZZ_ASSERT(fr == 0 || fr == -EINVAL || fr == -ENOMEM);
+	FUZZ_ASSERT(fr == 0 || !form);
+	if (fr == 0) {
+		form_check(form, data, size);
+		lf_policy_free(form);
+	}
 	struct lf_policy *const sentinel = (struct lf_policy *)&sentinel;
 	struct lf_policy *p = sentinel;
 	struct lf_diag diag;
@@ -203,6 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_ASSERT(p && p != sentinel);
+	form_check(p, NULL, 0);
 
 	/* Canonical form: save, reload, save again, same bytes. */
 	char *text = NULL, *text2 = NULL;

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "core/text.h"
+#include "policy/policy.h"
 
 static bool profile_known(const char *name)
 {
@@ -146,21 +147,6 @@ struct sink {
 	struct lf_text_state st;
 };
 
-static int sink_put(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 {
 	struct sink *s = cookie;
@@ -170,7 +156,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 		size_t chunk = n - done < 1024 ? n - done : 1024;
 		size_t k = lf_text_escape_step(&s->st, buf + done, chunk, out, true);
 
-		if (sink_put(s->fd, out, k) < 0)
+		if (lf_fd_write(s->fd, out, k) < 0)
 			return done ? (ssize_t)done : -1;
 		done += chunk;
 	}
@@ -182,7 +168,7 @@ static int sink_close(void *cookie)
 	struct sink *s = cookie;
 	char out[32];
 	size_t k = lf_text_escape_step(&s->st, NULL, 0, out, true);
-	int r = sink_put(s->fd, out, k);
+	int r = lf_fd_write(s->fd, out, k);
 
 	free(s);
 	return r;

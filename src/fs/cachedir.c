@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The directory of landfence's caches (fs.h, lf_cache_dir): the listings
- * of the nested-repository and device-node searches (treecache.c) and the
- * namespace probe's answer (src/launch/nsmemo.c).
+ * of the nested-repository and device-node searches (treecache.c), the
+ * namespace probe's answer (src/launch/nsmemo.c) and the compiled project
+ * policies (src/project/polcache.c); and the build ID that keys what a
+ * build keeps there (lf_build_id).
  *
  * What is cached there decides what a launch protects, so it must be
  * beyond the sandbox's reach: the configuration directory is (a fence on
@@ -14,6 +16,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -71,11 +75,84 @@ void lf_cache_sweep(const char *dir)
 		 * (mkostemp) of one of ours, a minute old. */
 		if (!dot || strlen(dot + 1) != 6 ||
 		    (strncmp(n, "tree-", 5) != 0 && strncmp(n, "dev-", 4) != 0 &&
-		     strncmp(n, "ns-probe.", 9) != 0) ||
+		     strncmp(n, "pol-", 4) != 0 && strncmp(n, "ns-probe.", 9) != 0) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 		    !S_ISREG(st.st_mode) || st.st_mtim.tv_sec > now.tv_sec - 60)
 			continue;
 		(void)unlinkat(dirfd(d), e->d_name, 0); /* gone already: fine */
 	}
 	closedir(d);
+}
+
+/* The GNU build ID of the loaded object that holds addr, in hex. */
+struct build_id {
+	uintptr_t addr;
+	char hex[2 * 64 + 1]; /* "" until found */
+};
+
+static void build_id_notes(struct build_id *b, const char *p, size_t len, size_t align)
+{
+	while (len >= sizeof(ElfW(Nhdr))) {
+		const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)p;
+		size_t name = (n->n_namesz + align - 1) & ~(align - 1),
+		       desc = (n->n_descsz + align - 1) & ~(align - 1),
+		       rec = sizeof(*n) + name + desc;
+
+		if (name > len || desc > len || rec > len)
+			return;
+		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+		    memcmp(p + sizeof(*n), "GNU", 4) == 0 && n->n_descsz > 0 && n->n_descsz <= 64) {
+			const unsigned char *d = (const unsigned char *)p + sizeof(*n) + name;
+
+			for (size_t i = 0; i < n->n_descsz; i++)
+				snprintf(b->hex + 2 * i, 3, "%02x", d[i]);
+			return;
+		}
+		p += rec;
+		len -= rec;
+	}
+}
+
+/* Whether [addr, addr + len) lies in one loaded segment of the object. */
+static bool build_id_mapped(const struct dl_phdr_info *info, uintptr_t addr, size_t len)
+{
+	for (size_t i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && addr >= lo && addr - lo <= ph->p_memsz &&
+		    len <= ph->p_memsz - (addr - lo))
+			return true;
+	}
+	return false;
+}
+
+static int build_id_find(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_id *b = data;
+
+	(void)size;
+	if (!build_id_mapped(info, b->addr, 1))
+		return 0;
+	/* The object holding the code: its notes, where they are loaded
+	 * (a note outside every loaded segment is not read). */
+	for (size_t i = 0; i < info->dlpi_phnum && !b->hex[0]; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t at = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_NOTE && build_id_mapped(info, at, ph->p_memsz))
+			build_id_notes(b, (const char *)at, ph->p_memsz, ph->p_align == 8 ? 8 : 4);
+	}
+	return 1;
+}
+
+int lf_build_id(char hex[LF_BUILD_ID_HEX])
+{
+	struct build_id b = { .addr = (uintptr_t)(void *)lf_build_id };
+
+	(void)dl_iterate_phdr(build_id_find, &b);
+	if (!b.hex[0])
+		return -ENOENT;
+	memcpy(hex, b.hex, sizeof(b.hex));
+	return 0;
 }

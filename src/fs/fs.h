@@ -105,6 +105,18 @@ DIR *lf_dir_open(const char *path, int flags);
  * cachedir.c). */
 int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size);
 
+/* The GNU build ID of the object this code is linked into (landfence or
+ * the library), in hex, for the keys of what is kept in the cache
+ * directory: another build, whose answers may differ, does not take this
+ * one's. Returns 0, or -ENOENT (built without one: nothing is kept). */
+#define LF_BUILD_ID_HEX (2 * 64 + 1)
+int lf_build_id(char hex[LF_BUILD_ID_HEX]);
+
+/* Removes the least recently used cache files (tree-, dev- and pol-)
+ * of the cache directory dir beyond the 128 kept, after a new one was
+ * made. Best effort (treecache.c). */
+void lf_cache_prune(const char *dir);
+
 /* Removes, from the cache directory dir, the temporary files of writes
  * that did not finish (NAME.XXXXXX of a cache file, a minute old). Best
  * effort. */

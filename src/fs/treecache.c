@@ -791,11 +791,14 @@ static int cmp_aged(const void *a, const void *b)
 	return x->used_ns < y->used_ns ? -1 : x->used_ns > y->used_ns;
 }
 
-/* Whether name is a cache file's: "tree-" or "dev-" and 16 hexadecimal
- * digits. */
+/* Whether name is a cache file's: "tree-", "dev-" or "pol-" (a compiled
+ * policy, src/project/polcache.c) and 16 hexadecimal digits. */
 static bool cache_name(const char *name)
 {
-	size_t p = !strncmp(name, "tree-", 5) ? 5 : !strncmp(name, "dev-", 4) ? 4 : 0;
+	size_t p = !strncmp(name, "tree-", 5)  ? 5
+		   : !strncmp(name, "dev-", 4) ? 4
+		   : !strncmp(name, "pol-", 4) ? 4
+					       : 0;
 
 	return p && strlen(name) == p + 16 && strspn(name + p, "0123456789abcdef") == 16;
 }
@@ -808,7 +811,7 @@ static bool cache_name(const char *name)
  * Best effort: a cache that stays costs a little space and a few entries
  * of the fence's scans; one removed while in use costs its project one
  * walk. */
-static void cache_prune(const char *dir)
+void lf_cache_prune(const char *dir)
 {
 	DIR *d = lf_dir_open(dir, O_NOFOLLOW);
 	struct aged *v = NULL;
@@ -934,7 +937,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 
 		cache_save(file, magic, root, &s->now);
 		if (fresh) {
-			cache_prune(dir);
+			lf_cache_prune(dir);
 			lf_cache_sweep(dir);
 		}
 	}

@@ -116,8 +116,8 @@ struct lf_launch {
 	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
 	dev_t ns_dev;
 	/* Holds the namespace while its processes may be signalled by its
-	 * inode (a duplicate of the table's descriptor); -1: not held, and
-	 * none are. */
+	 * inode (a duplicate of the table's descriptor, kept once the watch
+	 * stops); -1: not held by this one. */
 	int ns_fd;
 	bool reap_others; /* a subreaper's wait: reap every other child that
 			     ends (the program's orphans), not only the program */
@@ -155,10 +155,11 @@ void lf_mask_watch_end(struct lf_launch *l);
 char *lf_read_whole(int fd);
 /* Sends sig to every process in the program's mount namespace but the
  * caller (a /proc walk, /proc/N/ns/mnt against the namespace's inode):
- * how many, or a negative errno. Only while l->ns_fd holds the namespace
- * (else 0, nothing sent): the kernel gives a freed namespace's inode
- * number to the next one made, and a walk by a number no longer held
- * would signal another launch's processes, or a service's. */
+ * how many, or a negative errno. Only while l->ns_fd or the watched
+ * table (l->mnt_fd) holds the namespace (else 0, nothing sent): the
+ * kernel gives a freed namespace's inode number to the next one made,
+ * and a walk by a number no longer held would signal another launch's
+ * processes, or a service's. */
 int lf_mask_watch_signal(const struct lf_launch *l, int sig);
 
 /* spawn.c. For a caller that is a child subreaper (lf_run_start): while

@@ -284,7 +284,9 @@ int lf_mask_watch_signal(const struct lf_launch *l, int sig)
 {
 	int total = 0;
 
-	if (!l->ns_ino || l->ns_fd < 0)
+	/* Held by the table while the watch runs, by its duplicate after
+	 * (or the table alone, when the duplicate could not be made). */
+	if (!l->ns_ino || (l->ns_fd < 0 && l->mnt_fd < 0))
 		return 0;
 	/* A process may fork while a walk passes it, its child landing
 	 * behind the walk: SIGKILL and SIGSTOP walk again until a walk

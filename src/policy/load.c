@@ -833,6 +833,26 @@ int lf_fd_read(int fd, size_t hint, size_t max, char **text, size_t *len)
 	return 0;
 }
 
+int lf_fd_write(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, char **text,
 		    size_t *len)
 {

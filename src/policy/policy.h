@@ -44,6 +44,9 @@ int lf_file_read_at(int dirfd, const char *path, unsigned flags, size_t max, cha
 /* The same for what is left to read on fd (left open), e.g. standard
  * input; hint is a first guess of the size (0: none). */
 int lf_fd_read(int fd, size_t hint, size_t max, char **text, size_t *len);
+/* Writes buf[0..n) to fd whole, again after a short write or EINTR.
+ * Returns 0, or -1 with errno (a write that wrote nothing: EIO). */
+int lf_fd_write(int fd, const void *buf, size_t n);
 
 /* The JSON text landfence writes (two-space indent, keys in insertion
  * order, a trailing newline) of root, malloc'ed into *out: the policy

@@ -433,7 +433,7 @@ static int load_managed(struct lf_project *p, struct lf_diag *diag)
 static int load_project(struct lf_project *p, const char *path, struct lf_trust_store *ts,
 			struct lf_diag *diag)
 {
-	char canon[PATH_MAX];
+	char canon[PATH_MAX], digest[65];
 	struct lf_policy *pol = NULL;
 	char *text = NULL;
 	size_t len = 0;
@@ -452,13 +452,13 @@ static int load_project(struct lf_project *p, const char *path, struct lf_trust_
 		lf_diag_set(diag, "", 0, 0, "%s", strerror(-r));
 		return load_error(r, path, diag);
 	}
-	r = lf_trust_store_check(ts, canon, text, len);
+	r = lf_trust_store_check(ts, canon, text, len, digest);
 	if (r < 0) {
 		free(text);
 		lf_trust_refusal(path, r, diag);
 		return -EPERM;
 	}
-	r = lf_policy_parse(text, len, path, LF_LAYER_PROJECT, &pol, diag);
+	r = lf_policy_parse_trusted(canon, digest, text, len, path, &pol, diag);
 	free(text);
 	return r < 0 ? load_error(r, path, diag) : layer_push(p, path, LF_LAYER_PROJECT, pol);
 }

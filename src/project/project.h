@@ -51,8 +51,9 @@ bool lf_trust_known(const char *path);
  * about the root and each of its ancestors, then checks the project
  * policy: one read, not one per question). Zero-initialise; the first
  * question reads the store; lf_trust_store_known and lf_trust_store_check
- * answer as lf_trust_known and lf_trust_check do; lf_trust_store_fini
- * frees it. */
+ * answer as lf_trust_known and lf_trust_check do, and a check that
+ * passes writes the text's SHA-256 (hex, 65 bytes with the NUL) into
+ * digest unless it is NULL; lf_trust_store_fini frees it. */
 struct lf_trust_store {
 	bool loaded;
 	int err; /* 0, -EPERM (no store: nothing trusted), another -errno */
@@ -60,11 +61,21 @@ struct lf_trust_store {
 };
 bool lf_trust_store_known(struct lf_trust_store *s, const char *path);
 int lf_trust_store_check(struct lf_trust_store *s, const char *canon_path, const void *text,
-			 size_t len);
+			 size_t len, char *digest);
 void lf_trust_store_fini(struct lf_trust_store *s);
 int lf_trust_read_policy(const char *path, char **text, size_t *len);
 int lf_trust_check(const char *canon_path, const void *text, size_t len);
 int lf_trust_record(const char *canon_path, const void *text, size_t len);
 void lf_trust_refusal(const char *shown_path, int err, struct lf_diag *diag);
+
+/* A trusted project policy (canon, whose text's SHA-256 the trust check
+ * gave as digest), parsed as lf_policy_parse does, for path: from its
+ * compiled form in the cache directory when one was kept for that text by
+ * this build, else parsed, and a text of at least LF_POLICY_FORM_MIN bytes
+ * then kept so (polcache.c, doc/policy.md "Compiled policies"). Returns
+ * as lf_policy_parse. */
+#define LF_POLICY_FORM_MIN (32u << 10)
+int lf_policy_parse_trusted(const char *canon, const char *digest, const char *text, size_t len,
+			    const char *path, struct lf_policy **out, struct lf_diag *diag);
 
 #endif /* LF_PROJECT_PROJECT_H */

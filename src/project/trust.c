@@ -159,7 +159,7 @@ static int store_find(const char *store, const char *path, char hex[LF_SHA256_HE
 }
 
 int lf_trust_store_check(struct lf_trust_store *s, const char *canon_path, const void *text,
-			 size_t len)
+			 size_t len, char *digest)
 {
 	char want[LF_SHA256_HEX_LEN + 1], have[LF_SHA256_HEX_LEN + 1];
 
@@ -171,13 +171,17 @@ int lf_trust_store_check(struct lf_trust_store *s, const char *canon_path, const
 	if (store_find(s->text, canon_path, want) < 0)
 		return -EPERM;
 	lf_sha256_hex(text, len, have);
-	return strcmp(want, have) == 0 ? 0 : -ESTALE;
+	if (strcmp(want, have) != 0)
+		return -ESTALE;
+	if (digest)
+		memcpy(digest, have, sizeof(have));
+	return 0;
 }
 
 int lf_trust_check(const char *canon_path, const void *text, size_t len)
 {
 	struct lf_trust_store s = { 0 };
-	int r = lf_trust_store_check(&s, canon_path, text, len);
+	int r = lf_trust_store_check(&s, canon_path, text, len, NULL);
 
 	lf_trust_store_fini(&s);
 	return r;

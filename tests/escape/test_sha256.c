@@ -71,10 +71,60 @@ static void test_vectors(void **state)
 	}
 }
 
+/* The vectors again with the portable compression function alone (the
+ * first run used the processor's SHA extensions where it has them). */
+static void test_vectors_portable(void **state)
+{
+	lf_sha256_portable(true);
+	test_vectors(state);
+	lf_sha256_portable(false);
+}
+
+/* Both compression functions agree on every length up to 4 KiB of
+ * pseudo-random bytes and on 1 MiB fed in uneven pieces. */
+static void test_both_agree(void **state)
+{
+	size_t size = 1u << 20;
+	unsigned char *buf = malloc(size);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char a[LF_SHA256_HEX_LEN + 1], b[LF_SHA256_HEX_LEN + 1];
+
+	(void)state;
+	assert_non_null(buf);
+	for (size_t i = 0; i < size; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		buf[i] = (unsigned char)x;
+	}
+	for (size_t n = 0; n <= 4096; n++) {
+		lf_sha256_hex(buf + n % 61, n, a);
+		lf_sha256_portable(true);
+		lf_sha256_hex(buf + n % 61, n, b);
+		lf_sha256_portable(false);
+		assert_string_equal(a, b);
+	}
+	for (int only = 0; only < 2; only++) {
+		struct lf_sha256 c;
+		uint8_t d[LF_SHA256_LEN];
+
+		lf_sha256_portable(only);
+		lf_sha256_init(&c);
+		for (size_t off = 0, step = 1; off < size; off += step, step = step * 7 % 9973 + 1)
+			lf_sha256_add(&c, buf + off, step < size - off ? step : size - off);
+		lf_sha256_finish(&c, d);
+		for (int i = 0; i < LF_SHA256_LEN; i++)
+			snprintf((only ? b : a) + 2 * i, 3, "%02x", d[i]);
+	}
+	lf_sha256_portable(false);
+	assert_string_equal(a, b);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_vectors_portable),
+		cmocka_unit_test(test_both_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -348,8 +348,12 @@ struct lf_project_opts {
  *   above it are owned by root and not writable by group or others),
  *   user ($XDG_CONFIG_HOME/landfence/policy.json, else
  *   ~/.config/landfence/policy.json), project (.landfence/policy.json,
- *   only when trusted: doc/trust.md), then each of o->policy_files; the
- *   embedded default when no user, project or local layer exists;
+ *   only when trusted: doc/trust.md; one of 32 KiB or more is read from
+ *   its compiled form in $XDG_CONFIG_HOME/landfence/cache/, else
+ *   ~/.config/landfence/cache/, when one was kept for exactly its bytes,
+ *   and kept there once parsed: doc/policy.md, "Compiled policies"), then
+ *   each of o->policy_files; the embedded default when no user, project
+ *   or local layer exists;
  * - the effective policy and the seed's plan for the root.
  *
  * Returns 0 and *out (free with lf_project_free), or:

@@ -67,6 +67,7 @@ static int store_read(const char *path, char **out, size_t *len)
 	struct stat st = { 0 };
 	int r, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 
+	*out = NULL;
 	if (fd < 0)
 		return -errno;
 	if (!lf_cache_file_ours(fd, &st))
@@ -74,7 +75,7 @@ static int store_read(const char *path, char **out, size_t *len)
 	else
 		r = lf_fd_read(fd, (size_t)st.st_size + 1, LF_TRUST_MAX_STORE - 1, out, len);
 	close(fd);
-	return r;
+	return r == 0 && !*out ? -EIO : r;
 }
 
 static int store_find(const char *store, const char *path, char hex[LF_SHA256_HEX_LEN + 1]);
@@ -122,7 +123,7 @@ static void store_load(struct lf_trust_store *s)
 	r = lf_trust_store_path(store_path, sizeof(store_path));
 	if (r == 0)
 		r = store_read(store_path, &s->text, &slen);
-	s->err = r == -ENOENT ? -EPERM : r;
+	s->err = r == -ENOENT ? -EPERM : r < 0 ? r : s->text ? 0 : -EIO;
 }
 
 void lf_trust_store_fini(struct lf_trust_store *s)

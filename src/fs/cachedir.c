@@ -59,6 +59,12 @@ int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size)
 	return 0;
 }
 
+bool lf_cache_file_ours(int fd, struct stat *st)
+{
+	return fstat(fd, st) == 0 && S_ISREG(st->st_mode) && st->st_uid == geteuid() &&
+	       !(st->st_mode & 022) && st->st_nlink == 1;
+}
+
 void lf_cache_sweep(const char *dir)
 {
 	struct timespec now;

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "core/model.h"
@@ -111,6 +112,14 @@ int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size);
  * one's. Returns 0, or -ENOENT (built without one: nothing is kept). */
 #define LF_BUILD_ID_HEX (2 * 64 + 1)
 int lf_build_id(char hex[LF_BUILD_ID_HEX]);
+
+/* Whether fd, open on a file of the cache directory (or the trust store
+ * beside it), may be believed: a regular file owned by the user, that
+ * nobody else may write, with no other name. The sandboxed program can
+ * chmod what it cannot write (Landlock does not mediate chmod): a file
+ * made writable by others, or linked elsewhere, could be changed by
+ * another local user. *st is filled (cachedir.c). */
+bool lf_cache_file_ours(int fd, struct stat *st);
 
 /* Removes the least recently used cache files (tree-, dev- and pol-)
  * of the cache directory dir beyond the 128 kept, after a new one was

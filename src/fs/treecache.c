@@ -197,7 +197,8 @@ static bool name_ok(const char *n)
 
 /* Read through a small buffer, not whole: a 200,000-file project's cache
  * is 180 KB, whose pages a launch would otherwise touch once more. Only a
- * regular file reached without a link, of its size at most CACHE_MAX. */
+ * regular file reached without a link, of the user's own that nobody
+ * else may write (lf_cache_file_ours), of its size at most CACHE_MAX. */
 static void cache_load(const char *file, const char *magic, const char *root, struct recs *old)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
@@ -207,8 +208,8 @@ static void cache_load(const char *file, const char *magic, const char *root, st
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
-	    (uint64_t)st.st_size > CACHE_MAX || !(f = fdopen(fd, "r"))) {
+	if (!lf_cache_file_ours(fd, &st) || st.st_size < 0 || (uint64_t)st.st_size > CACHE_MAX ||
+	    !(f = fdopen(fd, "r"))) {
 		close(fd);
 		return;
 	}

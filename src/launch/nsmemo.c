@@ -270,8 +270,7 @@ bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *ou
 		return false;
 	/* Only a regular file of ours, that nobody else may write, with no
 	 * other name. */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022) || st.st_nlink != 1 || st.st_size >= (off_t)sizeof(text)) {
+	if (!lf_cache_file_ours(fd, &st) || st.st_size >= (off_t)sizeof(text)) {
 		close(fd);
 		return false;
 	}

@@ -63,7 +63,20 @@ static int form_read(const char *file, const char *build, const char *digest, co
 	size_t len = 0, flen;
 	int r;
 
-	r = lf_file_read_at(AT_FDCWD, file, LF_FILE_STRICT, 4 * LF_POLICY_MAX_SIZE, &buf, &len);
+	struct stat st;
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	/* Of the user's own, that nobody else may write (the sandboxed
+	 * program can chmod it, not write it). */
+	if (!lf_cache_file_ours(fd, &st) || st.st_size < 0 ||
+	    (uint64_t)st.st_size > 4 * (uint64_t)LF_POLICY_MAX_SIZE) {
+		close(fd);
+		return -EINVAL;
+	}
+	r = lf_fd_read(fd, (size_t)st.st_size + 1, 4 * LF_POLICY_MAX_SIZE, &buf, &len);
+	close(fd);
 	if (r < 0)
 		return r;
 	/* The head, four lines: magic, build, digest, then the form's

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs/fs.h"
 #include "policy/policy.h"
 #include "project/project.h"
 #include "project/sha256.h"
@@ -53,6 +54,28 @@ int lf_trust_store_path(char *out, size_t size)
 static int read_all(const char *path, size_t max, char **out, size_t *len)
 {
 	return lf_file_read_at(AT_FDCWD, path, LF_FILE_STRICT, max - 1, out, len);
+}
+
+/* The store, read as read_all does, and only when it is the user's own
+ * that nobody else may write, with no other name (lf_cache_file_ours):
+ * a sandboxed program cannot write it, but it can chmod it (Landlock
+ * does not mediate chmod), and another local user could then record
+ * any digest. Else -EACCES: nothing is trusted, and `landfence trust`
+ * does not carry its lines over. */
+static int store_read(const char *path, char **out, size_t *len)
+{
+	struct stat st = { 0 };
+	int r, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	if (!lf_cache_file_ours(fd, &st))
+		r = S_ISREG(st.st_mode) ? -EACCES : -EINVAL;
+	else
+		r = lf_fd_read(fd, (size_t)st.st_size + 1, LF_TRUST_MAX_STORE - 1, out, len);
+	close(fd);
+	return r == 0 && !*out ? -EIO : r;
 }
 
 static int store_find(const char *store, const char *path, char hex[LF_SHA256_HEX_LEN + 1]);
@@ -99,8 +122,8 @@ static void store_load(struct lf_trust_store *s)
 	s->text = NULL;
 	r = lf_trust_store_path(store_path, sizeof(store_path));
 	if (r == 0)
-		r = read_all(store_path, LF_TRUST_MAX_STORE, &s->text, &slen);
-	s->err = r == -ENOENT ? -EPERM : r;
+		r = store_read(store_path, &s->text, &slen);
+	s->err = r == -ENOENT ? -EPERM : r < 0 ? r : s->text ? 0 : -EIO;
 }
 
 void lf_trust_store_fini(struct lf_trust_store *s)
@@ -220,7 +243,7 @@ static int store_update(const char *path, const char *hex)
 	r = lf_trust_store_path(store_path, sizeof(store_path));
 	if (r < 0)
 		return r;
-	r = read_all(store_path, LF_TRUST_MAX_STORE, &store, &slen);
+	r = store_read(store_path, &store, &slen);
 	if (r == -ENOENT) {
 		store = NULL;
 		slen = 0;
@@ -319,6 +342,14 @@ void lf_trust_refusal(const char *shown_path, int err, struct lf_diag *diag)
 			    "%s: this project policy changed since you trusted it; nothing ran.\n"
 			    "review the change, then run `landfence trust` in the project again",
 			    shown_path);
+		break;
+	case -EACCES:
+		lf_diag_set(diag, "", 0, 0,
+			    "%s: cannot check whether it is trusted: the trust store %s is not "
+			    "yours alone (it must be owned by you, writable by nobody else, "
+			    "with no other name); nothing ran.\n"
+			    "review it, then `chmod 600` it",
+			    shown_path, store);
 		break;
 	default:
 		lf_diag_set(diag, "", 0, 0, "%s: cannot check whether it is trusted: %s",

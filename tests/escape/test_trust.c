@@ -163,6 +163,19 @@ static void test_store_lines(void **state)
 	assert_int_equal(stat(P("cfg/landfence"), &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
 
+	/* A store others may write, or that has another name, is not
+	 * believed (a sandboxed program can chmod it, and another user
+	 * could then write it), and trusting does not carry it over. */
+	assert_int_equal(chmod(P("cfg/landfence/trusted"), 0622), 0);
+	assert_int_equal(lf_trust_check("/x/one", "b", 1), -EACCES);
+	assert_int_equal(lf_trust_record("/x/three", "c", 1), -EACCES);
+	assert_int_equal(chmod(P("cfg/landfence/trusted"), 0600), 0);
+	assert_int_equal(lf_trust_check("/x/one", "b", 1), 0);
+	assert_int_equal(link(P("cfg/landfence/trusted"), P("cfg/second-name")), 0);
+	assert_int_equal(lf_trust_check("/x/one", "b", 1), -EACCES);
+	assert_int_equal(unlink(P("cfg/second-name")), 0);
+	assert_int_equal(lf_trust_check("/x/one", "b", 1), 0);
+
 	/* A store that is a symbolic link is not read (nor trusted). */
 	assert_int_equal(rename(P("cfg/landfence/trusted"), P("cfg/elsewhere")), 0);
 	assert_int_equal(symlink(P("cfg/elsewhere"), P("cfg/landfence/trusted")), 0);

@@ -382,6 +382,28 @@ static void test_kept(void **state)
 	policy_same(want, p);
 	lf_policy_free(p);
 
+	/* A kept file others may write, or that has another name, is not
+	 * read: the sandboxed program can chmod it (not write it), and
+	 * another user could then write it. Parsed instead, and written
+	 * again whole. */
+	p = trusted(big, d1);
+	lf_policy_free(p);
+	assert_int_equal(chmod(file, 0666), 0);
+	p = trusted(decoy, d1);
+	assert_string_equal(p->rules[0].globs[0].pattern, "z/**");
+	lf_policy_free(p);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 077, 0);
+	p = trusted(big, d1);
+	lf_policy_free(p);
+	char second[300];
+	snprintf(second, sizeof(second), "%s.second", file);
+	assert_int_equal(link(file, second), 0);
+	p = trusted(decoy, d1);
+	assert_string_equal(p->rules[0].globs[0].pattern, "z/**");
+	lf_policy_free(p);
+	unlink(second);
+
 	/* A cache directory others may write is neither read nor written. */
 	char dir[128];
 	snprintf(dir, sizeof(dir), "%s/landfence/cache", config_home);

@@ -65,6 +65,22 @@ bool lf_cache_file_ours(int fd, struct stat *st)
 	       !(st->st_mode & 022) && st->st_nlink == 1;
 }
 
+int lf_cache_file_open(const char *file, uint64_t max, struct stat *st)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	int r = fd;
+
+	if (fd < 0)
+		return -errno;
+	if (!lf_cache_file_ours(fd, st))
+		r = S_ISREG(st->st_mode) ? -EACCES : -EINVAL;
+	else if (st->st_size < 0 || (uint64_t)st->st_size > max)
+		r = -EFBIG;
+	if (r < 0)
+		close(fd);
+	return r;
+}
+
 void lf_cache_sweep(const char *dir)
 {
 	struct timespec now;

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -120,6 +121,14 @@ int lf_build_id(char hex[LF_BUILD_ID_HEX]);
  * made writable by others, or linked elsewhere, could be changed by
  * another local user. *st is filled (cachedir.c). */
 bool lf_cache_file_ours(int fd, struct stat *st);
+
+/* Opens file for reading (O_CLOEXEC, no link followed, no terminal, no
+ * wait) when lf_cache_file_ours holds for it and it holds at most max
+ * bytes; *st is filled. Returns the descriptor, which the caller closes,
+ * or -errno of open(2) (-ENOENT: none), -EACCES for a regular file that
+ * is not the user's alone, -EINVAL for anything not a regular file, or
+ * -EFBIG for one larger than max (cachedir.c). */
+int lf_cache_file_open(const char *file, uint64_t max, struct stat *st);
 
 /* Removes the least recently used cache files (tree-, dev- and pol-)
  * of the cache directory dir beyond the 128 kept, after a new one was

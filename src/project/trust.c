@@ -64,16 +64,13 @@ static int read_all(const char *path, size_t max, char **out, size_t *len)
  * does not carry its lines over. */
 static int store_read(const char *path, char **out, size_t *len)
 {
-	struct stat st = { 0 };
-	int r, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	int r, fd = lf_cache_file_open(path, LF_TRUST_MAX_STORE - 1, &st);
 
 	*out = NULL;
 	if (fd < 0)
-		return -errno;
-	if (!lf_cache_file_ours(fd, &st))
-		r = S_ISREG(st.st_mode) ? -EACCES : -EINVAL;
-	else
-		r = lf_fd_read(fd, (size_t)st.st_size + 1, LF_TRUST_MAX_STORE - 1, out, len);
+		return fd;
+	r = lf_fd_read(fd, (size_t)st.st_size + 1, LF_TRUST_MAX_STORE - 1, out, len);
 	close(fd);
 	return r == 0 && !*out ? -EIO : r;
 }

@@ -16,15 +16,145 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fs/fs.h"
+
+/* The id an owner that this user namespace does not map shows as, when
+ * root is such an owner (in the sandbox of an unprivileged user, whose
+ * namespace maps that user alone): root's directories show as it.
+ * (uid_t)-1 in the initial namespace, where it stands for nobody. */
+static uid_t unmapped_root(void)
+{
+	static uid_t id;
+	static bool known;
+	char map[128] = "", over[32] = "";
+	unsigned long long in, out, count;
+
+	if (known)
+		return id;
+	id = (uid_t)-1;
+	int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, map, sizeof(map) - 1);
+	if (fd >= 0)
+		close(fd);
+	bool root_mapped = n <= 0;
+	for (char *line = map; !root_mapped && n > 0 && line && *line;) {
+		if (sscanf(line, "%llu %llu %llu", &in, &out, &count) == 3 && out == 0 && count > 0)
+			root_mapped = true;
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	if (!root_mapped) {
+		fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, over, sizeof(over) - 1);
+		if (fd >= 0)
+			close(fd);
+		id = n > 0 ? (uid_t)strtoul(over, NULL, 10) : 65534;
+	}
+	known = true;
+	return id;
+}
+
+/* The directory at, of status st, is root's or the user's, and nobody
+ * else may change it. */
+static int guard_dir(const char *at, const struct stat *st, char *bad, size_t badsize)
+{
+	if ((st->st_uid != 0 && st->st_uid != geteuid() && st->st_uid != unmapped_root()) ||
+	    ((st->st_mode & 022) && !(st->st_mode & S_ISVTX))) {
+		snprintf(bad, badsize, "%s (owner uid %u, mode %04o)", at[0] ? at : "/",
+			 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+		return -EACCES;
+	}
+	return 0;
+}
+
+#define GUARD_MAX_LINKS 40
+
+/* One lstat a component, from the root: at is always a path without a
+ * link in it (each link met is read, and its target walked in its
+ * place), so ".." is its parent. */
+int lf_path_guarded(const char *path, char *bad, size_t badsize)
+{
+	char rest[2 * PATH_MAX], at[PATH_MAX] = "", target[PATH_MAX], tail[2 * PATH_MAX];
+	size_t pos = 0, len = 0;
+	struct stat st;
+	int links = 0, r;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
+		return -ENAMETOOLONG;
+	if (lstat("/", &st) != 0)
+		return -errno;
+	r = guard_dir(at, &st, bad, badsize);
+	while (r == 0) {
+		while (rest[pos] == '/')
+			pos++;
+		if (!rest[pos])
+			break;
+		size_t n = strcspn(rest + pos, "/");
+		const char *name = rest + pos;
+
+		pos += n;
+		if (n == 1 && name[0] == '.')
+			continue;
+		if (n == 2 && name[0] == '.' && name[1] == '.') {
+			char *cut = strrchr(at, '/');
+			len = cut ? (size_t)(cut - at) : 0;
+			at[len] = '\0';
+			continue;
+		}
+		if (len + 1 + n >= sizeof(at)) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		size_t parent = len;
+		at[len++] = '/';
+		memcpy(at + len, name, n);
+		len += n;
+		at[len] = '\0';
+		if (lstat(at, &st) != 0) {
+			r = -errno;
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			/* The link's target, then what was left after it,
+			 * walked from the link's directory or from the root. */
+			ssize_t tl = readlink(at, target, sizeof(target));
+
+			r = tl < 0 ? -errno : ++links > GUARD_MAX_LINKS ? -ELOOP : 0;
+			if (r == 0 && (size_t)tl >= sizeof(target))
+				r = -ENAMETOOLONG;
+			if (r == 0) {
+				target[tl] = '\0';
+				if (snprintf(tail, sizeof(tail), "%s/%s", target, rest + pos) >=
+				    (int)sizeof(tail))
+					r = -ENAMETOOLONG;
+			}
+			if (r < 0)
+				break;
+			memcpy(rest, tail, strlen(tail) + 1);
+			pos = 0;
+			len = target[0] == '/' ? 0 : parent;
+			at[len] = '\0';
+			continue;
+		}
+		if (S_ISDIR(st.st_mode))
+			r = guard_dir(at, &st, bad, badsize);
+		else if (rest[pos + strspn(rest + pos, "/")])
+			r = -ENOTDIR; /* a file with more to walk */
+	}
+	return r;
+}
 
 int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size)
 {
@@ -51,6 +181,12 @@ int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size)
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	/* Nor may anybody else change a directory on the way to it (a
+	 * configuration directory replaced with a link to files the program
+	 * wrote). */
+	char bad[PATH_MAX + 64];
+	if (lf_path_guarded(out, bad, sizeof(bad)) != 0)
 		return -EPERM;
 	/* Whatever is written there must also be removable: an answer
 	 * that cannot be forgotten would be used at every launch. */

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <link.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,20 +35,24 @@
  * (uid_t)-1 in the initial namespace, where it stands for nobody. */
 static uid_t unmapped_root(void)
 {
-	static uid_t id;
-	static bool known;
-	char map[128] = "", over[32] = "";
+	/* 0 not known yet, else the answer plus one (read once: a process's
+	 * user namespace does not change under it). */
+	static _Atomic long long memo;
+	char map[4096] = "", over[32] = "";
 	unsigned long long in, out, count;
+	long long known = atomic_load(&memo);
 
 	if (known)
-		return id;
-	id = (uid_t)-1;
+		return (uid_t)(known - 1);
+	uid_t id = (uid_t)-1;
 	int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, map, sizeof(map) - 1);
 	if (fd >= 0)
 		close(fd);
-	bool root_mapped = n <= 0;
-	for (char *line = map; !root_mapped && n > 0 && line && *line;) {
+	/* Unreadable, or more than fits: as if root were mapped (no owner
+	 * other than root and the user is accepted). */
+	bool root_mapped = n <= 0 || (size_t)n >= sizeof(map) - 1;
+	for (char *line = map; !root_mapped && line && *line;) {
 		if (sscanf(line, "%llu %llu %llu", &in, &out, &count) == 3 && out == 0 && count > 0)
 			root_mapped = true;
 		line = strchr(line, '\n');
@@ -60,16 +65,22 @@ static uid_t unmapped_root(void)
 			close(fd);
 		id = n > 0 ? (uid_t)strtoul(over, NULL, 10) : 65534;
 	}
-	known = true;
+	atomic_store(&memo, (long long)id + 1);
 	return id;
 }
 
 /* The directory at, of status st, is root's or the user's, and nobody
- * else may change it. */
+ * else may change it. Only a directory like /tmp is excused: root's,
+ * sticky and writable by everybody, a mode the sandboxed program cannot
+ * set (its filter refuses the write bit for others). A sticky directory
+ * the program made group-writable (chmod 1770, and chgrp as root) would
+ * still take a file another user moves in where none was. */
 static int guard_dir(const char *at, const struct stat *st, char *bad, size_t badsize)
 {
-	if ((st->st_uid != 0 && st->st_uid != geteuid() && st->st_uid != unmapped_root()) ||
-	    ((st->st_mode & 022) && !(st->st_mode & S_ISVTX))) {
+	bool roots = st->st_uid == 0 || (st->st_uid != geteuid() && st->st_uid == unmapped_root());
+	bool shared_tmp = roots && (st->st_mode & S_ISVTX) && (st->st_mode & S_IWOTH);
+
+	if ((!roots && st->st_uid != geteuid()) || ((st->st_mode & 022) && !shared_tmp)) {
 		snprintf(bad, badsize, "%s (owner uid %u, mode %04o)", at[0] ? at : "/",
 			 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
 		return -EACCES;

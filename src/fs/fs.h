@@ -127,8 +127,11 @@ bool lf_cache_file_ours(int fd, struct stat *st);
  * too when it is a directory, belongs to root or to the user (or to the
  * id unmapped owners show as, in a user namespace that does not map root:
  * root's directories, seen from an unprivileged user's sandbox), and
- * nobody else may change it: not writable by group or others, unless sticky
- * (/tmp: others cannot rename what is not theirs there). A sandboxed
+ * nobody else may change it: not writable by group or others, unless it
+ * is like /tmp: root's, sticky and writable by everybody (others cannot
+ * rename what is not theirs there; the sandboxed program cannot set that
+ * mode, and a sticky directory it made group-writable would still take
+ * a new file). A sandboxed
  * program can chmod the user's directories (Landlock does not mediate
  * chmod); another local user could then replace what the configuration
  * directory holds, or the directory itself, with a link to files the

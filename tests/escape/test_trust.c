@@ -179,18 +179,18 @@ static void test_store_lines(void **state)
 	/* Nor one in a directory somebody else may change: a sandboxed
 	 * program can chmod the configuration directory, or one above it,
 	 * and another user could then swap the store, or the directory, for
-	 * one the program wrote. The refusal names the directory. A sticky
-	 * directory anyone may write (/tmp) is fine. */
+	 * one the program wrote. The refusal names the directory. Only a
+	 * directory like /tmp (root's, sticky, writable by everybody: above
+	 * all of these) is fine: a sticky one made group-writable would
+	 * still take a store moved in where there was none. */
 	static const struct {
 		const char *dir;
 		mode_t mode, back;
 		int want;
 	} chain[] = {
-		{ "cfg/landfence", 0777, 0700, -EACCES },
-		{ "cfg/landfence", 0770, 0700, -EACCES },
-		{ "cfg", 0757, 0755, -EACCES },
-		{ "", 0777, 0700, -EACCES },
-		{ "cfg", 01777, 0755, 0 },
+		{ "cfg/landfence", 0777, 0700, -EACCES }, { "cfg/landfence", 0770, 0700, -EACCES },
+		{ "cfg", 0757, 0755, -EACCES },		  { "", 0777, 0700, -EACCES },
+		{ "cfg", 01770, 0755, -EACCES },	  { "cfg/landfence", 01770, 0700, -EACCES },
 	};
 	for (size_t i = 0; i < sizeof(chain) / sizeof(chain[0]); i++) {
 		struct lf_diag d = { 0 };

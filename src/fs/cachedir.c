@@ -39,7 +39,6 @@ static uid_t unmapped_root(void)
 	 * user namespace does not change under it). */
 	static _Atomic long long memo;
 	char map[4096] = "", over[32] = "";
-	unsigned long long in, out, count;
 	long long known = atomic_load(&memo);
 
 	if (known)
@@ -52,11 +51,19 @@ static uid_t unmapped_root(void)
 	/* Unreadable, or more than fits: as if root were mapped (no owner
 	 * other than root and the user is accepted). */
 	bool root_mapped = n <= 0 || (size_t)n >= sizeof(map) - 1;
-	for (char *line = map; !root_mapped && line && *line;) {
-		if (sscanf(line, "%llu %llu %llu", &in, &out, &count) == 3 && out == 0 && count > 0)
-			root_mapped = true;
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
+	/* Lines of "INSIDE OUTSIDE COUNT": root is mapped when a range of
+	 * the outer ids starts at 0. */
+	for (const char *p = map; !root_mapped && *p;) {
+		char *e1, *e2, *e3;
+
+		(void)strtoull(p, &e1, 10);
+		unsigned long long out = strtoull(e1, &e2, 10);
+		unsigned long long count = strtoull(e2, &e3, 10);
+		root_mapped = e1 != p && e2 != e1 && e3 != e2 && out == 0 && count > 0;
+		const char *nl = strchr(e3, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
 	}
 	if (!root_mapped) {
 		fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);

@@ -73,8 +73,9 @@ const struct lf_open_limit lf_open_limits[] = {
 	  "/proc/<pid>/cmdline, stat and status of every process (an outside command line's "
 	  "--password=...); only /proc mounted with hidepid hides them" },
 	{ "metadata",
-	  "metadata changes: chmod, chown, utimes and xattrs on any path the program can "
-	  "name, as its user (set-user-ID and set-group-ID modes are refused by seccomp)" },
+	  "metadata changes: chmod, chown and utimes on any path the program can name, as "
+	  "its user (seccomp refuses set-user-ID and set-group-ID modes, the write bit for "
+	  "others and extended attributes)" },
 	{ "not-mediated",
 	  "what Landlock does not mediate: stat(2) and inotify on any path the program can "
 	  "name; /dev/pts is granted whole, so another terminal of the same user can be "

@@ -16,15 +16,163 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <link.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fs/fs.h"
+
+/* The id an owner that this user namespace does not map shows as, when
+ * root is such an owner (in the sandbox of an unprivileged user, whose
+ * namespace maps that user alone): root's directories show as it.
+ * (uid_t)-1 in the initial namespace, where it stands for nobody. */
+static uid_t unmapped_root(void)
+{
+	/* 0 not known yet, else the answer plus one (read once: a process's
+	 * user namespace does not change under it). */
+	static _Atomic long long memo;
+	char map[4096] = "", over[32] = "";
+	long long known = atomic_load(&memo);
+
+	if (known)
+		return (uid_t)(known - 1);
+	uid_t id = (uid_t)-1;
+	int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, map, sizeof(map) - 1);
+	if (fd >= 0)
+		close(fd);
+	/* Unreadable, or more than fits: as if root were mapped (no owner
+	 * other than root and the user is accepted). */
+	bool root_mapped = n <= 0 || (size_t)n >= sizeof(map) - 1;
+	/* Lines of "INSIDE OUTSIDE COUNT": root is mapped when a range of
+	 * the outer ids starts at 0. */
+	for (const char *p = map; !root_mapped && *p;) {
+		char *e1, *e2, *e3;
+
+		(void)strtoull(p, &e1, 10);
+		unsigned long long out = strtoull(e1, &e2, 10);
+		unsigned long long count = strtoull(e2, &e3, 10);
+		root_mapped = e1 != p && e2 != e1 && e3 != e2 && out == 0 && count > 0;
+		const char *nl = strchr(e3, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (!root_mapped) {
+		fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, over, sizeof(over) - 1);
+		if (fd >= 0)
+			close(fd);
+		id = n > 0 ? (uid_t)strtoul(over, NULL, 10) : 65534;
+	}
+	atomic_store(&memo, (long long)id + 1);
+	return id;
+}
+
+/* The directory at, of status st, is root's or the user's, and nobody
+ * else may change it. Only a directory like /tmp is excused: root's,
+ * sticky and writable by everybody, a mode the sandboxed program cannot
+ * set (its filter refuses the write bit for others). A sticky directory
+ * the program made group-writable (chmod 1770, and chgrp as root) would
+ * still take a file another user moves in where none was. */
+static int guard_dir(const char *at, const struct stat *st, char *bad, size_t badsize)
+{
+	bool roots = st->st_uid == 0 || (st->st_uid != geteuid() && st->st_uid == unmapped_root());
+	bool shared_tmp = roots && (st->st_mode & S_ISVTX) && (st->st_mode & S_IWOTH);
+
+	if ((!roots && st->st_uid != geteuid()) || ((st->st_mode & 022) && !shared_tmp)) {
+		snprintf(bad, badsize, "%s (owner uid %u, mode %04o)", at[0] ? at : "/",
+			 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+		return -EACCES;
+	}
+	return 0;
+}
+
+#define GUARD_MAX_LINKS 40
+
+/* One lstat a component, from the root: at is always a path without a
+ * link in it (each link met is read, and its target walked in its
+ * place), so ".." is its parent. */
+int lf_path_guarded(const char *path, char *bad, size_t badsize)
+{
+	char rest[2 * PATH_MAX], at[PATH_MAX] = "", target[PATH_MAX], tail[2 * PATH_MAX];
+	size_t pos = 0, len = 0;
+	struct stat st;
+	int links = 0, r;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
+		return -ENAMETOOLONG;
+	if (lstat("/", &st) != 0)
+		return -errno;
+	r = guard_dir(at, &st, bad, badsize);
+	while (r == 0) {
+		while (rest[pos] == '/')
+			pos++;
+		if (!rest[pos])
+			break;
+		size_t n = strcspn(rest + pos, "/");
+		const char *name = rest + pos;
+
+		pos += n;
+		if (n == 1 && name[0] == '.')
+			continue;
+		if (n == 2 && name[0] == '.' && name[1] == '.') {
+			char *cut = strrchr(at, '/');
+			len = cut ? (size_t)(cut - at) : 0;
+			at[len] = '\0';
+			continue;
+		}
+		if (len + 1 + n >= sizeof(at)) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		size_t parent = len;
+		at[len++] = '/';
+		memcpy(at + len, name, n);
+		len += n;
+		at[len] = '\0';
+		if (lstat(at, &st) != 0) {
+			r = -errno;
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			/* The link's target, then what was left after it,
+			 * walked from the link's directory or from the root. */
+			ssize_t tl = readlink(at, target, sizeof(target));
+
+			r = tl < 0 ? -errno : ++links > GUARD_MAX_LINKS ? -ELOOP : 0;
+			if (r == 0 && (size_t)tl >= sizeof(target))
+				r = -ENAMETOOLONG;
+			if (r == 0) {
+				target[tl] = '\0';
+				if (snprintf(tail, sizeof(tail), "%s/%s", target, rest + pos) >=
+				    (int)sizeof(tail))
+					r = -ENAMETOOLONG;
+			}
+			if (r < 0)
+				break;
+			memcpy(rest, tail, strlen(tail) + 1);
+			pos = 0;
+			len = target[0] == '/' ? 0 : parent;
+			at[len] = '\0';
+			continue;
+		}
+		if (S_ISDIR(st.st_mode))
+			r = guard_dir(at, &st, bad, badsize);
+		else if (rest[pos + strspn(rest + pos, "/")])
+			r = -ENOTDIR; /* a file with more to walk */
+	}
+	return r;
+}
 
 int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size)
 {
@@ -52,6 +200,12 @@ int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size)
 		return -ENOTDIR;
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
 		return -EPERM;
+	/* Nor may anybody else change a directory on the way to it (a
+	 * configuration directory replaced with a link to files the program
+	 * wrote). */
+	char bad[PATH_MAX + 64];
+	if (lf_path_guarded(out, bad, sizeof(bad)) != 0)
+		return -EPERM;
 	/* Whatever is written there must also be removable: an answer
 	 * that cannot be forgotten would be used at every launch. */
 	if (access(out, W_OK | X_OK) != 0)
@@ -63,6 +217,22 @@ bool lf_cache_file_ours(int fd, struct stat *st)
 {
 	return fstat(fd, st) == 0 && S_ISREG(st->st_mode) && st->st_uid == geteuid() &&
 	       !(st->st_mode & 022) && st->st_nlink == 1;
+}
+
+int lf_cache_file_open(const char *file, uint64_t max, struct stat *st)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	int r = fd;
+
+	if (fd < 0)
+		return -errno;
+	if (!lf_cache_file_ours(fd, st))
+		r = S_ISREG(st->st_mode) ? -EACCES : -EINVAL;
+	else if (st->st_size < 0 || (uint64_t)st->st_size > max)
+		r = -EFBIG;
+	if (r < 0)
+		close(fd);
+	return r;
 }
 
 void lf_cache_sweep(const char *dir)

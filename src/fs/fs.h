@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -120,6 +121,33 @@ int lf_build_id(char hex[LF_BUILD_ID_HEX]);
  * made writable by others, or linked elsewhere, could be changed by
  * another local user. *st is filled (cachedir.c). */
 bool lf_cache_file_ours(int fd, struct stat *st);
+
+/* Whether every directory the kernel walks through to reach path (an
+ * absolute path; each link on the way followed, at most 40), path itself
+ * too when it is a directory, belongs to root or to the user (or to the
+ * id unmapped owners show as, in a user namespace that does not map root:
+ * root's directories, seen from an unprivileged user's sandbox), and
+ * nobody else may change it: not writable by group or others, unless it
+ * is like /tmp: root's, sticky and writable by everybody (others cannot
+ * rename what is not theirs there; the sandboxed program cannot set that
+ * mode, and a sticky directory it made group-writable would still take
+ * a new file). A sandboxed
+ * program can chmod the user's directories (Landlock does not mediate
+ * chmod); another local user could then replace what the configuration
+ * directory holds, or the directory itself, with a link to files the
+ * program wrote. Returns 0; -EACCES with bad (badsize bytes) naming the
+ * first directory that fails, its owner and mode; or -errno of the walk
+ * (-ENOENT: a component is missing, -ENOTDIR, -ELOOP, -ENAMETOOLONG,
+ * -EINVAL for a relative path) (cachedir.c). */
+int lf_path_guarded(const char *path, char *bad, size_t badsize);
+
+/* Opens file for reading (O_CLOEXEC, no link followed, no terminal, no
+ * wait) when lf_cache_file_ours holds for it and it holds at most max
+ * bytes; *st is filled. Returns the descriptor, which the caller closes,
+ * or -errno of open(2) (-ENOENT: none), -EACCES for a regular file that
+ * is not the user's alone, -EINVAL for anything not a regular file, or
+ * -EFBIG for one larger than max (cachedir.c). */
+int lf_cache_file_open(const char *file, uint64_t max, struct stat *st);
 
 /* Removes the least recently used cache files (tree-, dev- and pol-)
  * of the cache directory dir beyond the 128 kept, after a new one was

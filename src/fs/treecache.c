@@ -201,15 +201,14 @@ static bool name_ok(const char *n)
  * else may write (lf_cache_file_ours), of its size at most CACHE_MAX. */
 static void cache_load(const char *file, const char *magic, const char *root, struct recs *old)
 {
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 	char head[64];
 	struct stat st;
+	int fd = lf_cache_file_open(file, CACHE_MAX, &st);
 	FILE *f;
 
 	if (fd < 0)
 		return;
-	if (!lf_cache_file_ours(fd, &st) || st.st_size < 0 || (uint64_t)st.st_size > CACHE_MAX ||
-	    !(f = fdopen(fd, "r"))) {
+	if (!(f = fdopen(fd, "r"))) {
 		close(fd);
 		return;
 	}

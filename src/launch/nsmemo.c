@@ -265,15 +265,11 @@ bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *ou
 
 	if (!memo_path(config_dir, false, file, sizeof(file)))
 		return false;
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return false;
 	/* Only a regular file of ours, that nobody else may write, with no
 	 * other name. */
-	if (!lf_cache_file_ours(fd, &st) || st.st_size >= (off_t)sizeof(text)) {
-		close(fd);
+	fd = lf_cache_file_open(file, sizeof(text) - 1, &st);
+	if (fd < 0)
 		return false;
-	}
 	n = read(fd, text, sizeof(text) - 1);
 	close(fd);
 	if (n <= 0)

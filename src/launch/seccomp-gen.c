@@ -24,6 +24,8 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,20 +121,34 @@ static int add_uring_rules(scmp_filter_ctx ctx)
 	return add_errno_rules(ctx, names, sizeof(names) / sizeof(names[0]), ENOSYS);
 }
 
+/* Whether name changes the mode of a file that exists (the chmod calls). */
+static bool others_write(const char *name)
+{
+	return !strncmp(name, "chmod", 5) || !strncmp(name, "fchmod", 6);
+}
+
 /* Landlock has no right for metadata: a program may chmod any path it can
  * name. Setting the set-user-ID or set-group-ID bit (on an existing file,
  * or on a file it creates) would leave a way up for whoever runs the file
- * later, outside the sandbox, so those modes fail with EPERM. */
+ * later, outside the sandbox, so those modes fail with EPERM. So does
+ * giving others write access by chmod (0777, o+w): a directory of the
+ * user's made writable by others lets another local user swap in what a
+ * later launch reads there (the user's policy, the trust store), or a
+ * file the program wrote, then the program sets the mode back
+ * (doc/escape.md, "Metadata"). */
 static int add_mode_rule(scmp_filter_ctx ctx, const char *name, unsigned mode_arg, int flags_arg,
 			 uint64_t flags_mask)
 {
-	/* One bit per rule: "either bit set" in two masked comparisons. */
-	static const uint64_t modes[] = { S_ISUID, S_ISGID };
+	/* One bit per rule: "any bit set" in masked comparisons. The write
+	 * bit for others only where a mode is changed, not where a file is
+	 * made (open's 0666 is the usual request, and the umask applies). */
+	static const uint64_t modes[] = { S_ISUID, S_ISGID, S_IWOTH };
+	size_t nmodes = sizeof(modes) / sizeof(modes[0]) - (flags_arg >= 0 || !others_write(name));
 	int nr = seccomp_syscall_resolve_name(name), r;
 
 	if (nr == __NR_SCMP_ERROR)
 		return 0;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+	for (size_t i = 0; i < nmodes; i++) {
 		struct scmp_arg_cmp mode = {
 			.arg = mode_arg,
 			.op = SCMP_CMP_MASKED_EQ,
@@ -155,6 +171,19 @@ static int add_mode_rule(scmp_filter_ctx ctx, const char *name, unsigned mode_ar
 			return r;
 	}
 	return 0;
+}
+
+/* An access control list gives others write access as a mode does; it is
+ * an extended attribute, whose name sits in memory a filter cannot read.
+ * Setting any extended attribute answers EOPNOTSUPP, what a file system
+ * without them answers: cp -a and Python's copy2 go on without them.
+ * setxattrat (Linux 6.13) by name where this libseccomp knows it, else
+ * by number (emit_setxattrat). */
+static int add_xattr_rules(scmp_filter_ctx ctx)
+{
+	static const char *const names[] = { "setxattr", "lsetxattr", "fsetxattr", "setxattrat" };
+
+	return add_errno_rules(ctx, names, sizeof(names) / sizeof(names[0]), EOPNOTSUPP);
 }
 
 static int add_sugid_rules(scmp_filter_ctx ctx)
@@ -286,7 +315,7 @@ static int build(const char *family, int fd, bool no_userns)
 	(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if ((r = add_rules(ctx)) < 0 || (r = add_sysv_rules(ctx)) < 0 ||
 	    (r = add_keyring_rules(ctx)) < 0 || (r = add_uring_rules(ctx)) < 0 ||
-	    (r = add_sugid_rules(ctx)) < 0)
+	    (r = add_sugid_rules(ctx)) < 0 || (r = add_xattr_rules(ctx)) < 0)
 		goto out;
 	if (no_userns && (r = add_userns_rules(ctx, strncmp(family, "s390", 4) ? 0 : 1)) < 0)
 		goto out;
@@ -294,6 +323,36 @@ static int build(const char *family, int fd, bool no_userns)
 out:
 	seccomp_release(ctx);
 	return r;
+}
+
+/* setxattrat (Linux 6.13) has the number 463 on every family above (a
+ * number shared by all of them since Linux 5.1; x32 adds its bit). */
+#define SETXATTRAT_NR 463u
+#define X32_SYSCALL_BIT 0x40000000u
+
+/* Where this libseccomp does not know setxattrat (Debian 12's 2.5.4 does
+ * not, and it takes no raw number for the 32-bit tables), the program
+ * starts with instructions of its own that refuse it by number, as
+ * add_xattr_rules refuses the others: 463 is setxattrat on every
+ * supported family, and on another the arch check that follows would
+ * refuse the call anyway. Jumps are relative, so what follows is
+ * unchanged. Returns the instructions written. */
+static size_t emit_setxattrat(FILE *out)
+{
+	const struct sock_filter pre[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SETXATTRAT_NR, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SETXATTRAT_NR | X32_SYSCALL_BIT, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, 1, 0, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EOPNOTSUPP & SECCOMP_RET_DATA)),
+	};
+
+	if (seccomp_syscall_resolve_name("setxattrat") != __NR_SCMP_ERROR)
+		return 0;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		fprintf(out, "\t{ 0x%04x, %u, %u, 0x%08xU },\n", pre[i].code, pre[i].jt, pre[i].jf,
+			pre[i].k);
+	return sizeof(pre) / sizeof(pre[0]);
 }
 
 /* Writes one program as a C array named name; returns 0, or 1 after
@@ -320,6 +379,7 @@ static int emit(FILE *out, const char *family, const char *name, bool no_userns)
 		return 1;
 	}
 	fprintf(out, "static const struct sock_filter %s[] = {\n", name);
+	n = emit_setxattrat(out);
 	for (;;) {
 		ssize_t got = read(fd, &insn, sizeof(insn));
 		if (got == 0)

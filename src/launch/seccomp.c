@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The seccomp filter of the launcher: TIOCSTI and TIOCLINUX (terminal
- * injection), SysV IPC, and set-user-ID / set-group-ID modes are refused
- * (the rules and why: src/launch/seccomp-gen.c, doc/launch.md).
+ * injection), SysV IPC, set-user-ID / set-group-ID modes, the write bit
+ * for others in chmod, and extended attributes are refused (the rules and
+ * why: src/launch/seccomp-gen.c, doc/launch.md).
  *
  * The rules never depend on the running kernel, so the BPF program is
  * compiled by libseccomp once, at build time, by seccomp-gen.c; here it is

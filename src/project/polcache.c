@@ -55,6 +55,18 @@ static bool form_path(const char *canon, bool make, char *dir, size_t dsize, cha
 	return w > 0 && (size_t)w < fsize;
 }
 
+/* The head a writer puts before form (flen bytes) of text (digest), by
+ * this build: its length, or -1 when it does not fit in size. A reader
+ * compares the whole head with the one it would write. */
+static int form_head(char *head, size_t size, const char *build, const char *digest,
+		     const char *form, size_t flen)
+{
+	int n = snprintf(head, size, "%s\nbuild %s\nsha256 %s\nform %zu %016" PRIx64 "\n",
+			 FORM_MAGIC, build, digest, flen, lf_fnv(form, flen));
+
+	return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
 /* The form kept for text (digest), when there is one of this build. */
 static int form_read(const char *file, const char *build, const char *digest, const char *path,
 		     struct lf_policy **out)
@@ -64,17 +76,12 @@ static int form_read(const char *file, const char *build, const char *digest, co
 	int r;
 
 	struct stat st;
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
-
-	if (fd < 0)
-		return -errno;
 	/* Of the user's own, that nobody else may write (the sandboxed
 	 * program can chmod it, not write it). */
-	if (!lf_cache_file_ours(fd, &st) || st.st_size < 0 ||
-	    (uint64_t)st.st_size > 4 * (uint64_t)LF_POLICY_MAX_SIZE) {
-		close(fd);
-		return -EINVAL;
-	}
+	int fd = lf_cache_file_open(file, 4 * (uint64_t)LF_POLICY_MAX_SIZE, &st);
+
+	if (fd < 0)
+		return fd;
 	r = lf_fd_read(fd, (size_t)st.st_size + 1, 4 * LF_POLICY_MAX_SIZE, &buf, &len);
 	close(fd);
 	if (r < 0)
@@ -91,10 +98,8 @@ static int form_read(const char *file, const char *build, const char *digest, co
 	if (!nl)
 		goto out;
 	flen = len - (size_t)(nl - buf);
-	int wl = snprintf(want, sizeof(want), "%s\nbuild %s\nsha256 %s\nform %zu %016" PRIx64 "\n",
-			  FORM_MAGIC, build, digest, flen, lf_fnv(nl, flen));
-	if (wl < 0 || (size_t)wl >= sizeof(want) || (size_t)wl != (size_t)(nl - buf) ||
-	    memcmp(buf, want, (size_t)wl) != 0)
+	int wl = form_head(want, sizeof(want), build, digest, nl, flen);
+	if (wl < 0 || (size_t)wl != (size_t)(nl - buf) || memcmp(buf, want, (size_t)wl) != 0)
 		goto out;
 	r = lf_policy_from_form(nl, flen, path, LF_LAYER_PROJECT, out);
 out:
@@ -116,10 +121,8 @@ static void form_write(const char *dir, const char *file, const char *build, con
 
 	if (lf_policy_compile_form(p, &form, &flen) < 0)
 		return;
-	hl = snprintf(head, sizeof(head), "%s\nbuild %s\nsha256 %s\nform %zu %016" PRIx64 "\n",
-		      FORM_MAGIC, build, digest, flen, lf_fnv(form, flen));
-	if (hl < 0 || (size_t)hl >= sizeof(head) ||
-	    snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file) >= (int)sizeof(tmp) ||
+	hl = form_head(head, sizeof(head), build, digest, form, flen);
+	if (hl < 0 || snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file) >= (int)sizeof(tmp) ||
 	    (fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
 		free(form);
 		return;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "fs/fs.h"
 #include "fs/hostfacts.h"
 #include "policy/policy.h"
 #include "project/project.h"
@@ -378,6 +379,47 @@ static int managed_safe(const char *canon, const struct stat *st, struct lf_diag
 	return 0;
 }
 
+/* Whether the user's policy (st: the file, its links followed) is the
+ * user's or root's, that nobody else may write, in directories nobody
+ * else may change. A sandboxed program can chmod the configuration
+ * directory (Landlock does not mediate chmod); another local user could
+ * then put a policy there, or a link to one the program wrote, and it
+ * would replace the embedded default at the next launch. Refused loudly,
+ * as the managed layer is: skipping it could widen the run. */
+static int user_safe(const char *path, const struct stat *st, struct lf_diag *diag)
+{
+	char bad[PATH_MAX + 64];
+	int r = lf_path_guarded(path, bad, sizeof(bad));
+
+	if (r == -EACCES) {
+		lf_diag_set(diag, "", 0, 0,
+			    "the user policy %s lies in %s, which somebody other than you or root "
+			    "may change; nothing ran (review the policy, then `chmod go-w` that "
+			    "directory)",
+			    path, bad);
+		return -EPERM;
+	}
+	if (r < 0) {
+		lf_diag_set(diag, "", 0, 0, "cannot check the user policy %s: %s; nothing ran",
+			    path, strerror(-r));
+		return r == -ENOMEM ? r : -EPERM;
+	}
+	if (!S_ISREG(st->st_mode) || (st->st_uid != geteuid() && st->st_uid != 0) ||
+	    (st->st_mode & 022)) {
+		lf_diag_set(diag, "", 0, 0,
+			    "the user policy %s is %s (owner uid %u, mode %04o), expected a "
+			    "regular file of yours that nobody else may write; nothing ran "
+			    "(review it, then `chmod go-w` it)",
+			    path,
+			    !S_ISREG(st->st_mode) ? "not a regular file"
+			    : st->st_mode & 022	  ? "writable by group or others"
+						  : "owned by somebody else",
+			    (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* The managed layer: honoured only when root's and unchangeable by anybody
  * else; refused loudly otherwise. Absent is fine. */
 static int load_managed(struct lf_project *p, struct lf_diag *diag)
@@ -504,8 +546,11 @@ static int load_layers(struct lf_project *p, const struct lf_project_opts *o,
 	r = load_managed(p, diag);
 	before = p->nlayers;
 	if (r == 0 && lf_config_path("policy.json", user, sizeof(user)) == 0 &&
-	    stat(user, &st) == 0)
-		r = load_file(p, user, LF_LAYER_USER, diag);
+	    stat(user, &st) == 0) {
+		r = user_safe(user, &st, diag);
+		if (r == 0)
+			r = load_file(p, user, LF_LAYER_USER, diag);
+	}
 	if (r == 0 && asprintf(&proj, "%s/.landfence/policy.json",
 			       strcmp(p->project_root, "/") ? p->project_root : "") < 0)
 		r = -ENOMEM;

@@ -57,23 +57,25 @@ static int read_all(const char *path, size_t max, char **out, size_t *len)
 }
 
 /* The store, read as read_all does, and only when it is the user's own
- * that nobody else may write, with no other name (lf_cache_file_ours):
+ * that nobody else may write, with no other name (lf_cache_file_ours),
+ * in directories nobody else may change (lf_path_guarded):
  * a sandboxed program cannot write it, but it can chmod it (Landlock
  * does not mediate chmod), and another local user could then record
  * any digest. Else -EACCES: nothing is trusted, and `landfence trust`
  * does not carry its lines over. */
 static int store_read(const char *path, char **out, size_t *len)
 {
-	struct stat st = { 0 };
-	int r, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	char bad[PATH_MAX + 64];
+	struct stat st;
+	int r = lf_path_guarded(path, bad, sizeof(bad)), fd;
 
 	*out = NULL;
+	if (r < 0)
+		return r;
+	fd = lf_cache_file_open(path, LF_TRUST_MAX_STORE - 1, &st);
 	if (fd < 0)
-		return -errno;
-	if (!lf_cache_file_ours(fd, &st))
-		r = S_ISREG(st.st_mode) ? -EACCES : -EINVAL;
-	else
-		r = lf_fd_read(fd, (size_t)st.st_size + 1, LF_TRUST_MAX_STORE - 1, out, len);
+		return fd;
+	r = lf_fd_read(fd, (size_t)st.st_size + 1, LF_TRUST_MAX_STORE - 1, out, len);
 	close(fd);
 	return r == 0 && !*out ? -EIO : r;
 }
@@ -343,14 +345,25 @@ void lf_trust_refusal(const char *shown_path, int err, struct lf_diag *diag)
 			    "review the change, then run `landfence trust` in the project again",
 			    shown_path);
 		break;
-	case -EACCES:
-		lf_diag_set(diag, "", 0, 0,
-			    "%s: cannot check whether it is trusted: the trust store %s is not "
-			    "yours alone (it must be owned by you, writable by nobody else, "
-			    "with no other name); nothing ran.\n"
-			    "review it, then `chmod 600` it",
-			    shown_path, store);
+	case -EACCES: {
+		char bad[PATH_MAX + 64];
+
+		if (lf_path_guarded(store, bad, sizeof(bad)) == -EACCES)
+			lf_diag_set(diag, "", 0, 0,
+				    "%s: cannot check whether it is trusted: the trust store %s "
+				    "lies in %s, which somebody other than you or root may change; "
+				    "nothing ran.\n"
+				    "review what it holds, then `chmod go-w` that directory",
+				    shown_path, store, bad);
+		else
+			lf_diag_set(diag, "", 0, 0,
+				    "%s: cannot check whether it is trusted: the trust store %s is "
+				    "not yours alone (it must be owned by you, writable by nobody "
+				    "else, with no other name); nothing ran.\n"
+				    "review it, then `chmod 600` it",
+				    shown_path, store);
 		break;
+	}
 	default:
 		lf_diag_set(diag, "", 0, 0, "%s: cannot check whether it is trusted: %s",
 			    shown_path, strerror(-err));

@@ -1290,9 +1290,10 @@ def claude_state(s):
     check("the program changed %s" % state in res.err, "invalid JSON was not reported")
     # Replaced by a link (from outside: the sandbox cannot make one in
     # the home directory), between two runs' snapshots is not the
-    # program's doing; its mode made group-writable is.
+    # program's doing; its mode made group-writable is (writable by
+    # others, the filter refuses: EPERM).
     s.write("edit.py", "import os\n"
-            "os.chmod(os.path.expanduser('~/.claude.json'), 0o666)\n")
+            "os.chmod(os.path.expanduser('~/.claude.json'), 0o660)\n")
     with open(state, "w") as f:
         json.dump(base, f)
     os.chmod(state, 0o600)

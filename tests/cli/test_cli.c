@@ -2047,6 +2047,80 @@ static void test_managed_layer(void **state)
 	sh("chmod 755 %s; chown 0 %s 2>/dev/null; chmod 644 %s", dir, file, file);
 }
 
+/* The user policy is read only where nobody but the user (or root) could
+ * have put it: a sandboxed program can chmod the configuration directory
+ * (Landlock does not mediate chmod), and another local user could then
+ * put a policy there that replaces the embedded default at the next
+ * launch. Refused loudly, with nothing run; a policy reached through a
+ * link (dotfiles) in places nobody else may change is read. */
+static void test_user_policy_guarded(void **state)
+{
+	char proj[PATH_MAX], xdg[PATH_MAX], file[PATH_MAX + 32], env[PATH_MAX + 32];
+	char marker[PATH_MAX + 32];
+	struct result *r = &g_res;
+	(void)state;
+	NEED_LANDLOCK();
+
+	project(proj, sizeof(proj), "userpol", NULL);
+	snprintf(xdg, sizeof(xdg), "%s/xdg-userpol", tmp_root);
+	snprintf(file, sizeof(file), "%s/landfence/policy.json", xdg);
+	snprintf(marker, sizeof(marker), "%s/ran", proj);
+	snprintf(env, sizeof(env), "XDG_CONFIG_HOME=%s", xdg);
+	const char *extra[] = { env, NULL };
+	sh("rm -rf %s && mkdir -p %s/landfence %s/dots && chmod 755 %s %s/landfence", xdg, xdg, xdg,
+	   xdg, xdg);
+	write_file(file, "{\"version\": 1, \"extends\": \"default\"}");
+	sh("chmod 644 %s", file);
+	TOOL(r, proj, extra, "run", "--", "sh", "-c", "touch ran");
+	expect_code(r, 0, "a run under a user policy of the user's own");
+	assert_true(exists(marker));
+	remove(marker);
+
+	static const struct {
+		const char *setup, *undo, *says;
+	} bad[] = {
+		{ "chmod 777 @X/landfence", "chmod 755 @X/landfence", "lies in" },
+		{ "chmod 757 @X", "chmod 755 @X", "lies in" },
+		{ "chmod 666 @X/landfence/policy.json", "chmod 644 @X/landfence/policy.json",
+		  "writable by group or others" },
+		{ "chown 65534 @X/landfence/policy.json", "chown 0 @X/landfence/policy.json",
+		  "owned by somebody else" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char cmd[4 * PATH_MAX] = "", undo[4 * PATH_MAX] = "";
+		if (getuid() != 0 && !strncmp(bad[i].setup, "chown", 5))
+			continue; /* only root gives files away */
+		for (int k = 0; k < 2; k++) {
+			const char *t = k ? bad[i].undo : bad[i].setup, *at = strchr(t, '@');
+			snprintf(k ? undo : cmd, sizeof(cmd), "%.*s%s%s", (int)(at - t), t, xdg,
+				 at + 2);
+		}
+		sh("%s", cmd);
+		TOOL(r, proj, extra, "run", "--", "sh", "-c", "touch ran");
+		expect_code(r, 2, "a user policy others could have put there");
+		if (!has(r->err, bad[i].says) || !has(r->err, "nothing ran"))
+			fail_msg("case %zu: %s", i, r->err);
+		assert_false(exists(marker));
+		TOOL(r, proj, extra, "check", "read", "x");
+		expect_code(r, 2, "check under a user policy others could have put there");
+		sh("%s", undo);
+	}
+
+	/* Through a link, in places nobody else may change: read. */
+	sh("mv %s %s/dots/policy.json && ln -s ../dots/policy.json %s", file, xdg, file);
+	TOOL(r, proj, extra, "run", "--", "sh", "-c", "touch ran");
+	expect_code(r, 0, "a user policy reached through links");
+	assert_true(exists(marker));
+	remove(marker);
+	/* The same link into a directory others may write: refused. */
+	sh("chmod 777 %s/dots", xdg);
+	TOOL(r, proj, extra, "run", "--", "sh", "-c", "touch ran");
+	expect_code(r, 2, "a user policy reached through a directory others may write");
+	assert_true(has(r->err, "lies in"));
+	assert_false(exists(marker));
+	sh("chmod 755 %s/dots", xdg);
+}
+
 /* Where the fleet's /etc/landfence/policy.json exists, the variable
  * cannot swap it for another root-owned file. The fleet file is made in a
  * private mount namespace (an overlay on /etc), never on the host. */
@@ -2089,6 +2163,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_precise_denies),
+		cmocka_unit_test(test_user_policy_guarded),
 		cmocka_unit_test(test_git_workflows_default),
 		cmocka_unit_test(test_masks_on_locked_mount),
 		cmocka_unit_test(test_run_exit_statuses),

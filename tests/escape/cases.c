@@ -1277,9 +1277,25 @@ const struct esc_case esc_cases[] = {
 	  .setup = exe_outside,
 	  /* A root program that may chmod u+s or setcap any binary leaves a
 	   * way to root for every later user of the machine. */
+	  /* setcap: the filter refuses every extended attribute first
+	   * (EOPNOTSUPP); CAP_SETFCAP is dropped as well. */
 	  .probe = "chmod @O/prog 4755 chmod @O/prog 2755 setcap @O/prog chmod @P/src/a.txt 4644 "
 		   "mode @O/prog",
-	  .want = "EPERM EPERM EPERM EPERM 0755" },
+	  .want = "EPERM EPERM EOPNOTSUPP EPERM 0755" },
+	{ .name = "others given write access by chmod or an access control list, every way",
+	  .kind = 11,
+	  .policy = STD,
+	  /* A directory of the user's that others may write lets another
+	   * local user swap in what a later launch reads (the user policy,
+	   * the trust store), then the program sets the mode back. chmod,
+	   * fchmod and fchmodat with the write bit for others fail with
+	   * EPERM, in the project and outside; an ACL is an extended
+	   * attribute, and setting one answers EOPNOTSUPP; other modes, the
+	   * group's write bit included, still work. */
+	  .probe = "chmod @P/src 0777 chmod @P/src/a.txt 0666 fchmod @P/src/a.txt 0646 fchmodat "
+		   "@P/src/a.txt 0602 chmod @H 0757 xattr @P/src/a.txt xattrat @P/src/a.txt chmod "
+		   "@P/src/a.txt 0664 mode @P/src/a.txt",
+	  .want = "EPERM EPERM EPERM EPERM EPERM EOPNOTSUPP EOPNOTSUPP ok 0664" },
 	{ .name = "set-user-ID files made or changed in a writable place, every way",
 	  .kind = 11,
 	  .policy = STD,
@@ -1537,7 +1553,7 @@ const struct esc_case esc_cases[] = {
 	  .flags = ESC_NS,
 	  .policy = MASKP,
 	  .setup = deep_secret,
-	  .probe = "create @P/secret/x mkdir @P/secret/d chmod @P/secret 0777 open-tree "
+	  .probe = "create @P/secret/x mkdir @P/secret/d chmod @P/secret 0700 open-tree "
 		   "@P/secret readsome @P/secret/.. readeq @P/src/a.txt A",
 	  .want = "EROFS|EACCES EROFS|EACCES EROFS EPERM EISDIR|EACCES ok",
 	  .after = untouched },

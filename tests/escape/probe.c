@@ -828,6 +828,16 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "xattr")) {
 			NEED(1);
 			result(setxattr(argv[++i], "user.landfence", "1", 1, 0));
+		} else if (!strcmp(op, "xattrat")) {
+			/* The same through setxattrat (Linux 6.13, number 463):
+			 * a POSIX ACL entry would go this way too. */
+			NEED(1);
+			struct {
+				uint64_t value;
+				uint32_t size, flags;
+			} args = { (uint64_t)(uintptr_t) "1", 1, 0 };
+			result((int)syscall(463, AT_FDCWD, argv[++i], 0, "user.landfence", &args,
+					    sizeof(args)));
 		} else if (!strcmp(op, "setcap")) {
 			/* security.capability, VFS_CAP_REVISION_2, effective,
 			 * CAP_SYS_ADMIN permitted: what setcap(8) writes. */

@@ -176,6 +176,50 @@ static void test_store_lines(void **state)
 	assert_int_equal(unlink(P("cfg/second-name")), 0);
 	assert_int_equal(lf_trust_check("/x/one", "b", 1), 0);
 
+	/* Nor one in a directory somebody else may change: a sandboxed
+	 * program can chmod the configuration directory, or one above it,
+	 * and another user could then swap the store, or the directory, for
+	 * one the program wrote. The refusal names the directory. Only a
+	 * directory like /tmp (root's, sticky, writable by everybody: above
+	 * all of these) is fine: a sticky one made group-writable would
+	 * still take a store moved in where there was none. */
+	static const struct {
+		const char *dir;
+		mode_t mode, back;
+		int want;
+	} chain[] = {
+		{ "cfg/landfence", 0777, 0700, -EACCES }, { "cfg/landfence", 0770, 0700, -EACCES },
+		{ "cfg", 0757, 0755, -EACCES },		  { "", 0777, 0700, -EACCES },
+		{ "cfg", 01770, 0755, -EACCES },	  { "cfg/landfence", 01770, 0700, -EACCES },
+	};
+	for (size_t i = 0; i < sizeof(chain) / sizeof(chain[0]); i++) {
+		struct lf_diag d = { 0 };
+		const char *dir = chain[i].dir[0] ? P(chain[i].dir) : base;
+
+		assert_int_equal(chmod(dir, chain[i].mode), 0);
+		assert_int_equal(lf_trust_check("/x/one", "b", 1), chain[i].want);
+		if (chain[i].want) {
+			assert_int_equal(lf_trust_record("/x/three", "c", 1), chain[i].want);
+			lf_trust_refusal("/x/one", chain[i].want, &d);
+			if (!strstr(d.message, "lies in") || !strstr(d.message, dir))
+				fail_msg("case %zu: %s", i, d.message);
+		}
+		assert_int_equal(chmod(dir, chain[i].back), 0);
+		assert_int_equal(lf_trust_check("/x/one", "b", 1), 0);
+	}
+	/* The directories a link leads through are looked at too: the
+	 * configuration directory made a link into a directory others may
+	 * write. */
+	assert_int_equal(mkdir(P("open"), 0777), 0);
+	assert_int_equal(chmod(P("open"), 0777), 0);
+	assert_int_equal(rename(P("cfg/landfence"), P("open/landfence")), 0);
+	assert_int_equal(symlink(P("open/landfence"), P("cfg/landfence")), 0);
+	assert_int_equal(lf_trust_check("/x/one", "b", 1), -EACCES);
+	assert_int_equal(chmod(P("open"), 0755), 0);
+	assert_int_equal(lf_trust_check("/x/one", "b", 1), 0);
+	assert_int_equal(unlink(P("cfg/landfence")), 0);
+	assert_int_equal(rename(P("open/landfence"), P("cfg/landfence")), 0);
+
 	/* A store that is a symbolic link is not read (nor trusted). */
 	assert_int_equal(rename(P("cfg/landfence/trusted"), P("cfg/elsewhere")), 0);
 	assert_int_equal(symlink(P("cfg/elsewhere"), P("cfg/landfence/trusted")), 0);

@@ -521,7 +521,8 @@ static void print_text(const struct plan_view *pv, bool tree)
 	for (size_t i = 0; lf_open_limits[i].name; i++)
 		printf("  %s\n", lf_open_limits[i].text);
 	printf("refused by the seccomp filter instead: TIOCSTI and TIOCLINUX, SysV IPC, "
-	       "set-user-ID and set-group-ID modes\n");
+	       "set-user-ID and set-group-ID modes, the write bit for others (chmod), extended "
+	       "attributes\n");
 	if (sb && lf_sandbox_notice_count(sb)) {
 		printf("\nnotices:\n");
 		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)

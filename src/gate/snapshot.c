@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,12 @@ struct snap_item {
 	bool deep;   /* a base whose directory is looked at below */
 	bool hashed; /* sha holds the content */
 	bool keys;   /* sha holds json_keys_digest (LF_PERSIST_JSON_KEYS) */
+	/* landfence's configuration directory: compared by what it is
+	 * (device, inode, type and mode, owner), not by what landfence's
+	 * caches do to its times and links; its files are items of their
+	 * own. Made or removed is not news by itself: its files say. */
+	bool ident;
+	bool config; /* landfence's own: reported as such */
 	struct stat st;
 	uint8_t sha[LF_SHA256_LEN];
 };
@@ -409,7 +416,9 @@ static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **
 		if (r < 0)
 			break;
 		/* As the directory is now: the program may have made it. */
-		const struct snap_item *now = &out->v[out->n - 1];
+		struct snap_item *now = &out->v[out->n - 1];
+		now->ident = b->ident;
+		now->config = b->config;
 		if (!(h.hooks || b->deep) || !now->exists || !S_ISDIR(now->st.st_mode))
 			continue;
 		w.budget.max_entries = SNAP_DIR_MAX;
@@ -513,6 +522,40 @@ static int report_gitdirs(const struct lf_snapshot *s, struct lf_findings *f)
 	return r;
 }
 
+/* landfence's configuration directory, its trust store and its user
+ * policy. The program cannot write them, but it can chmod the directory
+ * (Landlock does not mediate chmod; the filter lets the group's write
+ * bit through) and set it back before it exits: another user of that
+ * group could move a store or a policy the program wrote in meanwhile,
+ * and every check at the next launch would pass (doc/escape.md,
+ * "Metadata"). Whatever changed them during the run is reported. */
+static int config_take(struct lf_snapshot *s, const char *config_dir)
+{
+	static const struct {
+		const char *name, *why;
+	} files[] = {
+		{ "", "landfence's configuration directory" },
+		{ "trusted", "the trust store: project policies a later launch uses" },
+		{ "policy.json", "the user policy, which replaces the embedded default" },
+	};
+	char path[PATH_MAX];
+
+	if (!config_dir || config_dir[0] != '/')
+		return 0;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		int n = snprintf(path, sizeof(path), "%s%s%s", config_dir,
+				 files[i].name[0] ? "/" : "", files[i].name);
+		if (n < 0 || (size_t)n >= sizeof(path))
+			return 0; /* not looked at: no report, as without a HOME */
+		struct snap_item *b = snap_item_add(&s->bases, path, files[i].why, false);
+		if (!b)
+			return -ENOMEM;
+		b->ident = !files[i].name[0];
+		b->config = true;
+	}
+	return 0;
+}
+
 int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 {
 	struct lf_snapshot *s;
@@ -545,6 +588,8 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 		b->deep = !lf_protect_row_watch_only(pr->entry);
 	}
 	if (r == 0)
+		r = config_take(s, sb->config_dir);
+	if (r == 0)
 		r = snap_take(s, &s->items, &s->incomplete);
 	if (r == 0)
 		r = gitdirs_take(s, sb);
@@ -558,6 +603,11 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 
 static bool snap_same(const struct snap_item *a, const struct snap_item *b)
 {
+	if (a->ident)
+		return !a->exists || !b->exists ||
+		       (a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino &&
+			a->st.st_mode == b->st.st_mode && a->st.st_uid == b->st.st_uid &&
+			a->st.st_gid == b->st.st_gid);
 	if (a->exists != b->exists)
 		return false;
 	if (!a->exists)
@@ -609,7 +659,15 @@ static int report_changes(const struct snap_item **changed, size_t n, struct lf_
 		for (size_t j = 0; j < n && !parent; j++)
 			parent = j != i && strcmp(changed[i]->path, changed[j]->path) != 0 &&
 				 lf_path_covers(changed[i]->path, changed[j]->path);
-		if (!parent)
+		if (parent)
+			continue;
+		if (changed[i]->config)
+			r = lf_findings_add(
+				f, LF_SCAN_CHANGES, false, LF_SEVERITY_WARNING, changed[i]->path,
+				"%s changed while the program ran (%s): unless you changed "
+				"it, review it before the next launch, which believes it",
+				changed[i]->path, changed[i]->why);
+		else
 			r = lf_findings_add(
 				f, LF_SCAN_CHANGES, false, LF_SEVERITY_WARNING, changed[i]->path,
 				"the program changed %s, which runs outside the sandbox later (%s)",

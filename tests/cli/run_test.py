@@ -1301,6 +1301,75 @@ def claude_state(s):
     check("the program changed %s" % state in res.err, "a mode change was not reported")
 
 
+def config_changed(s):
+    """landfence's trust store and user policy changed while the program
+    ran are reported after it: the program cannot write them, but it can
+    make their directory group-writable and set it back before it ends,
+    and another user of that group could move a store or a policy the
+    program wrote in meanwhile. Here the test moves them in (the other
+    user) while the program waits; a run that changes nothing, and the
+    caches landfence itself keeps there, are not news."""
+    import subprocess
+    need_enforcement(s)
+    cfg = s.h(".config/landfence")
+    os.makedirs(cfg, exist_ok=True)
+    os.chmod(cfg, 0o700)
+    store = s.write(os.path.join(cfg, "trusted"), "0" * 64 + " /elsewhere/.landfence/policy.json\n",
+                    0o600)
+    for _ in range(2):
+        res = s.lf("run", "-q", "--", "true")
+        check(res.code == 0 and "changed while the program ran" not in res.err,
+              "a run that changed nothing was reported: %r" % res.err)
+    # (With a namespace the first run kept its probe's answer in cache/,
+    # made in that directory: not news either.)
+    for what in ("trusted", "policy.json", "directory"):
+        for name in ("ready", "done"):
+            if os.path.exists(os.path.join(s.proj, name)):
+                os.unlink(os.path.join(s.proj, name))
+        proc = subprocess.Popen(
+            [landfence(), "run", "-q", "--", "sh", "-c",
+             "touch ready; j=0; while [ ! -e done ] && [ $j -lt 600 ]; do sleep 0.05; "
+             "j=$((j+1)); done"],
+            cwd=s.proj, env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(600):
+            if os.path.exists(os.path.join(s.proj, "ready")) or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        if not os.path.exists(os.path.join(s.proj, "ready")):
+            proc.kill()
+            out, err = proc.communicate(timeout=60)
+            check(False, "the program did not start: exit %s, %r" % (proc.returncode, err))
+        if what == "trusted":
+            # A store of the program's, moved over the user's (naming
+            # another project: one naming this one, with no policy
+            # there, would stop the next launch).
+            new = s.write("forged", "1" * 64 + " /elsewhere/two/.landfence/policy.json\n", 0o600)
+            os.rename(new, store)
+            want = store
+        elif what == "policy.json":
+            new = s.write("userpol", '{"version": 1, "fallback": "allow"}', 0o644)
+            want = os.path.join(cfg, "policy.json")
+            os.rename(new, want)
+        else:
+            # The whole directory swapped for one of the program's.
+            os.rename(cfg, cfg + ".old")
+            os.makedirs(cfg, 0o700)
+            want = cfg
+        s.write("done", "")
+        out, err = proc.communicate(timeout=60)
+        print("exit %d\nstderr:\n%s" % (proc.returncode, err))
+        check(proc.returncode == 0, "the program failed")
+        # A directory swapped is named by what it held (as a hook
+        # directory's changes are).
+        check(re.search(r"%s(/[a-z.]+)? changed while the program ran" % re.escape(want), err),
+              "%s changed during the run was not reported" % want)
+        if what == "policy.json":
+            os.unlink(want)
+        elif what == "directory":
+            shutil.rmtree(cfg)
+            os.rename(cfg + ".old", cfg)
+
+
 def device_cache(s):
     """Without a mount namespace the device-node scan answers from its
     cache of directory listings as the walk would: a node there at the
@@ -1374,6 +1443,7 @@ TESTS = {
     "ns-memo-build": ns_memo_build,
     "cache-dir": cache_dir,
     "claude-state": claude_state,
+    "config-changed": config_changed,
     "device-cache": device_cache,
 }
 

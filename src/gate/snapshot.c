@@ -747,10 +747,10 @@ int lf_snapshot_compare(const struct lf_snapshot *before, struct lf_findings **o
 	for (size_t i = 0; r == 0 && i < before->items.n; i++)
 		if (before->items.v[i].exists && !snap_find(&now, before->items.v[i].path))
 			changed[nchanged++] = &before->items.v[i];
-	if (r == 0)
+	if (r == 0) {
 		nchanged = caches_forget(before, changed, nchanged);
-	if (r == 0)
 		r = report_changes(changed, nchanged, f);
+	}
 	if (r == 0)
 		r = report_gitdirs(before, f);
 	if (r == 0 && before->incomplete)

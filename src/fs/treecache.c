@@ -829,7 +829,8 @@ void lf_cache_prune(const char *dir)
 			continue;
 		if (lf_grow((void **)&v, &cap, n, sizeof(*v)) < 0)
 			break;
-		snprintf(v[n].name, sizeof(v[n].name), "%s", e->d_name);
+		/* cache_name: 21 characters at most. */
+		snprintf(v[n].name, sizeof(v[n].name), "%.31s", e->d_name);
 		v[n].used_ns = ts_ns(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 		if (ts_ns(st.st_atim.tv_sec, st.st_atim.tv_nsec) > v[n].used_ns)
 			v[n].used_ns = ts_ns(st.st_atim.tv_sec, st.st_atim.tv_nsec);
@@ -842,6 +843,29 @@ void lf_cache_prune(const char *dir)
 	}
 	free(v);
 	closedir(d);
+}
+
+int lf_cache_forget(const char *config_dir, const char *const *names, size_t n)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int gone = 0;
+
+	/* Only the cache directory that lf_cache_dir would use, opened
+	 * without following a link and checked again through the
+	 * descriptor: nothing else is removed through it. */
+	if (n == 0 || lf_cache_dir(config_dir, false, dir, sizeof(dir)) < 0)
+		return 0;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		for (size_t i = 0; i < n; i++)
+			if ((cache_name(names[i]) || !strcmp(names[i], "ns-probe")) &&
+			    unlinkat(fd, names[i], 0) == 0)
+				gone++;
+	close(fd);
+	return gone;
 }
 
 /* What the last searches of this process saw, by cache file: the run's

@@ -62,6 +62,10 @@ struct snap_item {
 	 * own. Made or removed is not news by itself: its files say. */
 	bool ident;
 	bool config; /* landfence's own: reported as such */
+	/* landfence's cache directory or a file in it: compared by status
+	 * alone (no content read), never reported (a concurrent launch
+	 * writes there too); a file changed during the run is removed. */
+	bool cache;
 	struct stat st;
 	uint8_t sha[LF_SHA256_LEN];
 };
@@ -81,6 +85,7 @@ struct lf_snapshot {
 	 * known at launch (every protection); the writable grants. */
 	char *root;
 	char *config_dir;
+	char *conf; /* landfence's configuration directory, for its caches */
 	struct lf_strv known;
 	struct lf_strv writable;
 };
@@ -342,14 +347,14 @@ static struct snap_item *snap_item_add(struct snap_list *l, const char *path, co
  * path. */
 /* absent: known missing without a look (lf_dirnames_absent). */
 static int snap_push_at(struct snap_list *l, int dirfd, const char *name, const char *path,
-			const char *why, bool keys, bool absent)
+			const char *why, bool keys, bool absent, bool nohash)
 {
 	struct snap_item *it = snap_item_add(l, path, why, keys);
 
 	if (!it)
 		return -ENOMEM;
 	it->exists = !absent && fstatat(dirfd, name, &it->st, AT_SYMLINK_NOFOLLOW) == 0;
-	if (it->exists && S_ISREG(it->st.st_mode)) {
+	if (it->exists && S_ISREG(it->st.st_mode) && !nohash) {
 		if (keys)
 			snap_hash_json(it, dirfd, name);
 		else
@@ -372,6 +377,7 @@ struct hook_walk {
 	struct snap_list *l;
 	const char *why;
 	bool hooks; /* a hook directory: git's samples there are not news */
+	bool cache; /* landfence's cache directory: status only */
 };
 
 /* git's own examples (pre-commit.sample, ...): git never runs a file
@@ -390,7 +396,9 @@ static int hook_visit(void *ctx, const struct lf_walk_entry *e)
 
 	if (h->hooks && e->depth == 1 && hook_sample(e->name))
 		return LF_WALK_SKIP;
-	r = snap_push_at(h->l, e->dirfd, e->name, e->path, h->why, false, false);
+	r = snap_push_at(h->l, e->dirfd, e->name, e->path, h->why, false, false, h->cache);
+	if (r == 0)
+		h->l->v[h->l->n - 1].cache = h->cache;
 
 	/* Everything below counts: a script a hook or a setting names may
 	 * live in a subdirectory (.claude/hooks/lib/run.sh). */
@@ -408,17 +416,18 @@ static int snap_take(const struct lf_snapshot *s, struct snap_list *out, char **
 
 	for (size_t i = 0; r == 0 && i < s->bases.n; i++) {
 		const struct snap_item *b = &s->bases.v[i];
-		struct hook_walk h = { out, b->why, lf_persist_hook_dir(b->path) };
+		struct hook_walk h = { out, b->why, lf_persist_hook_dir(b->path), b->cache };
 		struct lf_walk w = { .visit = hook_visit, .ctx = &h };
 
 		r = snap_push_at(out, AT_FDCWD, b->path, b->path, b->why, b->keys,
-				 lf_dirnames_absent(&names, s->root, b->path));
+				 lf_dirnames_absent(&names, s->root, b->path), b->cache);
 		if (r < 0)
 			break;
 		/* As the directory is now: the program may have made it. */
 		struct snap_item *now = &out->v[out->n - 1];
 		now->ident = b->ident;
 		now->config = b->config;
+		now->cache = b->cache;
 		if (!(h.hooks || b->deep) || !now->exists || !S_ISDIR(now->st.st_mode))
 			continue;
 		w.budget.max_entries = SNAP_DIR_MAX;
@@ -442,6 +451,7 @@ void lf_snapshot_free(struct lf_snapshot *s)
 	free(s->incomplete);
 	free(s->root);
 	free(s->config_dir);
+	free(s->conf);
 	lf_strv_fini(&s->known);
 	lf_strv_fini(&s->writable);
 	free(s);
@@ -553,6 +563,17 @@ static int config_take(struct lf_snapshot *s, const char *config_dir)
 		b->ident = !files[i].name[0];
 		b->config = true;
 	}
+	/* Its caches: the namespace answer, the searches' listings, the
+	 * compiled policies, each believed by a later launch once it passes
+	 * the checks on a file, which one the program wrote would. */
+	int n = snprintf(path, sizeof(path), "%s/cache", config_dir);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return 0;
+	struct snap_item *c = snap_item_add(&s->bases, path, "landfence's caches", false);
+	if (!c || !(s->conf = strdup(config_dir)))
+		return -ENOMEM;
+	c->deep = true;
+	c->cache = true;
 	return 0;
 }
 
@@ -676,6 +697,29 @@ static int report_changes(const struct snap_item **changed, size_t n, struct lf_
 	return r;
 }
 
+/* Takes the cache files out of changed (returning how many items are
+ * left) and removes those that changed during the run: a later launch
+ * does not believe them (lf_cache_forget). Before the search after the
+ * program, which may write its own. */
+static size_t caches_forget(const struct lf_snapshot *s, const struct snap_item **changed, size_t n)
+{
+	const char *names[SNAP_DIR_MAX];
+	size_t kept = 0, nnames = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!changed[i]->cache) {
+			changed[kept++] = changed[i];
+			continue;
+		}
+		const char *slash = strrchr(changed[i]->path, '/');
+		if (slash && nnames < SNAP_DIR_MAX &&
+		    (!changed[i]->exists || !S_ISDIR(changed[i]->st.st_mode)))
+			names[nnames++] = slash + 1;
+	}
+	(void)lf_cache_forget(s->conf, names, nnames);
+	return kept;
+}
+
 int lf_snapshot_compare(const struct lf_snapshot *before, struct lf_findings **out)
 {
 	struct lf_findings *f;
@@ -703,8 +747,10 @@ int lf_snapshot_compare(const struct lf_snapshot *before, struct lf_findings **o
 	for (size_t i = 0; r == 0 && i < before->items.n; i++)
 		if (before->items.v[i].exists && !snap_find(&now, before->items.v[i].path))
 			changed[nchanged++] = &before->items.v[i];
-	if (r == 0)
+	if (r == 0) {
+		nchanged = caches_forget(before, changed, nchanged);
 		r = report_changes(changed, nchanged, f);
+	}
 	if (r == 0)
 		r = report_gitdirs(before, f);
 	if (r == 0 && before->incomplete)

@@ -1316,16 +1316,33 @@ def config_changed(s):
     os.chmod(cfg, 0o700)
     store = s.write(os.path.join(cfg, "trusted"), "0" * 64 + " /elsewhere/.landfence/policy.json\n",
                     0o600)
+    cache = os.path.join(cfg, "cache")
+
+    def caches():
+        if not os.path.isdir(cache):
+            return {}
+        return {n: os.lstat(os.path.join(cache, n)).st_ino for n in os.listdir(cache)}
+
     for _ in range(2):
         res = s.lf("run", "-q", "--", "true")
         check(res.code == 0 and "changed while the program ran" not in res.err,
               "a run that changed nothing was reported: %r" % res.err)
-    # (With a namespace the first run kept its probe's answer in cache/,
-    # made in that directory: not news either.)
-    for what in ("trusted", "policy.json", "directory"):
+    # What landfence keeps there itself (with a namespace, the probe's
+    # answer) stays from run to run.
+    kept = caches()
+    res = s.lf("run", "-q", "--", "true")
+    check(res.code == 0 and caches() == kept,
+          "the caches changed in a run that changed nothing: %r, %r" % (kept, caches()))
+    for what in ("trusted", "policy.json", "directory", "cache"):
         for name in ("ready", "done"):
             if os.path.exists(os.path.join(s.proj, name)):
                 os.unlink(os.path.join(s.proj, name))
+        if what == "cache":
+            # Two cache files there before the run, as landfence keeps
+            # them (the user's, 0600).
+            os.makedirs(cache, 0o700, exist_ok=True)
+            for n in ("dev-00000000000000bb", "dev-00000000000000cc"):
+                s.write(os.path.join(cache, n), "landfence-dev-cache 1\n", 0o600)
         proc = subprocess.Popen(
             [landfence(), "run", "-q", "--", "sh", "-c",
              "touch ready; j=0; while [ ! -e done ] && [ $j -lt 600 ]; do sleep 0.05; "
@@ -1350,6 +1367,14 @@ def config_changed(s):
             new = s.write("userpol", '{"version": 1, "fallback": "allow"}', 0o644)
             want = os.path.join(cfg, "policy.json")
             os.rename(new, want)
+        elif what == "cache":
+            # A cache file of the program's moved in, and one there
+            # before rewritten in place: neither is believed later.
+            new = s.write("forged-cache", "landfence-tree-cache 2\n", 0o600)
+            os.rename(new, os.path.join(cache, "tree-00000000000000aa"))
+            with open(os.path.join(cache, "dev-00000000000000bb"), "a") as f:
+                f.write("forged\n")
+            want = None
         else:
             # The whole directory swapped for one of the program's.
             os.rename(cfg, cfg + ".old")
@@ -1359,6 +1384,14 @@ def config_changed(s):
         out, err = proc.communicate(timeout=60)
         print("exit %d\nstderr:\n%s" % (proc.returncode, err))
         check(proc.returncode == 0, "the program failed")
+        if what == "cache":
+            left = caches()
+            check("tree-00000000000000aa" not in left and "dev-00000000000000bb" not in left,
+                  "a cache file changed during the run was kept: %r" % left)
+            check("dev-00000000000000cc" in left, "a cache file left alone was removed")
+            check("changed while the program ran" not in err,
+                  "a cache file changed was reported (a concurrent launch writes there)")
+            continue
         # A directory swapped is named by what it held (as a hook
         # directory's changes are).
         check(re.search(r"%s(/[a-z.]+)? changed while the program ran" % re.escape(want), err),

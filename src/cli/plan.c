@@ -522,7 +522,7 @@ static void print_text(const struct plan_view *pv, bool tree)
 		printf("  %s\n", lf_open_limits[i].text);
 	printf("refused by the seccomp filter instead: TIOCSTI and TIOCLINUX, SysV IPC, "
 	       "set-user-ID and set-group-ID modes, the write bit for others (chmod), extended "
-	       "attributes\n");
+	       "attributes, other processes' resource limits\n");
 	if (sb && lf_sandbox_notice_count(sb)) {
 		printf("\nnotices:\n");
 		for (size_t i = 0; i < lf_sandbox_notice_count(sb); i++)

@@ -186,6 +186,23 @@ static int add_xattr_rules(scmp_filter_ctx ctx)
 	return add_errno_rules(ctx, names, sizeof(names) / sizeof(names[0]), EOPNOTSUPP);
 }
 
+/* prlimit64 sets another process's limits with the same rights as a
+ * signal (same user), which Landlock's scopes do not mediate: a program
+ * that lowered the launcher's open-files limit kept it from listing the
+ * program's processes to end them after the run, and a daemon outlived
+ * the run (red team, doc/escape.md). Setting limits fails with EPERM
+ * unless pid is 0 (the caller, as glibc's setrlimit asks); reading
+ * them (no new limit) still works. */
+static int add_prlimit_rule(scmp_filter_ctx ctx)
+{
+	int nr = seccomp_syscall_resolve_name("prlimit64");
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0;
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2, SCMP_A0(SCMP_CMP_NE, 0),
+				SCMP_A2(SCMP_CMP_NE, 0));
+}
+
 static int add_sugid_rules(scmp_filter_ctx ctx)
 {
 	int r = add_mode_rule(ctx, "chmod", 1, -1, 0);
@@ -315,7 +332,8 @@ static int build(const char *family, int fd, bool no_userns)
 	(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if ((r = add_rules(ctx)) < 0 || (r = add_sysv_rules(ctx)) < 0 ||
 	    (r = add_keyring_rules(ctx)) < 0 || (r = add_uring_rules(ctx)) < 0 ||
-	    (r = add_sugid_rules(ctx)) < 0 || (r = add_xattr_rules(ctx)) < 0)
+	    (r = add_sugid_rules(ctx)) < 0 || (r = add_xattr_rules(ctx)) < 0 ||
+	    (r = add_prlimit_rule(ctx)) < 0)
 		goto out;
 	if (no_userns && (r = add_userns_rules(ctx, strncmp(family, "s390", 4) ? 0 : 1)) < 0)
 		goto out;

@@ -883,6 +883,17 @@ const struct esc_case esc_cases[] = {
 	  .probe = "kill @X 0 kill @X 15 kill-parent 0 kill-parent 15 kill-child",
 	  .want = "EPERM EPERM EPERM EPERM ok",
 	  .after = helper_alive },
+	{ .name = "resource limits of processes outside the sandbox",
+	  .kind = 7,
+	  .flags = ESC_HELPER,
+	  .policy = STD,
+	  /* The launcher with one descriptor left could not list the
+	   * program's processes to end them after the run (a red team
+	   * lowered it so, and a daemon outlived the run). Its own limits
+	   * it may set. */
+	  .probe = "prlimit-parent prlimit @X prlimit 0",
+	  .want = "EPERM EPERM ok",
+	  .after = helper_alive },
 	{ .name = "signals at ABI 5: not scoped, and said",
 	  .kind = 7,
 	  .flags = ESC_HELPER,

@@ -30,6 +30,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/sysmacros.h>
@@ -1079,6 +1080,20 @@ int main(int argc, char **argv)
 			NEED(2);
 			result(kill((pid_t)parse_ul(argv[i + 1]), (int)parse_ul(argv[i + 2])));
 			i += 2;
+		} else if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-parent")) {
+			/* prlimit PID (0: itself) | prlimit-parent: sets the
+			 * open-files limit of that process to what it is. */
+			pid_t p = op[7] ? getppid() : 0;
+			struct rlimit now;
+
+			if (!op[7]) {
+				NEED(1);
+				p = (pid_t)parse_ul(argv[++i]);
+			}
+			if (prlimit(p, RLIMIT_NOFILE, NULL, &now) != 0)
+				result(-1);
+			else
+				result(prlimit(p, RLIMIT_NOFILE, &now, NULL));
 		} else if (!strcmp(op, "kill-parent")) {
 			NEED(1);
 			result(kill(getppid(), (int)parse_ul(argv[++i])));

@@ -97,6 +97,11 @@ char *lf_git_config_value(char *line, const char *key);
  * flags (O_NOFOLLOW, ...): the stream, or NULL with errno. */
 DIR *lf_dir_open(const char *path, int flags);
 
+/* The name of the namespace probe's remembered answer in the cache
+ * directory (launch/nsmemo.c); its temporary files are this name, a dot
+ * and six characters. */
+#define LF_CACHE_NS_PROBE "ns-probe"
+
 /* The cache directory, config_dir/cache, into out (size bytes), when it
  * can be trusted with what decides a launch's protections: a directory,
  * not a symbolic link, owned by the user, writable by nobody else, and

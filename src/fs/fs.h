@@ -155,15 +155,20 @@ int lf_path_guarded(const char *path, char *bad, size_t badsize);
 int lf_cache_file_open(const char *file, uint64_t max, struct stat *st);
 
 /* Removes the cache files names (n base names: tree-, dev-, pol- or
- * ns-probe; any other name is left) from config_dir's cache directory,
- * reached as lf_cache_dir reaches it, through a descriptor: never
- * through a link. For what changed there while a program ran
+ * LF_CACHE_NS_PROBE; any other name is left) from config_dir's cache
+ * directory, reached as lf_cache_dir reaches it, through a descriptor:
+ * never through a link. For what changed there while a program ran
  * (gate/snapshot.c): the program cannot write these files, but it can
  * chmod them and their directory and set them back before it exits,
  * while another local user moves in or rewrites a file it made (a
  * compiled policy needs no secret: the trusted text's digest is in the
- * store it may read). Returns how many were removed (treecache.c). */
-int lf_cache_forget(const char *config_dir, const char *const *names, size_t n);
+ * store it may read). left (n entries, may be NULL) says, per name,
+ * whether a file may still be there: not removed, for another reason
+ * than being gone already. Returns how many were removed, or -errno
+ * when the directory cannot be reached (lf_cache_dir's errors, or
+ * open's), every entry of left then true, but for -ENOENT (no such
+ * directory, so no such file) (treecache.c). */
+int lf_cache_forget(const char *config_dir, const char *const *names, size_t n, bool *left);
 
 /* Removes the least recently used cache files (tree-, dev- and pol-)
  * of the cache directory dir beyond the 128 kept, after a new one was

@@ -845,25 +845,42 @@ void lf_cache_prune(const char *dir)
 	closedir(d);
 }
 
-int lf_cache_forget(const char *config_dir, const char *const *names, size_t n)
+int lf_cache_forget(const char *config_dir, const char *const *names, size_t n, bool *left)
 {
 	char dir[PATH_MAX];
 	struct stat st;
-	int gone = 0;
+	int gone = 0, r = 0, fd = -1;
 
+	for (size_t i = 0; left && i < n; i++)
+		left[i] = true;
+	if (n == 0)
+		return 0;
 	/* Only the cache directory that lf_cache_dir would use, opened
 	 * without following a link and checked again through the
 	 * descriptor: nothing else is removed through it. */
-	if (n == 0 || lf_cache_dir(config_dir, false, dir, sizeof(dir)) < 0)
-		return 0;
-	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if ((r = lf_cache_dir(config_dir, false, dir, sizeof(dir))) < 0) {
+		/* No cache directory there: no file left in it either. */
+		for (size_t i = 0; left && r == -ENOENT && i < n; i++)
+			left[i] = false;
+		return r;
+	}
+	fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
-		for (size_t i = 0; i < n; i++)
-			if ((cache_name(names[i]) || !strcmp(names[i], "ns-probe")) &&
-			    unlinkat(fd, names[i], 0) == 0)
-				gone++;
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!cache_name(names[i]) && strcmp(names[i], LF_CACHE_NS_PROBE) != 0)
+			continue; /* not ours to remove: still there */
+		bool removed = unlinkat(fd, names[i], 0) == 0;
+
+		if (removed)
+			gone++;
+		if (left && (removed || errno == ENOENT))
+			left[i] = false;
+	}
 	close(fd);
 	return gone;
 }

@@ -1308,7 +1308,9 @@ def config_changed(s):
     and another user of that group could move a store or a policy the
     program wrote in meanwhile. Here the test moves them in (the other
     user) while the program waits; a run that changes nothing, and the
-    caches landfence itself keeps there, are not news."""
+    caches landfence itself keeps there, are not news. A cache file
+    changed meanwhile is removed, and reported only when it cannot be
+    (its directory left group-writable)."""
     import subprocess
     need_enforcement(s)
     cfg = s.h(".config/landfence")
@@ -1333,7 +1335,7 @@ def config_changed(s):
     res = s.lf("run", "-q", "--", "true")
     check(res.code == 0 and caches() == kept,
           "the caches changed in a run that changed nothing: %r, %r" % (kept, caches()))
-    for what in ("trusted", "policy.json", "directory", "cache"):
+    for what in ("trusted", "policy.json", "directory", "cache", "cache-stuck"):
         for name in ("ready", "done"):
             if os.path.exists(os.path.join(s.proj, name)):
                 os.unlink(os.path.join(s.proj, name))
@@ -1375,6 +1377,14 @@ def config_changed(s):
             with open(os.path.join(cache, "dev-00000000000000bb"), "a") as f:
                 f.write("forged\n")
             want = None
+        elif what == "cache-stuck":
+            # The same, with the directory left group-writable at the
+            # end: the file cannot be removed through it, and the next
+            # launch does not use the caches until the mode is set back.
+            new = s.write("forged-cache", "landfence-tree-cache 2\n", 0o600)
+            want = os.path.join(cache, "tree-00000000000000dd")
+            os.rename(new, want)
+            os.chmod(cache, 0o770)
         else:
             # The whole directory swapped for one of the program's.
             os.rename(cfg, cfg + ".old")
@@ -1391,6 +1401,14 @@ def config_changed(s):
             check("dev-00000000000000cc" in left, "a cache file left alone was removed")
             check("changed while the program ran" not in err,
                   "a cache file changed was reported (a concurrent launch writes there)")
+            continue
+        if what == "cache-stuck":
+            check(os.path.exists(want), "the test's cache file is gone")
+            check(re.search(r"%s changed while the program ran \(landfence's caches\) and "
+                            r"could not be removed" % re.escape(want), err),
+                  "a cache file changed and left in place was not reported")
+            os.chmod(cache, 0o700)
+            os.unlink(want)
             continue
         # A directory swapped is named by what it held (as a hook
         # directory's changes are).

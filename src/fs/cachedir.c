@@ -250,8 +250,8 @@ void lf_cache_sweep(const char *dir)
 		/* A temporary file of a write that did not finish: NAME.XXXXXX
 		 * (mkostemp) of one of ours, a minute old. */
 		if (!dot || strlen(dot + 1) != 6 ||
-		    (strncmp(n, "tree-", 5) != 0 && strncmp(n, "dev-", 4) != 0 &&
-		     strncmp(n, "pol-", 4) != 0 &&
+		    (strncmp(n, "tree-", 5) != 0 && strncmp(n, "list-", 5) != 0 &&
+		     strncmp(n, "dev-", 4) != 0 && strncmp(n, "pol-", 4) != 0 &&
 		     strncmp(n, LF_CACHE_NS_PROBE ".", sizeof(LF_CACHE_NS_PROBE)) != 0) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 		    !S_ISREG(st.st_mode) || st.st_mtim.tv_sec > now.tv_sec - 60)

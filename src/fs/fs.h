@@ -154,7 +154,7 @@ int lf_path_guarded(const char *path, char *bad, size_t badsize);
  * -EFBIG for one larger than max (cachedir.c). */
 int lf_cache_file_open(const char *file, uint64_t max, struct stat *st);
 
-/* Removes the cache files names (n base names: tree-, dev-, pol- or
+/* Removes the cache files names (n base names: tree-, list-, dev-, pol- or
  * LF_CACHE_NS_PROBE; any other name is left) from config_dir's cache
  * directory, reached as lf_cache_dir reaches it, through a descriptor:
  * never through a link. For what changed there while a program ran
@@ -170,7 +170,7 @@ int lf_cache_file_open(const char *file, uint64_t max, struct stat *st);
  * directory, so no such file) (treecache.c). */
 int lf_cache_forget(const char *config_dir, const char *const *names, size_t n, bool *left);
 
-/* Removes the least recently used cache files (tree-, dev- and pol-)
+/* Removes the least recently used cache files (tree-, list-, dev- and pol-)
  * of the cache directory dir beyond the 128 kept, after a new one was
  * made. Best effort (treecache.c). */
 void lf_cache_prune(const char *dir);

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The nested-repository search (maskfacts.c, facts_gitdirs) from a cache
- * of directory listings, so that a launch does not read every directory
- * of the project again: each directory's ".git" entry and subdirectories
- * are kept with its (device, inode, change time, modification time), and
- * a directory whose four are unchanged is not read again, only looked at
- * with one lstat. Adding, removing or renaming an entry changes its
+ * The nested-repository search (maskfacts.c, facts_gitdirs), the device
+ * search (gate/scan.c) and the look at /etc for what others cannot read
+ * (maskfacts.c, lf_etc_scan: the listing search, which keeps each
+ * directory's every entry but links, and looks at each of them at every
+ * search) from a cache of directory listings, so that a launch does not
+ * read every directory of the project (or of /etc) again: each
+ * directory's ".git" entry and subdirectories (its device nodes; its
+ * entries) are kept with its (device, inode, change time, modification
+ * time), and a directory whose four are unchanged is not read again,
+ * only looked at with one lstat. Adding, removing or renaming an entry changes its
  * directory's times; the change time cannot be set back by anyone short
  * of the clock; a mount over a directory changes its device and inode.
  * Directories changed in the last two seconds are never kept (their
@@ -15,8 +19,8 @@
  * sandbox cannot write (the built-in fence). Anything unusual — no
  * configuration directory, a cache that does not parse or names another
  * root, a directory that cannot be read, the walk's budget reached —
- * makes lf_treecache_dotgits answer 0, and the caller walks as it always
- * did (with its own refusals): the cache never decides alone.
+ * makes the search answer 0, and the caller walks as it always did (with
+ * its own refusals): the cache never decides alone.
  */
 #include <dirent.h>
 #include <stdbool.h>
@@ -43,6 +47,7 @@
  * (their files are named apart too). */
 #define CACHE_MAGIC_GIT "landfence-tree-cache 2\n"
 #define CACHE_MAGIC_DEV "landfence-dev-cache 1\n"
+#define CACHE_MAGIC_LIST "landfence-list-cache 1\n"
 #define CACHE_MAX (64u << 20)
 #define RACY_NS (2LL * 1000000000LL)
 /* The search recurses with one PATH_MAX buffer a level. */
@@ -62,7 +67,8 @@ struct rec {
 	uint32_t nentries; /* what the walk would count */
 	uint8_t gittype;   /* DT_* of its ".git" entry, 0 without one */
 	char **subs;	   /* its subdirectories in directory order (".git"
-			      only for the device search) */
+			      only for the device search); for the listing
+			      search, every entry but symbolic links */
 	uint32_t nsub;
 	struct devent *devs; /* its device nodes (the device search) */
 	uint32_t ndev;
@@ -96,7 +102,11 @@ struct search {
 	size_t work;	    /* entries read, plus directories found unchanged */
 	bool changed;	    /* a listing read again and kept */
 	bool devices;	    /* the device search, else the .git search */
-	size_t budget;	    /* the walk's entry budget */
+	/* The listing search (lf_treecache_list): visit is given every
+	 * entry but links, with its lstat, and says where to descend. */
+	lf_treecache_visit_fn visit;
+	void *ctx;
+	size_t budget; /* the walk's entry budget */
 	struct lf_dotgit *found;
 	size_t nfound, capfound;
 	struct lf_tree_devnode *devfound;
@@ -452,8 +462,10 @@ static bool same_times(const struct rec *c, const struct stat *st)
  * Returns 1 read, 0 nothing there (gone, not a directory, a link: what
  * the walk skips too), -EAGAIN anything else (the caller walks),
  * -ENOMEM. */
-static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, struct stat *st)
+static int list_read(int rootfd, const char *rel, const struct search *s, struct rec *c,
+		     struct stat *st)
 {
+	bool devices = s->devices, all = s->visit != NULL;
 	int fd =
 		openat(rootfd, rel[0] ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *d;
@@ -484,7 +496,11 @@ static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, s
 			type = IFTODT(est.st_mode);
 		}
 		c->nentries++;
-		if (!strcmp(d->d_name, ".git")) {
+		/* The listing search: every name but links, which the scans
+		 * judge where they lead. */
+		if (all && type == DT_LNK)
+			continue;
+		if (!all && !strcmp(d->d_name, ".git")) {
 			c->gittype = type ? type : DT_UNKNOWN;
 			if (!devices)
 				continue;
@@ -512,7 +528,7 @@ static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, s
 			errno = 0;
 			continue;
 		}
-		if (type != DT_DIR)
+		if (type != DT_DIR && !all)
 			continue;
 		if (lf_grow((void **)&c->subs, &cap, c->nsub, sizeof(*c->subs)) < 0 ||
 		    !(c->subs[c->nsub] = strdup(d->d_name))) {
@@ -667,9 +683,54 @@ static bool rec_settled(const struct search *s, const struct rec *c)
 	       ts_ns(c->ms, c->mns) < s->start_ns - RACY_NS;
 }
 
+static int search_dir(struct search *s, const char *rel, size_t depth, const struct stat *known);
+
+/* The listing search's look at the entries of the directory at path
+ * (rel below the root, in the same buffer, of size bytes): each but a
+ * link looked at (lstat) and given to the visitor, which says whether to
+ * descend. Returns 0, -EAGAIN (the caller walks: an entry that cannot be
+ * looked at, a visitor that stops), -ENOMEM. */
+static int list_visit(struct search *s, char *path, size_t size, size_t depth, char *const *names,
+		      uint32_t n)
+{
+	size_t pl = strlen(path), rootlen = strlen(s->root);
+	int r = 0;
+
+	for (uint32_t i = 0; r == 0 && i < n; i++) {
+		size_t nl = strlen(names[i]);
+		struct stat st;
+
+		if (pl + 1 + nl >= size)
+			return -EAGAIN;
+		path[pl] = '/';
+		memcpy(path + pl + 1, names[i], nl + 1);
+		/* path is the root, then rel: looked up below the root's
+		 * descriptor. */
+		if (fstatat(s->rootfd, path + rootlen + 1, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			if (errno != ENOENT)
+				r = -EAGAIN;
+			continue;
+		}
+		if (S_ISLNK(st.st_mode))
+			continue;
+		int v = s->visit(s->ctx, path, &st);
+
+		if (v < 0)
+			r = v;
+		else if (v == LF_WALK_STOP)
+			r = -EAGAIN;
+		else if (v == LF_WALK_NEXT && S_ISDIR(st.st_mode))
+			r = search_dir(s, path + rootlen + 1, depth + 1, &st);
+	}
+	path[pl] = '\0';
+	return r;
+}
+
 /* One directory (rel below the root, at depth: its entries' depth), then
- * its subdirectories. Returns 0, -EAGAIN (walk instead), -ENOMEM. */
-static int search_dir(struct search *s, const char *rel, size_t depth)
+ * its subdirectories. known: the directory's lstat, taken by the listing
+ * search in its parent (or of the root), NULL for the other searches.
+ * Returns 0, -EAGAIN (walk instead), -ENOMEM. */
+static int search_dir(struct search *s, const char *rel, size_t depth, const struct stat *known)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -682,8 +743,11 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		return -EAGAIN;
 	o = old_find(s, rel);
 	/* Below the root's descriptor: the root's own names are not looked
-	 * up again for each of its directories. */
-	bool hit = o && (s->pre ? s->pre[o - s->old.v] : rec_unchanged(s, o));
+	 * up again for each of its directories. The listing search has
+	 * looked at each directory already. */
+	bool hit = o && (known	  ? S_ISDIR(known->st_mode) && same_times(o, known)
+			 : s->pre ? s->pre[o - s->old.v]
+				  : rec_unchanged(s, o));
 	/* Unchanged and next in old's order while all before it were too:
 	 * the record stays where it is, and c only looks at it. */
 	bool borrowed = hit && !s->diverged && o == &s->old.v[s->same] && rec_settled(s, o);
@@ -712,7 +776,11 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		o->devs = NULL;
 		o->ndev = 0;
 	} else {
-		r = list_read(s->rootfd, rel, s->devices, &c, &st);
+		r = list_read(s->rootfd, rel, s, &c, &st);
+		/* The listing search judged the directory it looked at: the
+		 * one read must be it (else it was replaced meanwhile). */
+		if (r > 0 && known && (st.st_dev != known->st_dev || st.st_ino != known->st_ino))
+			r = -EAGAIN;
 		if (r <= 0) {
 			rec_fini(&c);
 			return r;
@@ -728,7 +796,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	 * costs one lstat, one read costs its entries): beyond it the walk
 	 * runs, and says what it could not see. What was read so far is kept,
 	 * so a tree too large for one launch is known after a few. */
-	s->work += hit ? 1 : c.nentries;
+	s->work += hit && !s->visit ? 1 : c.nentries;
 	r = s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL
 		    ? -EAGAIN
 		    : 0;
@@ -766,8 +834,11 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	}
 	/* path is free again: each subdirectory's rel is made in it (one
 	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
-	for (uint32_t i = 0; r == 0 && i < nsub; i++)
-		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1);
+	if (s->visit)
+		r = join(path, sizeof(path), s->root, rel)
+			    ?: list_visit(s, path, sizeof(path), depth, subs, nsub);
+	for (uint32_t i = 0; r == 0 && !s->visit && i < nsub; i++)
+		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1, NULL);
 	if (!keep)
 		rec_fini(&c);
 	return r;
@@ -791,14 +862,15 @@ static int cmp_aged(const void *a, const void *b)
 	return x->used_ns < y->used_ns ? -1 : x->used_ns > y->used_ns;
 }
 
-/* Whether name is a cache file's: "tree-", "dev-" or "pol-" (a compiled
- * policy, src/project/polcache.c) and 16 hexadecimal digits. */
+/* Whether name is a cache file's: "tree-", "list-", "dev-" or "pol-" (a
+ * compiled policy, src/project/polcache.c) and 16 hexadecimal digits. */
 static bool cache_name(const char *name)
 {
-	size_t p = !strncmp(name, "tree-", 5)  ? 5
-		   : !strncmp(name, "dev-", 4) ? 4
-		   : !strncmp(name, "pol-", 4) ? 4
-					       : 0;
+	size_t p = !strncmp(name, "tree-", 5)	? 5
+		   : !strncmp(name, "list-", 5) ? 5
+		   : !strncmp(name, "dev-", 4)	? 4
+		   : !strncmp(name, "pol-", 4)	? 4
+						: 0;
 
 	return p && strlen(name) == p + 16 && strspn(name + p, "0123456789abcdef") == 16;
 }
@@ -935,9 +1007,13 @@ static void kept_put(const char *file, struct recs *recs)
  * s->devfound), 0 the caller walks, -ENOMEM. */
 static int search_run(const char *config_dir, const char *root, struct search *s)
 {
-	const char *magic = s->devices ? CACHE_MAGIC_DEV : CACHE_MAGIC_GIT;
+	const char *magic = s->visit	 ? CACHE_MAGIC_LIST
+			    : s->devices ? CACHE_MAGIC_DEV
+					 : CACHE_MAGIC_GIT;
+	const char *prefix = s->visit ? "list" : s->devices ? "dev" : "tree";
 	char file[PATH_MAX + 32], dir[PATH_MAX];
 	struct timespec now;
+	struct stat rootst;
 	int r;
 
 	s->root = root;
@@ -945,10 +1021,11 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	 * so is everything when the budget in the environment is bad (the
 	 * walk says so). */
 	if (!config_dir || config_dir[0] != '/' || !root || root[0] != '/' || !root[1] ||
-	    lf_walk_budget_entries(&s->budget) < 0 || clock_gettime(CLOCK_REALTIME, &now) != 0 ||
+	    (!s->visit && lf_walk_budget_entries(&s->budget) < 0) ||
+	    clock_gettime(CLOCK_REALTIME, &now) != 0 ||
 	    snprintf(dir, sizeof(dir), "%s/cache", config_dir) >= (int)sizeof(dir))
 		return 0;
-	snprintf(file, sizeof(file), "%s/%s-%016llx", dir, s->devices ? "dev" : "tree",
+	snprintf(file, sizeof(file), "%s/%s-%016llx", dir, prefix,
 		 (unsigned long long)lf_fnv(root, strlen(root)));
 	s->start_ns = ts_ns(now.tv_sec, now.tv_nsec);
 	s->start_mono = mono_ns();
@@ -959,6 +1036,10 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	/* A root that cannot be opened as a directory (gone, replaced by a
 	 * link) is the walk's, which says what it could not see. */
 	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->rootfd >= 0 && s->visit && fstat(s->rootfd, &rootst) != 0) {
+		close(s->rootfd);
+		s->rootfd = -1;
+	}
 	if (s->rootfd < 0) {
 		free(key);
 		return 0;
@@ -967,8 +1048,9 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	 * (lf_cache_dir): else every directory is read again. */
 	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
 		cache_load(file, magic, root, &s->old);
-	prestat(s);
-	r = search_dir(s, "", 1);
+	if (!s->visit)
+		prestat(s);
+	r = search_dir(s, "", 1, s->visit ? &rootst : NULL);
 	free(s->pre);
 	now_finish(s);
 	if ((r == 0 || r == -EAGAIN) && s->changed &&
@@ -1026,4 +1108,14 @@ int lf_treecache_devnodes(const char *config_dir, const char *root, struct lf_tr
 	*out = s.devfound;
 	*nout = s.ndevfound;
 	return 1;
+}
+
+int lf_treecache_list(const char *config_dir, const char *root, size_t max_entries,
+		      lf_treecache_visit_fn visit, void *ctx)
+{
+	struct search s = { .visit = visit, .ctx = ctx, .budget = max_entries };
+
+	if (!visit || !max_entries)
+		return 0;
+	return search_run(config_dir, root, &s);
 }

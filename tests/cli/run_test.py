@@ -899,7 +899,7 @@ def nested_cache(s):
     cdir = s.h(".config/landfence/cache")
 
     def caches_now():  # the namespace probe's answer is not one of them
-        return {n for n in os.listdir(cdir) if n.startswith(("tree-", "dev-"))}
+        return {n for n in os.listdir(cdir) if n.startswith(("tree-", "dev-", "list-"))}
     before = caches_now()  # this project's (and, without a
     # namespace, its grants' device caches): all recent
     old = int(time.time()) - 7 * 86400

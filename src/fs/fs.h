@@ -87,6 +87,10 @@ char *lf_realpath_memo_type(struct lf_realpath_memo *m, const char *path, unsign
  * lf_realpath_memo. */
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out);
+/* The same for the link at path whose target (as readlink gives it) is
+ * known already: a listing kept with the link's inode (treecache.c). */
+char *lf_realpath_link_target(struct lf_realpath_memo *m, const char *target, const char *path,
+			      struct stat *out);
 
 /* maskfacts.c. The value of a git config line "key = value" (key
  * compared without case), trimmed, surrounding quotes removed, cut at a
@@ -106,7 +110,8 @@ DIR *lf_dir_open(const char *path, int flags);
  * can be trusted with what decides a launch's protections: a directory,
  * not a symbolic link, owned by the user, writable by nobody else, and
  * writable by the user (what is kept there can be removed). make: create
- * it, and config_dir, 0700 when missing. Returns 0; -EINVAL (config_dir
+ * it, and config_dir, 0700 when missing, unless the deepest part of the
+ * way that exists fails lf_path_guarded (nothing is made there). Returns 0; -EINVAL (config_dir
  * not absolute, or too long), -ENOTDIR, -EPERM (not the user's own, or
  * writable by others), or the errno of mkdir, lstat or access (src/fs/
  * cachedir.c). */

@@ -851,10 +851,12 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
 
 /* One entry at path, of status st (not a link): kept when others cannot
  * read it, or it is in the built-in list, and then not entered. */
-static int etc_judge(void *ctx, const char *path, const struct stat *st)
+static int etc_judge(void *ctx, const char *path, const struct stat *st, const char *target)
 {
 	struct lf_etc_scan *out = ctx;
 	bool dir = S_ISDIR(st->st_mode);
+
+	(void)target; /* no links: LF_LIST_LINKS is not asked for */
 	bool hidden = dir ? (st->st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)
 			  : !(st->st_mode & S_IROTH);
 
@@ -876,7 +878,7 @@ static int etc_visit(void *ctx, const struct lf_walk_entry *e)
 		return errno == ENOENT ? LF_WALK_NEXT : LF_WALK_STOP;
 	if (S_ISLNK(st.st_mode))
 		return LF_WALK_NEXT; /* the listing did not say: as above */
-	return etc_judge(ctx, e->path, &st);
+	return etc_judge(ctx, e->path, &st, NULL);
 }
 
 /* Budget of the look at /etc: a Debian system has ~1,500 entries. Its
@@ -900,7 +902,8 @@ int lf_etc_scan(const char *root, const char *config_dir, struct lf_etc_scan *ou
 	memset(out, 0, sizeof(*out));
 	/* Each entry looked at as the walk would, most listings from the
 	 * cache: whole, or nothing and the walk. */
-	r = config_dir ? lf_treecache_list(config_dir, root, ETC_MAX_ENTRIES, etc_judge, out) : 0;
+	r = config_dir ? lf_treecache_list(config_dir, root, ETC_MAX_ENTRIES, 0, etc_judge, out)
+		       : 0;
 	if (r == 1)
 		return 0;
 	lf_etc_scan_fini(out); /* what it gathered before it gave up */

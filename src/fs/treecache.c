@@ -48,6 +48,7 @@
 #define CACHE_MAGIC_GIT "landfence-tree-cache 2\n"
 #define CACHE_MAGIC_DEV "landfence-dev-cache 1\n"
 #define CACHE_MAGIC_LIST "landfence-list-cache 1\n"
+#define CACHE_MAGIC_LINKS "landfence-links-cache 1\n"
 #define CACHE_MAX (64u << 20)
 #define RACY_NS (2LL * 1000000000LL)
 /* The search recurses with one PATH_MAX buffer a level. */
@@ -68,7 +69,14 @@ struct rec {
 	uint8_t gittype;   /* DT_* of its ".git" entry, 0 without one */
 	char **subs;	   /* its subdirectories in directory order (".git"
 			      only for the device search); for the listing
-			      search, every entry but symbolic links */
+			      search, every entry but symbolic links (with
+			      LF_LIST_LINKS, every entry) */
+	/* With LF_LIST_LINKS, for each of subs: a link's target and inode
+	 * (target NULL for an entry that is no link); else NULL. */
+	struct linkent {
+		char *target;
+		uint64_t ino;
+	} * links;
 	uint32_t nsub;
 	struct devent *devs; /* its device nodes (the device search) */
 	uint32_t ndev;
@@ -106,6 +114,7 @@ struct search {
 	 * entry but links, with its lstat, and says where to descend. */
 	lf_treecache_visit_fn visit;
 	void *ctx;
+	bool links;    /* LF_LIST_LINKS: links kept too, with their targets */
 	size_t budget; /* the walk's entry budget */
 	struct lf_dotgit *found;
 	size_t nfound, capfound;
@@ -120,6 +129,9 @@ static void rec_fini(struct rec *r)
 	for (uint32_t i = 0; r->subs && i < r->nsub; i++)
 		free(r->subs[i]);
 	free(r->subs);
+	for (uint32_t i = 0; r->links && i < r->nsub; i++)
+		free(r->links[i].target);
+	free(r->links);
 	for (uint32_t i = 0; r->devs && i < r->ndev; i++)
 		free(r->devs[i].name);
 	free(r->devs);
@@ -209,7 +221,8 @@ static bool name_ok(const char *n)
  * is 180 KB, whose pages a launch would otherwise touch once more. Only a
  * regular file reached without a link, of the user's own that nobody
  * else may write (lf_cache_file_ours), of its size at most CACHE_MAX. */
-static void cache_load(const char *file, const char *magic, const char *root, struct recs *old)
+static void cache_load(const char *file, const char *magic, const char *root, bool links,
+		       struct recs *old)
 {
 	char head[64];
 	struct stat st;
@@ -251,10 +264,25 @@ static void cache_load(const char *file, const char *magic, const char *root, st
 			r.bad = true;
 		if (!r.bad && c.nsub && !(c.subs = calloc(c.nsub, sizeof(*c.subs))))
 			r.bad = true;
+		if (!r.bad && links && c.nsub && !(c.links = calloc(c.nsub, sizeof(*c.links))))
+			r.bad = true;
 		for (uint32_t i = 0; !r.bad && i < c.nsub; i++) {
+			uint8_t link = 0;
+
 			c.subs[i] = rd_str(&r);
 			if (!r.bad && !name_ok(c.subs[i]))
 				r.bad = true;
+			if (links)
+				rd_bytes(&r, &link, sizeof(link));
+			if (!r.bad && link > 1)
+				r.bad = true;
+			if (!r.bad && link) {
+				c.links[i].target = rd_str(&r);
+				rd_bytes(&r, &c.links[i].ino, sizeof(c.links[i].ino));
+				/* A link's target is never empty. */
+				if (!r.bad && !c.links[i].target[0])
+					r.bad = true;
+			}
 		}
 		rd_bytes(&r, &c.ndev, sizeof(c.ndev));
 		if (!r.bad && c.nsub + (uint64_t)c.ndev > c.nentries)
@@ -296,7 +324,7 @@ static int wr_str(FILE *f, const char *s)
 
 /* Written to a temporary file and renamed over: a reader sees the old
  * cache or the new one. Failing to write costs the next launch a walk. */
-static void cache_save(const char *file, const char *magic, const char *root,
+static void cache_save(const char *file, const char *magic, const char *root, bool links,
 		       const struct recs *now)
 {
 	char tmp[PATH_MAX + 16];
@@ -326,8 +354,16 @@ static void cache_save(const char *file, const char *magic, const char *root,
 				   ?: wr(f, &c->nentries, sizeof(c->nentries))
 					  ?: wr(f, &c->gittype, sizeof(c->gittype))
 						 ?: wr(f, &c->nsub, sizeof(c->nsub));
-		for (uint32_t k = 0; r == 0 && k < c->nsub; k++)
+		for (uint32_t k = 0; r == 0 && k < c->nsub; k++) {
+			const struct linkent *le = c->links ? &c->links[k] : NULL;
+			uint8_t link = le && le->target;
+
 			r = wr_str(f, c->subs[k]);
+			if (r == 0 && links)
+				r = wr(f, &link, sizeof(link));
+			if (r == 0 && link)
+				r = wr_str(f, le->target) ?: wr(f, &le->ino, sizeof(le->ino));
+		}
 		r = r ?: wr(f, &c->ndev, sizeof(c->ndev));
 		for (uint32_t k = 0; r == 0 && k < c->ndev; k++)
 			r = wr_str(f, c->devs[k].name) ?: wr(f, &c->devs[k].rdev, sizeof(c->devs[k].rdev))
@@ -430,6 +466,7 @@ static int now_take(struct search *s)
 			return -ENOMEM;
 		}
 		o->subs = NULL;
+		o->links = NULL;
 		o->nsub = 0;
 		o->devs = NULL;
 		o->ndev = 0;
@@ -466,6 +503,7 @@ static int list_read(int rootfd, const char *rel, const struct search *s, struct
 		     struct stat *st)
 {
 	bool devices = s->devices, all = s->visit != NULL;
+	size_t linkcap = 0;
 	int fd =
 		openat(rootfd, rel[0] ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *d;
@@ -497,8 +535,8 @@ static int list_read(int rootfd, const char *rel, const struct search *s, struct
 		}
 		c->nentries++;
 		/* The listing search: every name but links, which the scans
-		 * judge where they lead. */
-		if (all && type == DT_LNK)
+		 * judge where they lead (or with their targets). */
+		if (all && type == DT_LNK && !s->links)
 			continue;
 		if (!all && !strcmp(d->d_name, ".git")) {
 			c->gittype = type ? type : DT_UNKNOWN;
@@ -530,11 +568,35 @@ static int list_read(int rootfd, const char *rel, const struct search *s, struct
 		}
 		if (type != DT_DIR && !all)
 			continue;
+		struct linkent le = { NULL, (uint64_t)d->d_ino };
+
+		if (s->links && type == DT_LNK) {
+			/* A link's target never changes: the cache keeps it
+			 * with the link's inode (its directory's entry). */
+			char t[PATH_MAX];
+			ssize_t n = readlinkat(dirfd(dir), d->d_name, t, sizeof(t));
+
+			if (n < 0 && errno == ENOENT)
+				continue;
+			if (n <= 0 || (size_t)n >= sizeof(t)) {
+				closedir(dir);
+				return -EAGAIN;
+			}
+			if (!(le.target = strndup(t, (size_t)n))) {
+				closedir(dir);
+				return -ENOMEM;
+			}
+		}
 		if (lf_grow((void **)&c->subs, &cap, c->nsub, sizeof(*c->subs)) < 0 ||
+		    (s->links &&
+		     lf_grow((void **)&c->links, &linkcap, c->nsub, sizeof(*c->links)) < 0) ||
 		    !(c->subs[c->nsub] = strdup(d->d_name))) {
+			free(le.target);
 			closedir(dir);
 			return -ENOMEM;
 		}
+		if (s->links)
+			c->links[c->nsub] = le;
 		c->nsub++;
 		errno = 0;
 	}
@@ -691,7 +753,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
  * descend. Returns 0, -EAGAIN (the caller walks: an entry that cannot be
  * looked at, a visitor that stops), -ENOMEM. */
 static int list_visit(struct search *s, char *path, size_t size, size_t depth, char *const *names,
-		      uint32_t n)
+		      const struct linkent *links, uint32_t n)
 {
 	size_t pl = strlen(path), rootlen = strlen(s->root);
 	int r = 0;
@@ -711,15 +773,37 @@ static int list_visit(struct search *s, char *path, size_t size, size_t depth, c
 				r = -EAGAIN;
 			continue;
 		}
-		if (S_ISLNK(st.st_mode))
+		const char *target = NULL;
+		char t[PATH_MAX];
+
+		if (S_ISLNK(st.st_mode) && !s->links)
 			continue;
-		int v = s->visit(s->ctx, path, &st);
+		if (S_ISLNK(st.st_mode)) {
+			/* The target kept with the same link (its inode),
+			 * else read now. */
+			if (links && links[i].target && links[i].ino == (uint64_t)st.st_ino) {
+				target = links[i].target;
+			} else {
+				ssize_t tl =
+					readlinkat(s->rootfd, path + rootlen + 1, t, sizeof(t));
+
+				if (tl <= 0 || (size_t)tl >= sizeof(t)) {
+					if (tl < 0 && errno == ENOENT)
+						continue;
+					r = -EAGAIN;
+					continue;
+				}
+				t[tl] = '\0';
+				target = t;
+			}
+		}
+		int v = s->visit(s->ctx, path, &st, target);
 
 		if (v < 0)
 			r = v;
 		else if (v == LF_WALK_STOP)
 			r = -EAGAIN;
-		else if (v == LF_WALK_NEXT && S_ISDIR(st.st_mode))
+		else if (v == LF_WALK_NEXT && S_ISDIR(st.st_mode) && !target)
 			r = search_dir(s, path + rootlen + 1, depth + 1, &st);
 	}
 	path[pl] = '\0';
@@ -768,8 +852,10 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
 		/* Its subdirectories move over: each directory is looked
 		 * up once per search (unique paths). */
 		c.subs = o->subs;
+		c.links = o->links;
 		c.nsub = o->nsub;
 		o->subs = NULL;
+		o->links = NULL;
 		o->nsub = 0;
 		c.devs = o->devs;
 		c.ndev = o->ndev;
@@ -836,7 +922,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
 	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
 	if (s->visit)
 		r = join(path, sizeof(path), s->root, rel)
-			    ?: list_visit(s, path, sizeof(path), depth, subs, nsub);
+			    ?: list_visit(s, path, sizeof(path), depth, subs, c.links, nsub);
 	for (uint32_t i = 0; r == 0 && !s->visit && i < nsub; i++)
 		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1, NULL);
 	if (!keep)
@@ -866,11 +952,12 @@ static int cmp_aged(const void *a, const void *b)
  * compiled policy, src/project/polcache.c) and 16 hexadecimal digits. */
 static bool cache_name(const char *name)
 {
-	size_t p = !strncmp(name, "tree-", 5)	? 5
-		   : !strncmp(name, "list-", 5) ? 5
-		   : !strncmp(name, "dev-", 4)	? 4
-		   : !strncmp(name, "pol-", 4)	? 4
-						: 0;
+	size_t p = !strncmp(name, "tree-", 5)	 ? 5
+		   : !strncmp(name, "list-", 5)	 ? 5
+		   : !strncmp(name, "links-", 6) ? 6
+		   : !strncmp(name, "dev-", 4)	 ? 4
+		   : !strncmp(name, "pol-", 4)	 ? 4
+						 : 0;
 
 	return p && strlen(name) == p + 16 && strspn(name + p, "0123456789abcdef") == 16;
 }
@@ -1007,10 +1094,11 @@ static void kept_put(const char *file, struct recs *recs)
  * s->devfound), 0 the caller walks, -ENOMEM. */
 static int search_run(const char *config_dir, const char *root, struct search *s)
 {
-	const char *magic = s->visit	 ? CACHE_MAGIC_LIST
+	const char *magic = s->links	 ? CACHE_MAGIC_LINKS
+			    : s->visit	 ? CACHE_MAGIC_LIST
 			    : s->devices ? CACHE_MAGIC_DEV
 					 : CACHE_MAGIC_GIT;
-	const char *prefix = s->visit ? "list" : s->devices ? "dev" : "tree";
+	const char *prefix = s->links ? "links" : s->visit ? "list" : s->devices ? "dev" : "tree";
 	char file[PATH_MAX + 32], dir[PATH_MAX];
 	struct timespec now;
 	struct stat rootst;
@@ -1047,7 +1135,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	/* Read only from a cache directory beyond the program's reach
 	 * (lf_cache_dir): else every directory is read again. */
 	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
-		cache_load(file, magic, root, &s->old);
+		cache_load(file, magic, root, s->links, &s->old);
 	if (!s->visit)
 		prestat(s);
 	r = search_dir(s, "", 1, s->visit ? &rootst : NULL);
@@ -1058,7 +1146,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 		struct stat st;
 		bool fresh = lstat(file, &st) != 0;
 
-		cache_save(file, magic, root, &s->now);
+		cache_save(file, magic, root, s->links, &s->now);
 		if (fresh) {
 			lf_cache_prune(dir);
 			lf_cache_sweep(dir);
@@ -1110,10 +1198,12 @@ int lf_treecache_devnodes(const char *config_dir, const char *root, struct lf_tr
 	return 1;
 }
 
-int lf_treecache_list(const char *config_dir, const char *root, size_t max_entries,
+int lf_treecache_list(const char *config_dir, const char *root, size_t max_entries, unsigned flags,
 		      lf_treecache_visit_fn visit, void *ctx)
 {
-	struct search s = { .visit = visit, .ctx = ctx, .budget = max_entries };
+	struct search s = {
+		.visit = visit, .ctx = ctx, .budget = max_entries, .links = flags & LF_LIST_LINKS
+	};
 
 	if (!visit || !max_entries)
 		return 0;

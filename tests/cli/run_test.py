@@ -1421,6 +1421,43 @@ def config_changed(s):
             os.rename(cfg + ".old", cfg)
 
 
+def etc_cache_same(s):
+    """The look at /etc from the cache of directory listings (the names
+    each directory holds, and without a mount namespace each link's
+    target, src/fs/treecache.c) plans what the walk plans: the plan's
+    rules and masks from a warm cache, with and without a namespace, are
+    those of a launch that cannot use the cache (its configuration
+    directory writable by its group: lf_cache_dir refuses it)."""
+    need_enforcement(s)
+    other = os.path.join(s.top, "home2")
+    os.makedirs(os.path.join(other, ".config"), 0o700)
+    os.chmod(os.path.join(other, ".config"), 0o770)
+
+    def plan(extra):
+        res = s.lf("plan", "--json", extra=extra)
+        check(res.code == 0, "plan failed: %r" % res.err)
+        d = json.loads(res.out)
+        # What /etc gives: the rest names each home.
+        return ([json.dumps(r, sort_keys=True) for r in d["rules"] if r["path"].startswith("/etc")],
+                sorted(json.dumps(m, sort_keys=True) for m in d["masks"]
+                       if m["path"].startswith("/etc")))
+    cache = s.h(".config/landfence/cache")
+    for extra in ({}, {"LANDFENCE_NO_NAMESPACES": "1"}):
+        first = plan(extra)
+        warm = plan(extra)
+        walked = plan(dict(extra, HOME=other))
+        check(sorted(first[0]) == sorted(walked[0]) and first[1] == walked[1],
+              "the first look planned otherwise than the walk")
+        check(sorted(warm[0]) == sorted(walked[0]) and warm[1] == walked[1],
+              "the cached look planned otherwise than the walk")
+        names = os.listdir(cache) if os.path.isdir(cache) else []
+        if extra:
+            check(any(n.startswith("links-") for n in names),
+                  "no cache of /etc's listings was kept: %r" % names)
+        check(not os.path.exists(os.path.join(other, ".config", "landfence", "cache")),
+              "a cache was kept in a configuration directory others may change")
+
+
 def device_cache(s):
     """Without a mount namespace the device-node scan answers from its
     cache of directory listings as the walk would: a node there at the
@@ -1495,6 +1532,7 @@ TESTS = {
     "cache-dir": cache_dir,
     "claude-state": claude_state,
     "config-changed": config_changed,
+    "etc-cache-same": etc_cache_same,
     "device-cache": device_cache,
 }
 

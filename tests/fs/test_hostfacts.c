@@ -25,7 +25,9 @@
 
 #include "core/sandbox.h"
 #include "core/tables.h"
+#include "fs/fs.h"
 #include "fs/hostfacts.h"
+#include "fs/treecache.h"
 #include "launch/launch.h"
 
 static char base[64];
@@ -259,6 +261,113 @@ static void test_etc_scan_cached(void **state)
 	assert_int_equal(chmod(p, 0700), 0);
 }
 
+/* What lf_treecache_list visits, "rel:kind[>target]" with kind d, f or
+ * l, gathered in visit order. */
+struct seen {
+	const char *root;
+	char text[4096];
+	size_t len;
+};
+
+static int seen_visit(void *ctx, const char *path, const struct stat *st, const char *target)
+{
+	struct seen *s = ctx;
+	char kind = S_ISDIR(st->st_mode) ? 'd' : S_ISLNK(st->st_mode) ? 'l' : 'f';
+
+	assert_true(!target == !S_ISLNK(st->st_mode));
+	s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len, "%s%s:%c%s%s",
+				   s->len ? " " : "", path + strlen(s->root), kind,
+				   target ? ">" : "", target ? target : "");
+	assert_true(s->len < sizeof(s->text));
+	return LF_WALK_NEXT;
+}
+
+/* The same, read from the tree itself (readdir, lstat, readlink), in
+ * directory order, depth first. */
+static void seen_walk(struct seen *s, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char p[PATH_MAX], t[PATH_MAX] = "";
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		assert_int_equal(lstat(p, &st), 0);
+		if (S_ISLNK(st.st_mode))
+			assert_true(readlink(p, t, sizeof(t) - 1) > 0);
+		assert_int_equal(seen_visit(s, p, &st, S_ISLNK(st.st_mode) ? t : NULL), 0);
+		if (S_ISDIR(st.st_mode))
+			seen_walk(s, p);
+	}
+	closedir(d);
+}
+
+/* lf_treecache_list with links: each link visited with its target, from
+ * the cache once its directory's listing is kept there, as the tree
+ * itself says, before and after a link is replaced by another of the
+ * same name (rename over it), and with a cache that does not parse. */
+static void list_links_expect(const char *root, const char *conf)
+{
+	struct seen got = { .root = root }, want = { .root = root };
+
+	assert_int_equal(lf_treecache_list(conf, root, 1000, LF_LIST_LINKS, seen_visit, &got), 1);
+	seen_walk(&want, root);
+	assert_string_equal(got.text, want.text);
+}
+
+static void test_list_links_cached(void **state)
+{
+	char root[128], conf[128], p[256], q[256], file[PATH_MAX + 512];
+
+	(void)state;
+	make("lt", 0755, true);
+	make("lt/a", 0644, false);
+	make("lt/d", 0755, true);
+	make("lconf", 0700, true);
+	snprintf(root, sizeof(root), "%s/lt", base);
+	snprintf(conf, sizeof(conf), "%s/lconf", base);
+	snprintf(p, sizeof(p), "%s/lt/l1", base);
+	assert_int_equal(symlink("a", p), 0);
+	snprintf(p, sizeof(p), "%s/lt/l2", base);
+	assert_int_equal(symlink("/nonexistent/x", p), 0);
+	snprintf(p, sizeof(p), "%s/lt/d/l3", base);
+	assert_int_equal(symlink("../a", p), 0);
+	sleep(3);
+	list_links_expect(root, conf);
+	snprintf(p, sizeof(p), "%s/lconf/cache", base);
+	file[0] = '\0';
+	DIR *d = opendir(p);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (!strncmp(e->d_name, "links-", 6) && !strchr(e->d_name, '.'))
+			snprintf(file, sizeof(file), "%s/%s", p, e->d_name);
+	closedir(d);
+	assert_true(file[0]);
+	list_links_expect(root, conf); /* from the cache */
+
+	/* A link replaced by another of the same name. */
+	snprintf(p, sizeof(p), "%s/lt/d/l3.new", base);
+	snprintf(q, sizeof(q), "%s/lt/d/l3", base);
+	assert_int_equal(symlink("/elsewhere", p), 0);
+	assert_int_equal(rename(p, q), 0);
+	list_links_expect(root, conf);
+	sleep(3);
+	list_links_expect(root, conf);
+	list_links_expect(root, conf);
+
+	/* A cache that does not parse: not used. */
+	int fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "landfence-links-cache 1\nxx", 26), 26);
+	assert_int_equal(close(fd), 0);
+	list_links_expect(root, conf);
+}
+
 /* /etc: the shadow file is in the list on any system that has one, with
  * every row of the built-in list present; nothing others can read is. */
 static void test_etc_scan_etc(void **state)
@@ -348,9 +457,9 @@ static void test_homes_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_etc_scan_tree), cmocka_unit_test(test_etc_scan_cached),
-		cmocka_unit_test(test_etc_scan_etc),  cmocka_unit_test(test_etc_builtin_scan),
-		cmocka_unit_test(test_homes_read),
+		cmocka_unit_test(test_etc_scan_tree),	  cmocka_unit_test(test_etc_scan_cached),
+		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_etc_scan_etc),
+		cmocka_unit_test(test_etc_builtin_scan),  cmocka_unit_test(test_homes_read),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

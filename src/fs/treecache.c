@@ -224,6 +224,7 @@ static bool name_ok(const char *n)
 static void cache_load(const char *file, const char *magic, const char *root, bool links,
 		       struct recs *old)
 {
+	bool list = links || !strcmp(magic, CACHE_MAGIC_LIST);
 	char head[64];
 	struct stat st;
 	int fd = lf_cache_file_open(file, CACHE_MAX, &st);
@@ -260,7 +261,12 @@ static void cache_load(const char *file, const char *magic, const char *root, bo
 		rd_bytes(&r, &c.nentries, sizeof(c.nentries));
 		rd_bytes(&r, &c.gittype, sizeof(c.gittype));
 		rd_bytes(&r, &c.nsub, sizeof(c.nsub));
-		if (!r.bad && c.nsub > c.nentries)
+		/* Each name takes at least its length's four bytes: a count
+		 * the file cannot hold is not believed (nor allocated). */
+		if (!r.bad && (c.nsub > c.nentries || c.nsub > r.left / 4))
+			r.bad = true;
+		/* The listing searches keep no .git entry. */
+		if (!r.bad && list && c.gittype)
 			r.bad = true;
 		if (!r.bad && c.nsub && !(c.subs = calloc(c.nsub, sizeof(*c.subs))))
 			r.bad = true;
@@ -285,7 +291,8 @@ static void cache_load(const char *file, const char *magic, const char *root, bo
 			}
 		}
 		rd_bytes(&r, &c.ndev, sizeof(c.ndev));
-		if (!r.bad && c.nsub + (uint64_t)c.ndev > c.nentries)
+		if (!r.bad && (c.nsub + (uint64_t)c.ndev > c.nentries || c.ndev > r.left / 4 ||
+			       (list && c.ndev)))
 			r.bad = true;
 		if (!r.bad && c.ndev && !(c.devs = calloc(c.ndev, sizeof(*c.devs))))
 			r.bad = true;
@@ -753,7 +760,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
  * descend. Returns 0, -EAGAIN (the caller walks: an entry that cannot be
  * looked at, a visitor that stops), -ENOMEM. */
 static int list_visit(struct search *s, char *path, size_t size, size_t depth, char *const *names,
-		      const struct linkent *links, uint32_t n)
+		      const struct linkent *links, uint32_t n, bool cached)
 {
 	size_t pl = strlen(path), rootlen = strlen(s->root);
 	int r = 0;
@@ -769,7 +776,11 @@ static int list_visit(struct search *s, char *path, size_t size, size_t depth, c
 		/* path is the root, then rel: looked up below the root's
 		 * descriptor. */
 		if (fstatat(s->rootfd, path + rootlen + 1, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			if (errno != ENOENT)
+			/* Gone from a listing read now: as the walk, nothing
+			 * to see. Gone from one the cache gave for a directory
+			 * whose times did not move: the cache and the disk
+			 * disagree, and the walk decides. */
+			if (errno != ENOENT || cached)
 				r = -EAGAIN;
 			continue;
 		}
@@ -888,7 +899,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
 		    : 0;
 	for (uint32_t i = 0; r == 0 && s->devices && i < c.ndev; i++)
 		r = devfound_push(s, path, &c.devs[i]);
-	if (r == 0 && c.gittype && !s->devices) {
+	if (r == 0 && c.gittype && !s->devices && !s->visit) {
 		size_t pl = strlen(path);
 
 		r = pl + sizeof("/.git") > sizeof(path) ? -EAGAIN : 0;
@@ -922,7 +933,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
 	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
 	if (s->visit)
 		r = join(path, sizeof(path), s->root, rel)
-			    ?: list_visit(s, path, sizeof(path), depth, subs, c.links, nsub);
+			    ?: list_visit(s, path, sizeof(path), depth, subs, c.links, nsub, hit);
 	for (uint32_t i = 0; r == 0 && !s->visit && i < nsub; i++)
 		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1, NULL);
 	if (!keep)
@@ -1207,5 +1218,8 @@ int lf_treecache_list(const char *config_dir, const char *root, size_t max_entri
 
 	if (!visit || !max_entries)
 		return 0;
-	return search_run(config_dir, root, &s);
+	int r = search_run(config_dir, root, &s);
+
+	lf_dotgits_free(s.found, s.nfound); /* none: the listing keeps no .git */
+	return r;
 }

@@ -182,6 +182,17 @@ int lf_cache_dir(const char *config_dir, bool make, char *out, size_t size)
 	    snprintf(out, size, "%s/cache", config_dir) >= (int)size)
 		return -EINVAL;
 	if (make) {
+		/* Nothing is made where nobody could use it: below a
+		 * directory somebody else may change. */
+		char have[PATH_MAX], bad[PATH_MAX + 64];
+		struct stat hst;
+
+		snprintf(have, sizeof(have), "%s", out);
+		for (char *sl; lstat(have, &hst) != 0 && errno == ENOENT &&
+			       (sl = strrchr(have, '/')) && sl != have;)
+			*sl = '\0';
+		if (lf_path_guarded(have, bad, sizeof(bad)) == -EACCES)
+			return -EPERM;
 		/* The configuration directory and any missing parent,
 		 * private, as the trust store's (trust.c). */
 		for (char *sl = out + 1; (sl = strchr(sl, '/')); sl++) {
@@ -250,8 +261,10 @@ void lf_cache_sweep(const char *dir)
 		/* A temporary file of a write that did not finish: NAME.XXXXXX
 		 * (mkostemp) of one of ours, a minute old. */
 		if (!dot || strlen(dot + 1) != 6 ||
-		    (strncmp(n, "tree-", 5) != 0 && strncmp(n, "dev-", 4) != 0 &&
-		     strncmp(n, "pol-", 4) != 0 && strncmp(n, "ns-probe.", 9) != 0) ||
+		    (strncmp(n, "tree-", 5) != 0 && strncmp(n, "list-", 5) != 0 &&
+		     strncmp(n, "links-", 6) != 0 && strncmp(n, "dev-", 4) != 0 &&
+		     strncmp(n, "pol-", 4) != 0 &&
+		     strncmp(n, LF_CACHE_NS_PROBE ".", sizeof(LF_CACHE_NS_PROBE)) != 0) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 		    !S_ISREG(st.st_mode) || st.st_mtim.tv_sec > now.tv_sec - 60)
 			continue;

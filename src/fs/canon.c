@@ -371,47 +371,44 @@ char *lf_realpath_memo(struct lf_realpath_memo *m, const char *path, struct stat
 /* The target of the link at path (dirfd and name when dirfd >= 0),
  * joined to the link's directory: malloc'ed, or NULL with errno (EINVAL:
  * not a link; ENAMETOOLONG). */
-static char *link_joined(int dirfd, const char *name, const char *path)
+/* The link at path, of target (n bytes), joined to the link's directory. */
+static char *target_joined(const char *target, size_t n, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char target[PATH_MAX], *joined = NULL;
-	ssize_t n = dirfd >= 0 ? readlinkat(dirfd, name, target, sizeof(target))
-			       : readlink(path, target, sizeof(target));
+	char *joined = NULL;
 
-	if (n < 0)
-		return NULL;
-	if (n == 0 || (size_t)n >= sizeof(target) || !slash) {
+	if (n == 0 || n >= PATH_MAX || !slash) {
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	target[n] = '\0';
 	if (target[0] == '/')
-		joined = strdup(target);
-	else if (asprintf(&joined, "%.*s/%s", (int)(slash - path), path, target) < 0)
+		joined = strndup(target, n);
+	else if (asprintf(&joined, "%.*s/%.*s", (int)(slash - path), path, (int)n, target) < 0)
 		joined = NULL;
 	if (!joined)
 		errno = ENOMEM;
 	return joined;
 }
 
-char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
-			    const char *path, struct stat *out)
+static char *link_joined(int dirfd, const char *name, const char *path)
 {
-	/* The link's target joined to its canonical directory, then the
-	 * memo's walk from there. */
-	char *joined = NULL, *real = NULL;
+	char target[PATH_MAX];
+	ssize_t n = dirfd >= 0 ? readlinkat(dirfd, name, target, sizeof(target))
+			       : readlink(path, target, sizeof(target));
+
+	if (n < 0)
+		return NULL;
+	return target_joined(target, (size_t)n, path);
+}
+
+/* The memo's walk from joined (what the link at path leads to, joined to
+ * its canonical directory), else realpath's own answer. Takes joined. */
+static char *link_walk(struct lf_realpath_memo *m, char *joined, const char *path, struct stat *out)
+{
+	char *real = NULL;
 	struct stat st;
 	int hops = LINK_HOPS - 1, e = 0;
 
-	if (out)
-		out->st_mode = 0;
-	/* A path realpath refuses as too long is refused the same way,
-	 * without reading the link first. */
-	if (strlen(path) < PATH_MAX) {
-		joined = link_joined(dirfd, name, path);
-		if (!joined && errno == ENOMEM)
-			return NULL;
-	}
 	if (joined && clean_absolute(joined)) {
 		errno = 0;
 		real = memo_walk(m, joined, &st, &hops, 0);
@@ -430,6 +427,40 @@ char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *n
 	if (real && out && stat(real, out) != 0)
 		out->st_mode = 0;
 	return real;
+}
+
+char *lf_realpath_link_target(struct lf_realpath_memo *m, const char *target, const char *path,
+			      struct stat *out)
+{
+	char *joined = NULL;
+
+	if (out)
+		out->st_mode = 0;
+	if (strlen(path) < PATH_MAX) {
+		joined = target_joined(target, strlen(target), path);
+		if (!joined && errno == ENOMEM)
+			return NULL;
+	}
+	return link_walk(m, joined, path, out);
+}
+
+char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
+			    const char *path, struct stat *out)
+{
+	/* The link's target joined to its canonical directory, then the
+	 * memo's walk from there. */
+	char *joined = NULL;
+
+	if (out)
+		out->st_mode = 0;
+	/* A path realpath refuses as too long is refused the same way,
+	 * without reading the link first. */
+	if (strlen(path) < PATH_MAX) {
+		joined = link_joined(dirfd, name, path);
+		if (!joined && errno == ENOMEM)
+			return NULL;
+	}
+	return link_walk(m, joined, path, out);
 }
 
 static void dirnames_list(struct lf_dirnames *d, const char *dir, size_t max, bool search);

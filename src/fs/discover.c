@@ -356,10 +356,13 @@ struct place {
 
 /* A cache is made when missing only where its parent is there already:
  * ~/.npm for a user of npm, ~/go/pkg/mod once ~/go/pkg is, never a new
- * tree in the home directory for a toolchain merely installed. */
-static bool parent_exists(const char *path)
+ * tree in the home directory for a toolchain merely installed. Looked
+ * at as the places are (place_stat: a parent below a name the home does
+ * not hold is not there, without a look). */
+static bool parent_exists(const struct look *l, const char *path)
 {
 	char *p = strdup(path), *slash;
+	struct stat st;
 	bool yes;
 
 	if (!p)
@@ -367,7 +370,7 @@ static bool parent_exists(const char *path)
 	slash = strrchr(p, '/');
 	if (slash && slash != p)
 		*slash = '\0';
-	yes = slash && slash != p && is_dir(p);
+	yes = slash && slash != p && place_stat(l, p, &st, true) == 0 && S_ISDIR(st.st_mode);
 	free(p);
 	return yes;
 }
@@ -391,7 +394,7 @@ static int tool_expand(const struct look *l, const struct lf_toolchain *t, struc
 		pl[*n] = (struct place){ .row = row, .path = path };
 		if (place_stat(l, path, &st, true) == 0)
 			pl[*n].exists = true;
-		else if ((row->flags & LF_TOOL_CACHE) && errno == ENOENT && parent_exists(path))
+		else if ((row->flags & LF_TOOL_CACHE) && errno == ENOENT && parent_exists(l, path))
 			pl[*n].flags = LF_CAND_MAKE_DIR;
 		if (!pl[*n].exists && !pl[*n].flags) {
 			free(path);

@@ -16,6 +16,7 @@
 #include "core/path.h"
 #include "core/sandbox.h"
 #include "fs/fs.h"
+#include "fs/treecache.h"
 #include "fs/maskfacts.h"
 #include "gate/scan.h"
 #include "landlock/sandbox.h"
@@ -147,18 +148,59 @@ static bool others_read(const struct stat *st)
 	return st->st_mode & S_IROTH;
 }
 
-/* Every entry of /etc, each with whether others may read it (doc/
- * landlock.md, "/etc"); a hidden directory is not entered (nothing below
- * it is granted). A link is judged by where it leads. */
+/* One entry of /etc at path, of lstat lst, into the listing, with
+ * whether others may read it (doc/landlock.md, "/etc"): a link by where
+ * it leads (canon, NULL when dangling, and tst, its status), which takes
+ * canon. A hidden directory is not entered (nothing below it is
+ * granted). */
+static int listing_add(struct listing *l, const char *path, const struct stat *lst, char *canon,
+		       const struct stat *tst)
+{
+	struct lf_cand *c = l->c;
+	bool link = S_ISLNK(lst->st_mode), hidden;
+	unsigned char type;
+	char *dup = strdup(path);
+
+	if (!link && !canon)
+		canon = strdup(path);
+	if (!dup || (!link && !canon)) {
+		free(dup);
+		free(canon);
+		return -ENOMEM;
+	}
+	if (!link) {
+		type = IFTODT(lst->st_mode);
+		hidden = !others_read(lst);
+	} else if (canon && tst->st_mode != 0) {
+		/* Where a link leads decides its rights (a file or a
+		 * directory), and whether others may read it. */
+		type = IFTODT(tst->st_mode);
+		hidden = !others_read(tst);
+	} else {
+		type = DT_UNKNOWN;
+		hidden = false; /* dangling: never granted anyway */
+	}
+	hidden = hidden || lf_etc_is_hidden(path);
+	if (lf_grow((void **)&c->list, &l->cap, c->nlist, sizeof(*c->list)) < 0) {
+		free(dup);
+		free(canon);
+		return -ENOMEM;
+	}
+	struct lf_listing_entry *le = &c->list[c->nlist++];
+
+	*le = (struct lf_listing_entry){
+		.path = dup, .canon = canon, .type = type, .hidden = hidden
+	};
+	le->descended = !link && S_ISDIR(lst->st_mode) && !hidden;
+	return le->descended ? LF_WALK_NEXT : LF_WALK_SKIP;
+}
+
+/* The walk's entry. */
 static int list_visit(void *ctx, const struct lf_walk_entry *e)
 {
 	struct listing *l = ctx;
-	struct lf_cand *c = l->c;
-	struct lf_listing_entry *le;
-	unsigned char type;
-	char *path, *canon;
-	struct stat st;
-	bool hidden;
+	struct stat st, tst = { 0 };
+	char *canon = NULL;
 
 	if (fstatat(e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		if (errno == ENOENT)
@@ -167,47 +209,30 @@ static int list_visit(void *ctx, const struct lf_walk_entry *e)
 			return -ENOMEM;
 		return LF_WALK_STOP;
 	}
-	path = strdup(e->path);
-	if (!path)
-		return -ENOMEM;
-	type = IFTODT(st.st_mode);
-	if (!S_ISLNK(st.st_mode)) {
-		canon = strdup(e->path);
-		if (!canon) {
-			free(path);
-			return -ENOMEM;
-		}
-		hidden = !others_read(&st);
-	} else {
+	if (S_ISLNK(st.st_mode)) {
 		/* The walk's root is canonical (fact_listing), and it
 		 * enters no link: the link's directory is canonical. */
-		canon = lf_realpath_link_memo(&l->memo, e->dirfd, e->name, e->path, &st);
-		if (!canon && errno == ENOMEM) {
-			free(path);
+		canon = lf_realpath_link_memo(&l->memo, e->dirfd, e->name, e->path, &tst);
+		if (!canon && errno == ENOMEM)
 			return -ENOMEM;
-		}
-		/* Where a link leads decides its rights (a file or a
-		 * directory), and whether others may read it. */
-		if (canon && st.st_mode != 0) {
-			type = IFTODT(st.st_mode);
-			hidden = !others_read(&st);
-		} else {
-			type = DT_UNKNOWN;
-			hidden = false; /* dangling: never granted anyway */
-		}
 	}
-	hidden = hidden || lf_etc_is_hidden(e->path);
-	if (lf_grow((void **)&c->list, &l->cap, c->nlist, sizeof(*c->list)) < 0) {
-		free(path);
-		free(canon);
-		return -ENOMEM;
+	return listing_add(l, e->path, &st, canon, &tst);
+}
+
+/* The cached listing's entry (lf_treecache_list): the same, with a
+ * link's target as the cache kept it for that very link. */
+static int list_judge(void *ctx, const char *path, const struct stat *st, const char *target)
+{
+	struct listing *l = ctx;
+	struct stat tst = { 0 };
+	char *canon = NULL;
+
+	if (target) {
+		canon = lf_realpath_link_target(&l->memo, target, path, &tst);
+		if (!canon && errno == ENOMEM)
+			return -ENOMEM;
 	}
-	le = &c->list[c->nlist++];
-	*le = (struct lf_listing_entry){
-		.path = path, .canon = canon, .type = type, .hidden = hidden
-	};
-	le->descended = S_ISDIR(st.st_mode) && e->type == DT_DIR && !hidden;
-	return le->descended ? LF_WALK_NEXT : LF_WALK_SKIP;
+	return listing_add(l, path, st, canon, &tst);
 }
 
 /* Budget of the listing of /etc: a Debian system has ~1,500 entries. Its
@@ -218,7 +243,7 @@ static int list_visit(void *ctx, const struct lf_walk_entry *e)
  * namespace. Only a canonical directory is listed; a listing that cannot
  * finish (the bound, an entry that cannot be looked at) says why in
  * c->list_err, and nothing of it is granted. */
-static int fact_listing(struct lf_cand *c)
+static int fact_listing(struct lf_cand *c, const char *config_dir)
 {
 	struct listing l = { .c = c };
 	struct lf_walk w = { .visit = list_visit, .ctx = &l };
@@ -226,6 +251,24 @@ static int fact_listing(struct lf_cand *c)
 
 	if (!c->canon || strcmp(c->canon, c->raw) != 0)
 		return 0;
+	/* Each entry looked at as the walk would, most listings (and the
+	 * links' targets) from the cache: whole, or nothing and the walk. */
+	r = config_dir ? lf_treecache_list(config_dir, c->canon, LIST_MAX_ENTRIES, LF_LIST_LINKS,
+					   list_judge, &l)
+		       : 0;
+	if (r == 1) {
+		lf_realpath_memo_fini(&l.memo);
+		return 0;
+	}
+	for (size_t i = 0; i < c->nlist; i++) {
+		free(c->list[i].path);
+		free(c->list[i].canon);
+	}
+	c->nlist = 0;
+	if (r < 0) {
+		lf_realpath_memo_fini(&l.memo);
+		return r;
+	}
 	w.budget.max_entries = LIST_MAX_ENTRIES;
 	lf_walk_begin(&w);
 	r = lf_walk_run(&w, c->canon);
@@ -313,7 +356,7 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
 		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
-			r = fact_listing(&in->cands[i]);
+			r = fact_listing(&in->cands[i], in->host.config_dir);
 	}
 	lf_realpath_memo_fini(&memo);
 	if (r == 0)

@@ -87,6 +87,10 @@ char *lf_realpath_memo_type(struct lf_realpath_memo *m, const char *path, unsign
  * lf_realpath_memo. */
 char *lf_realpath_link_memo(struct lf_realpath_memo *m, int dirfd, const char *name,
 			    const char *path, struct stat *out);
+/* The same for the link at path whose target (as readlink gives it) is
+ * known already: a listing kept with the link's inode (treecache.c). */
+char *lf_realpath_link_target(struct lf_realpath_memo *m, const char *target, const char *path,
+			      struct stat *out);
 
 /* maskfacts.c. The value of a git config line "key = value" (key
  * compared without case), trimmed, surrounding quotes removed, cut at a
@@ -97,11 +101,17 @@ char *lf_git_config_value(char *line, const char *key);
  * flags (O_NOFOLLOW, ...): the stream, or NULL with errno. */
 DIR *lf_dir_open(const char *path, int flags);
 
+/* The name of the namespace probe's remembered answer in the cache
+ * directory (launch/nsmemo.c); its temporary files are this name, a dot
+ * and six characters. */
+#define LF_CACHE_NS_PROBE "ns-probe"
+
 /* The cache directory, config_dir/cache, into out (size bytes), when it
  * can be trusted with what decides a launch's protections: a directory,
  * not a symbolic link, owned by the user, writable by nobody else, and
  * writable by the user (what is kept there can be removed). make: create
- * it, and config_dir, 0700 when missing. Returns 0; -EINVAL (config_dir
+ * it, and config_dir, 0700 when missing, unless the deepest part of the
+ * way that exists fails lf_path_guarded (nothing is made there). Returns 0; -EINVAL (config_dir
  * not absolute, or too long), -ENOTDIR, -EPERM (not the user's own, or
  * writable by others), or the errno of mkdir, lstat or access (src/fs/
  * cachedir.c). */
@@ -149,18 +159,23 @@ int lf_path_guarded(const char *path, char *bad, size_t badsize);
  * -EFBIG for one larger than max (cachedir.c). */
 int lf_cache_file_open(const char *file, uint64_t max, struct stat *st);
 
-/* Removes the cache files names (n base names: tree-, dev-, pol- or
- * ns-probe; any other name is left) from config_dir's cache directory,
- * reached as lf_cache_dir reaches it, through a descriptor: never
- * through a link. For what changed there while a program ran
+/* Removes the cache files names (n base names: tree-, list-, dev-, pol- or
+ * LF_CACHE_NS_PROBE; any other name is left) from config_dir's cache
+ * directory, reached as lf_cache_dir reaches it, through a descriptor:
+ * never through a link. For what changed there while a program ran
  * (gate/snapshot.c): the program cannot write these files, but it can
  * chmod them and their directory and set them back before it exits,
  * while another local user moves in or rewrites a file it made (a
  * compiled policy needs no secret: the trusted text's digest is in the
- * store it may read). Returns how many were removed (treecache.c). */
-int lf_cache_forget(const char *config_dir, const char *const *names, size_t n);
+ * store it may read). left (n entries, may be NULL) says, per name,
+ * whether a file may still be there: not removed, for another reason
+ * than being gone already. Returns how many were removed, or -errno
+ * when the directory cannot be reached (lf_cache_dir's errors, or
+ * open's), every entry of left then true, but for -ENOENT (no such
+ * directory, so no such file) (treecache.c). */
+int lf_cache_forget(const char *config_dir, const char *const *names, size_t n, bool *left);
 
-/* Removes the least recently used cache files (tree-, dev- and pol-)
+/* Removes the least recently used cache files (tree-, list-, dev- and pol-)
  * of the cache directory dir beyond the 128 kept, after a new one was
  * made. Best effort (treecache.c). */
 void lf_cache_prune(const char *dir);

@@ -24,9 +24,14 @@ struct lf_etc_scan {
 };
 
 /* Walks root (the one walker, symbolic links never followed, a budget of
- * 50,000 entries and the walker's time) and fills *out. Returns 0 (see
- * out->err) or -ENOMEM (out is then empty). maskfacts.c. */
-int lf_etc_scan(const char *root, struct lf_etc_scan *out);
+ * 50,000 entries and the walker's time) and fills *out. With config_dir
+ * (landfence's configuration directory; NULL: none), each entry is still
+ * looked at (lstat), but a directory unchanged since a launch listed it
+ * (device, inode, change and modification times) is not read again: its
+ * listing comes from the cache kept there (lf_treecache_list); anything
+ * the cache cannot answer is walked. Returns 0 (see out->err) or -ENOMEM
+ * (out is then empty). maskfacts.c. */
+int lf_etc_scan(const char *root, const char *config_dir, struct lf_etc_scan *out);
 /* For /etc seen as others see it: the entries of lf_etc_hidden that exist
  * and that others could reach and read (the others' mode bits of the
  * entry and of every directory above it up to /etc), each looked at

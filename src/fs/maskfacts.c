@@ -849,25 +849,36 @@ static int facts_protects(struct lf_sandbox_input *in, const struct mnts *m, cha
  * /etc, as one rule
  */
 
-static int etc_visit(void *ctx, const struct lf_walk_entry *e)
+/* One entry at path, of status st (not a link): kept when others cannot
+ * read it, or it is in the built-in list, and then not entered. */
+static int etc_judge(void *ctx, const char *path, const struct stat *st, const char *target)
 {
 	struct lf_etc_scan *out = ctx;
+	bool dir = S_ISDIR(st->st_mode);
+
+	(void)target; /* no links: LF_LIST_LINKS is not asked for */
+	bool hidden = dir ? (st->st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)
+			  : !(st->st_mode & S_IROTH);
+
+	/* The built-in list too, whatever its mode says. */
+	if (!hidden && !lf_etc_is_hidden(path))
+		return LF_WALK_NEXT;
+	if (typed_push(&out->v, &out->n, &out->cap, path, ftype_of(st->st_mode)) < 0)
+		return -ENOMEM;
+	return LF_WALK_SKIP;
+}
+
+static int etc_visit(void *ctx, const struct lf_walk_entry *e)
+{
 	struct stat st;
 
 	if (e->type == DT_LNK)
 		return LF_WALK_NEXT; /* judged where it leads */
 	if (fstatat(e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return errno == ENOENT ? LF_WALK_NEXT : LF_WALK_STOP;
-	bool dir = S_ISDIR(st.st_mode);
-	bool hidden = dir ? (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)
-			  : !(st.st_mode & S_IROTH);
-
-	/* The built-in list too, whatever its mode says. */
-	if (!hidden && !lf_etc_is_hidden(e->path))
-		return LF_WALK_NEXT;
-	if (typed_push(&out->v, &out->n, &out->cap, e->path, ftype_of(st.st_mode)) < 0)
-		return -ENOMEM;
-	return LF_WALK_SKIP;
+	if (S_ISLNK(st.st_mode))
+		return LF_WALK_NEXT; /* the listing did not say: as above */
+	return etc_judge(ctx, e->path, &st, NULL);
 }
 
 /* Budget of the look at /etc: a Debian system has ~1,500 entries. Its
@@ -883,12 +894,21 @@ void lf_etc_scan_fini(struct lf_etc_scan *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int lf_etc_scan(const char *root, struct lf_etc_scan *out)
+int lf_etc_scan(const char *root, const char *config_dir, struct lf_etc_scan *out)
 {
 	struct lf_walk w = { .visit = etc_visit, .ctx = out };
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	/* Each entry looked at as the walk would, most listings from the
+	 * cache: whole, or nothing and the walk. */
+	r = config_dir ? lf_treecache_list(config_dir, root, ETC_MAX_ENTRIES, 0, etc_judge, out)
+		       : 0;
+	if (r == 1)
+		return 0;
+	lf_etc_scan_fini(out); /* what it gathered before it gave up */
+	if (r < 0)
+		return r;
 	w.budget.max_entries = ETC_MAX_ENTRIES;
 	lf_walk_begin(&w);
 	r = lf_walk_run(&w, root);
@@ -1046,7 +1066,8 @@ static int facts_etc(struct lf_sandbox_input *in, const struct lf_cand *c, const
 	 * unreadable during the run too), where the walk looked once. */
 	in->etc_others = in->host.ns_others && !strcmp(c->canon, "/etc") && !in->netc_aliases &&
 			 !etc_grant_near(in, c->canon);
-	r = in->etc_others ? lf_etc_builtin_scan(&scan) : lf_etc_scan(c->canon, &scan);
+	r = in->etc_others ? lf_etc_builtin_scan(&scan)
+			   : lf_etc_scan(c->canon, in->host.config_dir, &scan);
 	if (r < 0)
 		return r;
 	/* Handed over whole: in owns the entries and the reason now. */

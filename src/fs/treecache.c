@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The nested-repository search (maskfacts.c, facts_gitdirs) from a cache
- * of directory listings, so that a launch does not read every directory
- * of the project again: each directory's ".git" entry and subdirectories
- * are kept with its (device, inode, change time, modification time), and
- * a directory whose four are unchanged is not read again, only looked at
- * with one lstat. Adding, removing or renaming an entry changes its
+ * The nested-repository search (maskfacts.c, facts_gitdirs), the device
+ * search (gate/scan.c) and the look at /etc for what others cannot read
+ * (maskfacts.c, lf_etc_scan: the listing search, which keeps each
+ * directory's every entry but links, and looks at each of them at every
+ * search) from a cache of directory listings, so that a launch does not
+ * read every directory of the project (or of /etc) again: each
+ * directory's ".git" entry and subdirectories (its device nodes; its
+ * entries) are kept with its (device, inode, change time, modification
+ * time), and a directory whose four are unchanged is not read again,
+ * only looked at with one lstat. Adding, removing or renaming an entry changes its
  * directory's times; the change time cannot be set back by anyone short
  * of the clock; a mount over a directory changes its device and inode.
  * Directories changed in the last two seconds are never kept (their
@@ -15,8 +19,8 @@
  * sandbox cannot write (the built-in fence). Anything unusual — no
  * configuration directory, a cache that does not parse or names another
  * root, a directory that cannot be read, the walk's budget reached —
- * makes lf_treecache_dotgits answer 0, and the caller walks as it always
- * did (with its own refusals): the cache never decides alone.
+ * makes the search answer 0, and the caller walks as it always did (with
+ * its own refusals): the cache never decides alone.
  */
 #include <dirent.h>
 #include <stdbool.h>
@@ -43,6 +47,8 @@
  * (their files are named apart too). */
 #define CACHE_MAGIC_GIT "landfence-tree-cache 2\n"
 #define CACHE_MAGIC_DEV "landfence-dev-cache 1\n"
+#define CACHE_MAGIC_LIST "landfence-list-cache 1\n"
+#define CACHE_MAGIC_LINKS "landfence-links-cache 1\n"
 #define CACHE_MAX (64u << 20)
 #define RACY_NS (2LL * 1000000000LL)
 /* The search recurses with one PATH_MAX buffer a level. */
@@ -62,7 +68,15 @@ struct rec {
 	uint32_t nentries; /* what the walk would count */
 	uint8_t gittype;   /* DT_* of its ".git" entry, 0 without one */
 	char **subs;	   /* its subdirectories in directory order (".git"
-			      only for the device search) */
+			      only for the device search); for the listing
+			      search, every entry but symbolic links (with
+			      LF_LIST_LINKS, every entry) */
+	/* With LF_LIST_LINKS, for each of subs: a link's target and inode
+	 * (target NULL for an entry that is no link); else NULL. */
+	struct linkent {
+		char *target;
+		uint64_t ino;
+	} * links;
 	uint32_t nsub;
 	struct devent *devs; /* its device nodes (the device search) */
 	uint32_t ndev;
@@ -96,7 +110,12 @@ struct search {
 	size_t work;	    /* entries read, plus directories found unchanged */
 	bool changed;	    /* a listing read again and kept */
 	bool devices;	    /* the device search, else the .git search */
-	size_t budget;	    /* the walk's entry budget */
+	/* The listing search (lf_treecache_list): visit is given every
+	 * entry but links, with its lstat, and says where to descend. */
+	lf_treecache_visit_fn visit;
+	void *ctx;
+	bool links;    /* LF_LIST_LINKS: links kept too, with their targets */
+	size_t budget; /* the walk's entry budget */
 	struct lf_dotgit *found;
 	size_t nfound, capfound;
 	struct lf_tree_devnode *devfound;
@@ -110,6 +129,9 @@ static void rec_fini(struct rec *r)
 	for (uint32_t i = 0; r->subs && i < r->nsub; i++)
 		free(r->subs[i]);
 	free(r->subs);
+	for (uint32_t i = 0; r->links && i < r->nsub; i++)
+		free(r->links[i].target);
+	free(r->links);
 	for (uint32_t i = 0; r->devs && i < r->ndev; i++)
 		free(r->devs[i].name);
 	free(r->devs);
@@ -199,8 +221,10 @@ static bool name_ok(const char *n)
  * is 180 KB, whose pages a launch would otherwise touch once more. Only a
  * regular file reached without a link, of the user's own that nobody
  * else may write (lf_cache_file_ours), of its size at most CACHE_MAX. */
-static void cache_load(const char *file, const char *magic, const char *root, struct recs *old)
+static void cache_load(const char *file, const char *magic, const char *root, bool links,
+		       struct recs *old)
 {
+	bool list = links || !strcmp(magic, CACHE_MAGIC_LIST);
 	char head[64];
 	struct stat st;
 	int fd = lf_cache_file_open(file, CACHE_MAX, &st);
@@ -237,17 +261,38 @@ static void cache_load(const char *file, const char *magic, const char *root, st
 		rd_bytes(&r, &c.nentries, sizeof(c.nentries));
 		rd_bytes(&r, &c.gittype, sizeof(c.gittype));
 		rd_bytes(&r, &c.nsub, sizeof(c.nsub));
-		if (!r.bad && c.nsub > c.nentries)
+		/* Each name takes at least its length's four bytes: a count
+		 * the file cannot hold is not believed (nor allocated). */
+		if (!r.bad && (c.nsub > c.nentries || c.nsub > r.left / 4))
+			r.bad = true;
+		/* The listing searches keep no .git entry. */
+		if (!r.bad && list && c.gittype)
 			r.bad = true;
 		if (!r.bad && c.nsub && !(c.subs = calloc(c.nsub, sizeof(*c.subs))))
 			r.bad = true;
+		if (!r.bad && links && c.nsub && !(c.links = calloc(c.nsub, sizeof(*c.links))))
+			r.bad = true;
 		for (uint32_t i = 0; !r.bad && i < c.nsub; i++) {
+			uint8_t link = 0;
+
 			c.subs[i] = rd_str(&r);
 			if (!r.bad && !name_ok(c.subs[i]))
 				r.bad = true;
+			if (links)
+				rd_bytes(&r, &link, sizeof(link));
+			if (!r.bad && link > 1)
+				r.bad = true;
+			if (!r.bad && link) {
+				c.links[i].target = rd_str(&r);
+				rd_bytes(&r, &c.links[i].ino, sizeof(c.links[i].ino));
+				/* A link's target is never empty. */
+				if (!r.bad && !c.links[i].target[0])
+					r.bad = true;
+			}
 		}
 		rd_bytes(&r, &c.ndev, sizeof(c.ndev));
-		if (!r.bad && c.nsub + (uint64_t)c.ndev > c.nentries)
+		if (!r.bad && (c.nsub + (uint64_t)c.ndev > c.nentries || c.ndev > r.left / 4 ||
+			       (list && c.ndev)))
 			r.bad = true;
 		if (!r.bad && c.ndev && !(c.devs = calloc(c.ndev, sizeof(*c.devs))))
 			r.bad = true;
@@ -286,7 +331,7 @@ static int wr_str(FILE *f, const char *s)
 
 /* Written to a temporary file and renamed over: a reader sees the old
  * cache or the new one. Failing to write costs the next launch a walk. */
-static void cache_save(const char *file, const char *magic, const char *root,
+static void cache_save(const char *file, const char *magic, const char *root, bool links,
 		       const struct recs *now)
 {
 	char tmp[PATH_MAX + 16];
@@ -316,8 +361,16 @@ static void cache_save(const char *file, const char *magic, const char *root,
 				   ?: wr(f, &c->nentries, sizeof(c->nentries))
 					  ?: wr(f, &c->gittype, sizeof(c->gittype))
 						 ?: wr(f, &c->nsub, sizeof(c->nsub));
-		for (uint32_t k = 0; r == 0 && k < c->nsub; k++)
+		for (uint32_t k = 0; r == 0 && k < c->nsub; k++) {
+			const struct linkent *le = c->links ? &c->links[k] : NULL;
+			uint8_t link = le && le->target;
+
 			r = wr_str(f, c->subs[k]);
+			if (r == 0 && links)
+				r = wr(f, &link, sizeof(link));
+			if (r == 0 && link)
+				r = wr_str(f, le->target) ?: wr(f, &le->ino, sizeof(le->ino));
+		}
 		r = r ?: wr(f, &c->ndev, sizeof(c->ndev));
 		for (uint32_t k = 0; r == 0 && k < c->ndev; k++)
 			r = wr_str(f, c->devs[k].name) ?: wr(f, &c->devs[k].rdev, sizeof(c->devs[k].rdev))
@@ -420,6 +473,7 @@ static int now_take(struct search *s)
 			return -ENOMEM;
 		}
 		o->subs = NULL;
+		o->links = NULL;
 		o->nsub = 0;
 		o->devs = NULL;
 		o->ndev = 0;
@@ -452,8 +506,11 @@ static bool same_times(const struct rec *c, const struct stat *st)
  * Returns 1 read, 0 nothing there (gone, not a directory, a link: what
  * the walk skips too), -EAGAIN anything else (the caller walks),
  * -ENOMEM. */
-static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, struct stat *st)
+static int list_read(int rootfd, const char *rel, const struct search *s, struct rec *c,
+		     struct stat *st)
 {
+	bool devices = s->devices, all = s->visit != NULL;
+	size_t linkcap = 0;
 	int fd =
 		openat(rootfd, rel[0] ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct dirent *d;
@@ -484,7 +541,11 @@ static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, s
 			type = IFTODT(est.st_mode);
 		}
 		c->nentries++;
-		if (!strcmp(d->d_name, ".git")) {
+		/* The listing search: every name but links, which the scans
+		 * judge where they lead (or with their targets). */
+		if (all && type == DT_LNK && !s->links)
+			continue;
+		if (!all && !strcmp(d->d_name, ".git")) {
 			c->gittype = type ? type : DT_UNKNOWN;
 			if (!devices)
 				continue;
@@ -512,13 +573,37 @@ static int list_read(int rootfd, const char *rel, bool devices, struct rec *c, s
 			errno = 0;
 			continue;
 		}
-		if (type != DT_DIR)
+		if (type != DT_DIR && !all)
 			continue;
+		struct linkent le = { NULL, (uint64_t)d->d_ino };
+
+		if (s->links && type == DT_LNK) {
+			/* A link's target never changes: the cache keeps it
+			 * with the link's inode (its directory's entry). */
+			char t[PATH_MAX];
+			ssize_t n = readlinkat(dirfd(dir), d->d_name, t, sizeof(t));
+
+			if (n < 0 && errno == ENOENT)
+				continue;
+			if (n <= 0 || (size_t)n >= sizeof(t)) {
+				closedir(dir);
+				return -EAGAIN;
+			}
+			if (!(le.target = strndup(t, (size_t)n))) {
+				closedir(dir);
+				return -ENOMEM;
+			}
+		}
 		if (lf_grow((void **)&c->subs, &cap, c->nsub, sizeof(*c->subs)) < 0 ||
+		    (s->links &&
+		     lf_grow((void **)&c->links, &linkcap, c->nsub, sizeof(*c->links)) < 0) ||
 		    !(c->subs[c->nsub] = strdup(d->d_name))) {
+			free(le.target);
 			closedir(dir);
 			return -ENOMEM;
 		}
+		if (s->links)
+			c->links[c->nsub] = le;
 		c->nsub++;
 		errno = 0;
 	}
@@ -667,9 +752,80 @@ static bool rec_settled(const struct search *s, const struct rec *c)
 	       ts_ns(c->ms, c->mns) < s->start_ns - RACY_NS;
 }
 
+static int search_dir(struct search *s, const char *rel, size_t depth, const struct stat *known);
+
+/* The listing search's look at the entries of the directory at path
+ * (rel below the root, in the same buffer, of size bytes): each but a
+ * link looked at (lstat) and given to the visitor, which says whether to
+ * descend. Returns 0, -EAGAIN (the caller walks: an entry that cannot be
+ * looked at, a visitor that stops), -ENOMEM. */
+static int list_visit(struct search *s, char *path, size_t size, size_t depth, char *const *names,
+		      const struct linkent *links, uint32_t n, bool cached)
+{
+	size_t pl = strlen(path), rootlen = strlen(s->root);
+	int r = 0;
+
+	for (uint32_t i = 0; r == 0 && i < n; i++) {
+		size_t nl = strlen(names[i]);
+		struct stat st;
+
+		if (pl + 1 + nl >= size)
+			return -EAGAIN;
+		path[pl] = '/';
+		memcpy(path + pl + 1, names[i], nl + 1);
+		/* path is the root, then rel: looked up below the root's
+		 * descriptor. */
+		if (fstatat(s->rootfd, path + rootlen + 1, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			/* Gone from a listing read now: as the walk, nothing
+			 * to see. Gone from one the cache gave for a directory
+			 * whose times did not move: the cache and the disk
+			 * disagree, and the walk decides. */
+			if (errno != ENOENT || cached)
+				r = -EAGAIN;
+			continue;
+		}
+		const char *target = NULL;
+		char t[PATH_MAX];
+
+		if (S_ISLNK(st.st_mode) && !s->links)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			/* The target kept with the same link (its inode),
+			 * else read now. */
+			if (links && links[i].target && links[i].ino == (uint64_t)st.st_ino) {
+				target = links[i].target;
+			} else {
+				ssize_t tl =
+					readlinkat(s->rootfd, path + rootlen + 1, t, sizeof(t));
+
+				if (tl <= 0 || (size_t)tl >= sizeof(t)) {
+					if (tl < 0 && errno == ENOENT)
+						continue;
+					r = -EAGAIN;
+					continue;
+				}
+				t[tl] = '\0';
+				target = t;
+			}
+		}
+		int v = s->visit(s->ctx, path, &st, target);
+
+		if (v < 0)
+			r = v;
+		else if (v == LF_WALK_STOP)
+			r = -EAGAIN;
+		else if (v == LF_WALK_NEXT && S_ISDIR(st.st_mode) && !target)
+			r = search_dir(s, path + rootlen + 1, depth + 1, &st);
+	}
+	path[pl] = '\0';
+	return r;
+}
+
 /* One directory (rel below the root, at depth: its entries' depth), then
- * its subdirectories. Returns 0, -EAGAIN (walk instead), -ENOMEM. */
-static int search_dir(struct search *s, const char *rel, size_t depth)
+ * its subdirectories. known: the directory's lstat, taken by the listing
+ * search in its parent (or of the root), NULL for the other searches.
+ * Returns 0, -EAGAIN (walk instead), -ENOMEM. */
+static int search_dir(struct search *s, const char *rel, size_t depth, const struct stat *known)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -682,8 +838,11 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		return -EAGAIN;
 	o = old_find(s, rel);
 	/* Below the root's descriptor: the root's own names are not looked
-	 * up again for each of its directories. */
-	bool hit = o && (s->pre ? s->pre[o - s->old.v] : rec_unchanged(s, o));
+	 * up again for each of its directories. The listing search has
+	 * looked at each directory already. */
+	bool hit = o && (known	  ? S_ISDIR(known->st_mode) && same_times(o, known)
+			 : s->pre ? s->pre[o - s->old.v]
+				  : rec_unchanged(s, o));
 	/* Unchanged and next in old's order while all before it were too:
 	 * the record stays where it is, and c only looks at it. */
 	bool borrowed = hit && !s->diverged && o == &s->old.v[s->same] && rec_settled(s, o);
@@ -704,15 +863,21 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 		/* Its subdirectories move over: each directory is looked
 		 * up once per search (unique paths). */
 		c.subs = o->subs;
+		c.links = o->links;
 		c.nsub = o->nsub;
 		o->subs = NULL;
+		o->links = NULL;
 		o->nsub = 0;
 		c.devs = o->devs;
 		c.ndev = o->ndev;
 		o->devs = NULL;
 		o->ndev = 0;
 	} else {
-		r = list_read(s->rootfd, rel, s->devices, &c, &st);
+		r = list_read(s->rootfd, rel, s, &c, &st);
+		/* The listing search judged the directory it looked at: the
+		 * one read must be it (else it was replaced meanwhile). */
+		if (r > 0 && known && (st.st_dev != known->st_dev || st.st_ino != known->st_ino))
+			r = -EAGAIN;
 		if (r <= 0) {
 			rec_fini(&c);
 			return r;
@@ -728,13 +893,13 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	 * costs one lstat, one read costs its entries): beyond it the walk
 	 * runs, and says what it could not see. What was read so far is kept,
 	 * so a tree too large for one launch is known after a few. */
-	s->work += hit ? 1 : c.nentries;
+	s->work += hit && !s->visit ? 1 : c.nentries;
 	r = s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL
 		    ? -EAGAIN
 		    : 0;
 	for (uint32_t i = 0; r == 0 && s->devices && i < c.ndev; i++)
 		r = devfound_push(s, path, &c.devs[i]);
-	if (r == 0 && c.gittype && !s->devices) {
+	if (r == 0 && c.gittype && !s->devices && !s->visit) {
 		size_t pl = strlen(path);
 
 		r = pl + sizeof("/.git") > sizeof(path) ? -EAGAIN : 0;
@@ -766,8 +931,11 @@ static int search_dir(struct search *s, const char *rel, size_t depth)
 	}
 	/* path is free again: each subdirectory's rel is made in it (one
 	 * buffer per level, and the levels are bounded: TREE_MAX_DEPTH). */
-	for (uint32_t i = 0; r == 0 && i < nsub; i++)
-		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1);
+	if (s->visit)
+		r = join(path, sizeof(path), s->root, rel)
+			    ?: list_visit(s, path, sizeof(path), depth, subs, c.links, nsub, hit);
+	for (uint32_t i = 0; r == 0 && !s->visit && i < nsub; i++)
+		r = join(path, sizeof(path), rel, subs[i]) ?: search_dir(s, path, depth + 1, NULL);
 	if (!keep)
 		rec_fini(&c);
 	return r;
@@ -791,14 +959,16 @@ static int cmp_aged(const void *a, const void *b)
 	return x->used_ns < y->used_ns ? -1 : x->used_ns > y->used_ns;
 }
 
-/* Whether name is a cache file's: "tree-", "dev-" or "pol-" (a compiled
- * policy, src/project/polcache.c) and 16 hexadecimal digits. */
+/* Whether name is a cache file's: "tree-", "list-", "dev-" or "pol-" (a
+ * compiled policy, src/project/polcache.c) and 16 hexadecimal digits. */
 static bool cache_name(const char *name)
 {
-	size_t p = !strncmp(name, "tree-", 5)  ? 5
-		   : !strncmp(name, "dev-", 4) ? 4
-		   : !strncmp(name, "pol-", 4) ? 4
-					       : 0;
+	size_t p = !strncmp(name, "tree-", 5)	 ? 5
+		   : !strncmp(name, "list-", 5)	 ? 5
+		   : !strncmp(name, "links-", 6) ? 6
+		   : !strncmp(name, "dev-", 4)	 ? 4
+		   : !strncmp(name, "pol-", 4)	 ? 4
+						 : 0;
 
 	return p && strlen(name) == p + 16 && strspn(name + p, "0123456789abcdef") == 16;
 }
@@ -845,25 +1015,42 @@ void lf_cache_prune(const char *dir)
 	closedir(d);
 }
 
-int lf_cache_forget(const char *config_dir, const char *const *names, size_t n)
+int lf_cache_forget(const char *config_dir, const char *const *names, size_t n, bool *left)
 {
 	char dir[PATH_MAX];
 	struct stat st;
-	int gone = 0;
+	int gone = 0, r = 0, fd = -1;
 
+	for (size_t i = 0; left && i < n; i++)
+		left[i] = true;
+	if (n == 0)
+		return 0;
 	/* Only the cache directory that lf_cache_dir would use, opened
 	 * without following a link and checked again through the
 	 * descriptor: nothing else is removed through it. */
-	if (n == 0 || lf_cache_dir(config_dir, false, dir, sizeof(dir)) < 0)
-		return 0;
-	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if ((r = lf_cache_dir(config_dir, false, dir, sizeof(dir))) < 0) {
+		/* No cache directory there: no file left in it either. */
+		for (size_t i = 0; left && r == -ENOENT && i < n; i++)
+			left[i] = false;
+		return r;
+	}
+	fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
-		for (size_t i = 0; i < n; i++)
-			if ((cache_name(names[i]) || !strcmp(names[i], "ns-probe")) &&
-			    unlinkat(fd, names[i], 0) == 0)
-				gone++;
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!cache_name(names[i]) && strcmp(names[i], LF_CACHE_NS_PROBE) != 0)
+			continue; /* not ours to remove: still there */
+		bool removed = unlinkat(fd, names[i], 0) == 0;
+
+		if (removed)
+			gone++;
+		if (left && (removed || errno == ENOENT))
+			left[i] = false;
+	}
 	close(fd);
 	return gone;
 }
@@ -918,9 +1105,14 @@ static void kept_put(const char *file, struct recs *recs)
  * s->devfound), 0 the caller walks, -ENOMEM. */
 static int search_run(const char *config_dir, const char *root, struct search *s)
 {
-	const char *magic = s->devices ? CACHE_MAGIC_DEV : CACHE_MAGIC_GIT;
+	const char *magic = s->links	 ? CACHE_MAGIC_LINKS
+			    : s->visit	 ? CACHE_MAGIC_LIST
+			    : s->devices ? CACHE_MAGIC_DEV
+					 : CACHE_MAGIC_GIT;
+	const char *prefix = s->links ? "links" : s->visit ? "list" : s->devices ? "dev" : "tree";
 	char file[PATH_MAX + 32], dir[PATH_MAX];
 	struct timespec now;
+	struct stat rootst;
 	int r;
 
 	s->root = root;
@@ -928,10 +1120,11 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	 * so is everything when the budget in the environment is bad (the
 	 * walk says so). */
 	if (!config_dir || config_dir[0] != '/' || !root || root[0] != '/' || !root[1] ||
-	    lf_walk_budget_entries(&s->budget) < 0 || clock_gettime(CLOCK_REALTIME, &now) != 0 ||
+	    (!s->visit && lf_walk_budget_entries(&s->budget) < 0) ||
+	    clock_gettime(CLOCK_REALTIME, &now) != 0 ||
 	    snprintf(dir, sizeof(dir), "%s/cache", config_dir) >= (int)sizeof(dir))
 		return 0;
-	snprintf(file, sizeof(file), "%s/%s-%016llx", dir, s->devices ? "dev" : "tree",
+	snprintf(file, sizeof(file), "%s/%s-%016llx", dir, prefix,
 		 (unsigned long long)lf_fnv(root, strlen(root)));
 	s->start_ns = ts_ns(now.tv_sec, now.tv_nsec);
 	s->start_mono = mono_ns();
@@ -942,6 +1135,10 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	/* A root that cannot be opened as a directory (gone, replaced by a
 	 * link) is the walk's, which says what it could not see. */
 	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->rootfd >= 0 && s->visit && fstat(s->rootfd, &rootst) != 0) {
+		close(s->rootfd);
+		s->rootfd = -1;
+	}
 	if (s->rootfd < 0) {
 		free(key);
 		return 0;
@@ -949,9 +1146,10 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	/* Read only from a cache directory beyond the program's reach
 	 * (lf_cache_dir): else every directory is read again. */
 	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
-		cache_load(file, magic, root, &s->old);
-	prestat(s);
-	r = search_dir(s, "", 1);
+		cache_load(file, magic, root, s->links, &s->old);
+	if (!s->visit)
+		prestat(s);
+	r = search_dir(s, "", 1, s->visit ? &rootst : NULL);
 	free(s->pre);
 	now_finish(s);
 	if ((r == 0 || r == -EAGAIN) && s->changed &&
@@ -959,7 +1157,7 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 		struct stat st;
 		bool fresh = lstat(file, &st) != 0;
 
-		cache_save(file, magic, root, &s->now);
+		cache_save(file, magic, root, s->links, &s->now);
 		if (fresh) {
 			lf_cache_prune(dir);
 			lf_cache_sweep(dir);
@@ -1009,4 +1207,19 @@ int lf_treecache_devnodes(const char *config_dir, const char *root, struct lf_tr
 	*out = s.devfound;
 	*nout = s.ndevfound;
 	return 1;
+}
+
+int lf_treecache_list(const char *config_dir, const char *root, size_t max_entries, unsigned flags,
+		      lf_treecache_visit_fn visit, void *ctx)
+{
+	struct search s = {
+		.visit = visit, .ctx = ctx, .budget = max_entries, .links = flags & LF_LIST_LINKS
+	};
+
+	if (!visit || !max_entries)
+		return 0;
+	int r = search_run(config_dir, root, &s);
+
+	lf_dotgits_free(s.found, s.nfound); /* none: the listing keeps no .git */
+	return r;
 }

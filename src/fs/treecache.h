@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* A ".git" entry below the root: its path, its DT_* type, its depth (1
@@ -45,5 +46,31 @@ struct lf_tree_devnode {
 int lf_treecache_devnodes(const char *config_dir, const char *root, struct lf_tree_devnode **out,
 			  size_t *nout);
 void lf_tree_devnodes_free(struct lf_tree_devnode *v, size_t n);
+
+/* The listing search's visitor: path (absolute) is an entry below the
+ * root, st its lstat; target is NULL, or, for a symbolic link (with
+ * LF_LIST_LINKS only), what it points to. Returns LF_WALK_NEXT (descend,
+ * for a directory), LF_WALK_SKIP (do not), LF_WALK_STOP (the search
+ * gives up: the caller walks), or -ENOMEM. */
+typedef int (*lf_treecache_visit_fn)(void *ctx, const char *path, const struct stat *st,
+				     const char *target);
+
+/* lf_treecache_list's flags: symbolic links are visited too, each with
+ * its target, which the cache keeps with the link's inode (a link's
+ * target never changes). A cache of its own (links-HASH). */
+#define LF_LIST_LINKS 1u
+
+/* Every entry below root (absolute, canonical; not "/") but symbolic
+ * links (but with LF_LIST_LINKS), given to visit with its lstat, depth
+ * first in directory order, where each directory's listing comes from a
+ * cache of listings kept below config_dir (list-HASH beside tree-HASH),
+ * checked against the directory's device, inode and times as the .git
+ * search's are: an entry is always looked at, its listing is not always
+ * read. At most max_entries entries (then, as for any directory that
+ * cannot be read or entry that cannot be looked at, the caller walks).
+ * Returns 1 when every entry was visited; 0 when the caller must walk the
+ * tree itself, having dropped what visit gathered; -ENOMEM. */
+int lf_treecache_list(const char *config_dir, const char *root, size_t max_entries, unsigned flags,
+		      lf_treecache_visit_fn visit, void *ctx);
 
 #endif /* LF_FS_TREECACHE_H */

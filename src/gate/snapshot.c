@@ -682,7 +682,13 @@ static int report_changes(const struct snap_item **changed, size_t n, struct lf_
 				 lf_path_covers(changed[i]->path, changed[j]->path);
 		if (parent)
 			continue;
-		if (changed[i]->config)
+		if (changed[i]->cache)
+			r = lf_findings_add(
+				f, LF_SCAN_CHANGES, false, LF_SEVERITY_WARNING, changed[i]->path,
+				"%s changed while the program ran (%s) and could not be removed: "
+				"remove it before the next launch, which may believe it",
+				changed[i]->path, changed[i]->why);
+		else if (changed[i]->config)
 			r = lf_findings_add(
 				f, LF_SCAN_CHANGES, false, LF_SEVERITY_WARNING, changed[i]->path,
 				"%s changed while the program ran (%s): unless you changed "
@@ -697,26 +703,42 @@ static int report_changes(const struct snap_item **changed, size_t n, struct lf_
 	return r;
 }
 
-/* Takes the cache files out of changed (returning how many items are
- * left) and removes those that changed during the run: a later launch
- * does not believe them (lf_cache_forget). Before the search after the
- * program, which may write its own. */
+/* Removes the cache files that changed during the run, so that a later
+ * launch does not believe them (lf_cache_forget), and takes them out of
+ * changed (returning how many items are left): what was removed is not
+ * news, a concurrent launch writes there too. One that could not be
+ * removed stays, to be reported. Before the search after the program,
+ * which may write its own. */
 static size_t caches_forget(const struct lf_snapshot *s, const struct snap_item **changed, size_t n)
 {
-	const char *names[SNAP_DIR_MAX];
+	const char **names = calloc(n + 1, sizeof(*names));
+	const struct snap_item **items = calloc(n + 1, sizeof(*items));
+	bool *left = calloc(n + 1, sizeof(*left));
 	size_t kept = 0, nnames = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!changed[i]->cache) {
-			changed[kept++] = changed[i];
-			continue;
-		}
 		const char *slash = strrchr(changed[i]->path, '/');
-		if (slash && nnames < SNAP_DIR_MAX &&
-		    (!changed[i]->exists || !S_ISDIR(changed[i]->st.st_mode)))
+
+		/* A file there now, or one there before that is gone (its
+		 * removal then finds nothing). What is not there now, and the
+		 * directory itself (compared by its files), need nothing.
+		 * Without memory for the list, each file stays, reported. */
+		if (changed[i]->cache && slash && names && items && left && changed[i]->exists &&
+		    !S_ISDIR(changed[i]->st.st_mode)) {
+			items[nnames] = changed[i];
 			names[nnames++] = slash + 1;
+		} else if (!changed[i]->cache || !(names && items && left)) {
+			changed[kept++] = changed[i];
+		}
 	}
-	(void)lf_cache_forget(s->conf, names, nnames);
+	if (nnames)
+		(void)lf_cache_forget(s->conf, names, nnames, left);
+	for (size_t i = 0; i < nnames; i++)
+		if (left[i])
+			changed[kept++] = items[i];
+	free(names);
+	free(items);
+	free(left);
 	return kept;
 }
 

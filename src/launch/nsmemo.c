@@ -50,7 +50,7 @@
 #include "landfence.h"
 
 #define MEMO_MAGIC "landfence-ns-probe 1"
-#define MEMO_NAME "ns-probe"
+#define MEMO_NAME LF_CACHE_NS_PROBE
 /* The key and the answer: a few hundred bytes on any host. */
 #define MEMO_MAX 4096
 

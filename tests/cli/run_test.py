@@ -899,7 +899,7 @@ def nested_cache(s):
     cdir = s.h(".config/landfence/cache")
 
     def caches_now():  # the namespace probe's answer is not one of them
-        return {n for n in os.listdir(cdir) if n.startswith(("tree-", "dev-"))}
+        return {n for n in os.listdir(cdir) if n.startswith(("tree-", "dev-", "list-"))}
     before = caches_now()  # this project's (and, without a
     # namespace, its grants' device caches): all recent
     old = int(time.time()) - 7 * 86400
@@ -1308,7 +1308,9 @@ def config_changed(s):
     and another user of that group could move a store or a policy the
     program wrote in meanwhile. Here the test moves them in (the other
     user) while the program waits; a run that changes nothing, and the
-    caches landfence itself keeps there, are not news."""
+    caches landfence itself keeps there, are not news. A cache file
+    changed meanwhile is removed, and reported only when it cannot be
+    (its directory left group-writable)."""
     import subprocess
     need_enforcement(s)
     cfg = s.h(".config/landfence")
@@ -1333,7 +1335,7 @@ def config_changed(s):
     res = s.lf("run", "-q", "--", "true")
     check(res.code == 0 and caches() == kept,
           "the caches changed in a run that changed nothing: %r, %r" % (kept, caches()))
-    for what in ("trusted", "policy.json", "directory", "cache"):
+    for what in ("trusted", "policy.json", "directory", "cache", "cache-stuck"):
         for name in ("ready", "done"):
             if os.path.exists(os.path.join(s.proj, name)):
                 os.unlink(os.path.join(s.proj, name))
@@ -1375,6 +1377,14 @@ def config_changed(s):
             with open(os.path.join(cache, "dev-00000000000000bb"), "a") as f:
                 f.write("forged\n")
             want = None
+        elif what == "cache-stuck":
+            # The same, with the directory left group-writable at the
+            # end: the file cannot be removed through it, and the next
+            # launch does not use the caches until the mode is set back.
+            new = s.write("forged-cache", "landfence-tree-cache 2\n", 0o600)
+            want = os.path.join(cache, "tree-00000000000000dd")
+            os.rename(new, want)
+            os.chmod(cache, 0o770)
         else:
             # The whole directory swapped for one of the program's.
             os.rename(cfg, cfg + ".old")
@@ -1392,6 +1402,14 @@ def config_changed(s):
             check("changed while the program ran" not in err,
                   "a cache file changed was reported (a concurrent launch writes there)")
             continue
+        if what == "cache-stuck":
+            check(os.path.exists(want), "the test's cache file is gone")
+            check(re.search(r"%s changed while the program ran \(landfence's caches\) and "
+                            r"could not be removed" % re.escape(want), err),
+                  "a cache file changed and left in place was not reported")
+            os.chmod(cache, 0o700)
+            os.unlink(want)
+            continue
         # A directory swapped is named by what it held (as a hook
         # directory's changes are).
         check(re.search(r"%s(/[a-z.]+)? changed while the program ran" % re.escape(want), err),
@@ -1401,6 +1419,43 @@ def config_changed(s):
         elif what == "directory":
             shutil.rmtree(cfg)
             os.rename(cfg + ".old", cfg)
+
+
+def etc_cache_same(s):
+    """The look at /etc from the cache of directory listings (the names
+    each directory holds, and without a mount namespace each link's
+    target, src/fs/treecache.c) plans what the walk plans: the plan's
+    rules and masks from a warm cache, with and without a namespace, are
+    those of a launch that cannot use the cache (its configuration
+    directory writable by its group: lf_cache_dir refuses it)."""
+    need_enforcement(s)
+    other = os.path.join(s.top, "home2")
+    os.makedirs(os.path.join(other, ".config"), 0o700)
+    os.chmod(os.path.join(other, ".config"), 0o770)
+
+    def plan(extra):
+        res = s.lf("plan", "--json", extra=extra)
+        check(res.code == 0, "plan failed: %r" % res.err)
+        d = json.loads(res.out)
+        # What /etc gives: the rest names each home.
+        return ([json.dumps(r, sort_keys=True) for r in d["rules"] if r["path"].startswith("/etc")],
+                sorted(json.dumps(m, sort_keys=True) for m in d["masks"]
+                       if m["path"].startswith("/etc")))
+    cache = s.h(".config/landfence/cache")
+    for extra in ({}, {"LANDFENCE_NO_NAMESPACES": "1"}):
+        first = plan(extra)
+        warm = plan(extra)
+        walked = plan(dict(extra, HOME=other))
+        check(sorted(first[0]) == sorted(walked[0]) and first[1] == walked[1],
+              "the first look planned otherwise than the walk")
+        check(sorted(warm[0]) == sorted(walked[0]) and warm[1] == walked[1],
+              "the cached look planned otherwise than the walk")
+        names = os.listdir(cache) if os.path.isdir(cache) else []
+        if extra:
+            check(any(n.startswith("links-") for n in names),
+                  "no cache of /etc's listings was kept: %r" % names)
+        check(not os.path.exists(os.path.join(other, ".config", "landfence", "cache")),
+              "a cache was kept in a configuration directory others may change")
 
 
 def device_cache(s):
@@ -1477,6 +1532,7 @@ TESTS = {
     "cache-dir": cache_dir,
     "claude-state": claude_state,
     "config-changed": config_changed,
+    "etc-cache-same": etc_cache_same,
     "device-cache": device_cache,
 }
 

@@ -5,6 +5,7 @@
  * password database's homes, resolved through the realpath memo, against
  * getpwent and realpath(3) directly.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -24,7 +25,9 @@
 
 #include "core/sandbox.h"
 #include "core/tables.h"
+#include "fs/fs.h"
 #include "fs/hostfacts.h"
+#include "fs/treecache.h"
 #include "launch/launch.h"
 
 static char base[64];
@@ -90,7 +93,7 @@ static void test_etc_scan_tree(void **state)
 	snprintf(q, sizeof(q), "%s/open/link", base);
 	assert_int_equal(symlink(p, q), 0);
 
-	assert_int_equal(lf_etc_scan(base, &s), 0);
+	assert_int_equal(lf_etc_scan(base, NULL, &s), 0);
 	assert_null(s.err);
 	assert_int_equal(s.n, 5);
 	assert_int_equal(found(&s, "secret")->type, LF_FT_FILE);
@@ -105,6 +108,266 @@ static void test_etc_scan_tree(void **state)
 	lf_etc_scan_fini(&s);
 }
 
+/* The entries of a scan, "rel:type" sorted, joined by spaces. */
+static void scan_text(const struct lf_etc_scan *s, const char *root, char *out, size_t size)
+{
+	char *v[64];
+	size_t n = 0, len = 0, rl = strlen(root);
+
+	assert_true(s->n < 64);
+	for (size_t i = 0; i < s->n; i++) {
+		assert_true(asprintf(&v[n], "%s:%d", s->v[i].path + rl, (int)s->v[i].type) > 0);
+		n++;
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+			char *t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", v[i]);
+		assert_true(len < size);
+		free(v[i]);
+	}
+}
+
+/* The scan of root with the cache below conf, then without it: both
+ * give want (rel:type, sorted), with no error. */
+static void cached_expect(const char *root, const char *conf, const char *want)
+{
+	struct lf_etc_scan s;
+	char got[2048];
+
+	assert_int_equal(lf_etc_scan(root, conf, &s), 0);
+	assert_null(s.err);
+	scan_text(&s, root, got, sizeof(got));
+	lf_etc_scan_fini(&s);
+	assert_string_equal(got, want);
+	assert_int_equal(lf_etc_scan(root, NULL, &s), 0);
+	assert_null(s.err);
+	scan_text(&s, root, got, sizeof(got));
+	lf_etc_scan_fini(&s);
+	assert_string_equal(got, want);
+}
+
+/* The name of the listing cache in conf's cache directory, or "". */
+static void list_cache(const char *conf, char *out, size_t size)
+{
+	char dir[256];
+	struct dirent *e;
+	DIR *d;
+
+	out[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/cache", conf);
+	if (!(d = opendir(dir)))
+		return;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "list-", 5) && !strchr(e->d_name, '.'))
+			snprintf(out, size, "%s/%s", dir, e->d_name);
+	closedir(d);
+}
+
+/* With the cache of listings, the scan finds what the walk finds at
+ * every step: each entry is looked at again, only an unchanged
+ * directory's listing comes from the cache. A file or directory made
+ * unreadable by others after it was cached (its directory's times do not
+ * move) is found; an entry made, or a directory replaced, is; a cache
+ * file that does not parse is ignored; a cache directory others may
+ * write is not used. */
+static void test_etc_scan_cached(void **state)
+{
+	char root[128], conf[128], p[256], file[PATH_MAX + 512];
+	struct stat st;
+
+	(void)state;
+	make("t", 0755, true);
+	make("t/public", 0644, false);
+	make("t/secret", 0600, false);
+	make("t/open", 0755, true);
+	make("t/open/readme", 0444, false);
+	make("t/open/deep", 0755, true);
+	make("t/open/deep/note", 0644, false);
+	make("t/locked", 0700, true);
+	make("conf", 0700, true);
+	snprintf(root, sizeof(root), "%s/t", base);
+	snprintf(conf, sizeof(conf), "%s/conf", base);
+	snprintf(p, sizeof(p), "%s/t/open/link", base);
+	assert_int_equal(symlink("../secret", p), 0);
+	/* A directory changed in the last two seconds is never kept. */
+	sleep(3);
+
+	cached_expect(root, conf, "/locked:1 /secret:2");
+	list_cache(conf, file, sizeof(file));
+	assert_true(file[0]);
+	assert_int_equal(lstat(file, &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077));
+	/* From the cache now: the same. */
+	cached_expect(root, conf, "/locked:1 /secret:2");
+
+	/* Modes changed below directories whose listings are cached. */
+	snprintf(p, sizeof(p), "%s/t/open/readme", base);
+	assert_int_equal(chmod(p, 0440), 0);
+	snprintf(p, sizeof(p), "%s/t/open/deep", base);
+	assert_int_equal(chmod(p, 0750), 0);
+	cached_expect(root, conf, "/locked:1 /open/deep:1 /open/readme:2 /secret:2");
+	assert_int_equal(chmod(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/t/open/deep/note", base);
+	assert_int_equal(chmod(p, 0600), 0);
+	cached_expect(root, conf, "/locked:1 /open/deep/note:2 /open/readme:2 /secret:2");
+
+	/* Entries made, a directory replaced by a file. */
+	make("t/open/deep/new", 0600, false);
+	make("t/locked2", 0755, true);
+	make("t/locked2/key", 0400, false);
+	cached_expect(root, conf,
+		      "/locked2/key:2 /locked:1 /open/deep/new:2 /open/deep/note:2 "
+		      "/open/readme:2 /secret:2");
+	snprintf(p, sizeof(p), "%s/t/locked2/key", base);
+	assert_int_equal(unlink(p), 0);
+	snprintf(p, sizeof(p), "%s/t/locked2", base);
+	assert_int_equal(rmdir(p), 0);
+	make("t/locked2", 0600, false);
+	cached_expect(root, conf,
+		      "/locked2:2 /locked:1 /open/deep/new:2 /open/deep/note:2 /open/readme:2 "
+		      "/secret:2");
+
+	/* A cache file that does not parse: not used. */
+	sleep(3);
+	cached_expect(root, conf,
+		      "/locked2:2 /locked:1 /open/deep/new:2 /open/deep/note:2 /open/readme:2 "
+		      "/secret:2");
+	list_cache(conf, file, sizeof(file));
+	assert_true(file[0]);
+	int fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "landfence-list-cache 1\nxx", 25), 25);
+	assert_int_equal(close(fd), 0);
+	make("t/open/deep/later", 0600, false);
+	cached_expect(root, conf,
+		      "/locked2:2 /locked:1 /open/deep/later:2 /open/deep/new:2 /open/deep/note:2 "
+		      "/open/readme:2 /secret:2");
+
+	/* A cache directory others may write: neither read nor written. */
+	snprintf(p, sizeof(p), "%s/conf/cache", base);
+	assert_int_equal(chmod(p, 0777), 0);
+	assert_int_equal(unlink(file), 0);
+	cached_expect(root, conf,
+		      "/locked2:2 /locked:1 /open/deep/later:2 /open/deep/new:2 /open/deep/note:2 "
+		      "/open/readme:2 /secret:2");
+	list_cache(conf, file, sizeof(file));
+	assert_string_equal(file, "");
+	assert_int_equal(chmod(p, 0700), 0);
+}
+
+/* What lf_treecache_list visits, "rel:kind[>target]" with kind d, f or
+ * l, gathered in visit order. */
+struct seen {
+	const char *root;
+	char text[4096];
+	size_t len;
+};
+
+static int seen_visit(void *ctx, const char *path, const struct stat *st, const char *target)
+{
+	struct seen *s = ctx;
+	char kind = S_ISDIR(st->st_mode) ? 'd' : S_ISLNK(st->st_mode) ? 'l' : 'f';
+
+	assert_true(!target == !S_ISLNK(st->st_mode));
+	s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len, "%s%s:%c%s%s",
+				   s->len ? " " : "", path + strlen(s->root), kind,
+				   target ? ">" : "", target ? target : "");
+	assert_true(s->len < sizeof(s->text));
+	return LF_WALK_NEXT;
+}
+
+/* The same, read from the tree itself (readdir, lstat, readlink), in
+ * directory order, depth first. */
+static void seen_walk(struct seen *s, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char p[PATH_MAX], t[PATH_MAX] = "";
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		assert_int_equal(lstat(p, &st), 0);
+		if (S_ISLNK(st.st_mode))
+			assert_true(readlink(p, t, sizeof(t) - 1) > 0);
+		assert_int_equal(seen_visit(s, p, &st, S_ISLNK(st.st_mode) ? t : NULL), 0);
+		if (S_ISDIR(st.st_mode))
+			seen_walk(s, p);
+	}
+	closedir(d);
+}
+
+/* lf_treecache_list with links: each link visited with its target, from
+ * the cache once its directory's listing is kept there, as the tree
+ * itself says, before and after a link is replaced by another of the
+ * same name (rename over it), and with a cache that does not parse. */
+static void list_links_expect(const char *root, const char *conf)
+{
+	struct seen got = { .root = root }, want = { .root = root };
+
+	assert_int_equal(lf_treecache_list(conf, root, 1000, LF_LIST_LINKS, seen_visit, &got), 1);
+	seen_walk(&want, root);
+	assert_string_equal(got.text, want.text);
+}
+
+static void test_list_links_cached(void **state)
+{
+	char root[128], conf[128], p[256], q[256], file[PATH_MAX + 512];
+
+	(void)state;
+	make("lt", 0755, true);
+	make("lt/a", 0644, false);
+	make("lt/d", 0755, true);
+	make("lconf", 0700, true);
+	snprintf(root, sizeof(root), "%s/lt", base);
+	snprintf(conf, sizeof(conf), "%s/lconf", base);
+	snprintf(p, sizeof(p), "%s/lt/l1", base);
+	assert_int_equal(symlink("a", p), 0);
+	snprintf(p, sizeof(p), "%s/lt/l2", base);
+	assert_int_equal(symlink("/nonexistent/x", p), 0);
+	snprintf(p, sizeof(p), "%s/lt/d/l3", base);
+	assert_int_equal(symlink("../a", p), 0);
+	sleep(3);
+	list_links_expect(root, conf);
+	snprintf(p, sizeof(p), "%s/lconf/cache", base);
+	file[0] = '\0';
+	DIR *d = opendir(p);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (!strncmp(e->d_name, "links-", 6) && !strchr(e->d_name, '.'))
+			snprintf(file, sizeof(file), "%s/%s", p, e->d_name);
+	closedir(d);
+	assert_true(file[0]);
+	list_links_expect(root, conf); /* from the cache */
+
+	/* A link replaced by another of the same name. */
+	snprintf(p, sizeof(p), "%s/lt/d/l3.new", base);
+	snprintf(q, sizeof(q), "%s/lt/d/l3", base);
+	assert_int_equal(symlink("/elsewhere", p), 0);
+	assert_int_equal(rename(p, q), 0);
+	list_links_expect(root, conf);
+	sleep(3);
+	list_links_expect(root, conf);
+	list_links_expect(root, conf);
+
+	/* A cache that does not parse: not used. */
+	int fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "landfence-links-cache 1\nxx", 26), 26);
+	assert_int_equal(close(fd), 0);
+	list_links_expect(root, conf);
+}
+
 /* /etc: the shadow file is in the list on any system that has one, with
  * every row of the built-in list present; nothing others can read is. */
 static void test_etc_scan_etc(void **state)
@@ -113,7 +376,7 @@ static void test_etc_scan_etc(void **state)
 	bool shadow = false;
 
 	(void)state;
-	assert_int_equal(lf_etc_scan("/etc", &s), 0);
+	assert_int_equal(lf_etc_scan("/etc", NULL, &s), 0);
 	for (size_t i = 0; i < s.n; i++) {
 		struct stat st;
 
@@ -194,10 +457,9 @@ static void test_homes_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_etc_scan_tree),
-		cmocka_unit_test(test_etc_scan_etc),
-		cmocka_unit_test(test_etc_builtin_scan),
-		cmocka_unit_test(test_homes_read),
+		cmocka_unit_test(test_etc_scan_tree),	  cmocka_unit_test(test_etc_scan_cached),
+		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_etc_scan_etc),
+		cmocka_unit_test(test_etc_builtin_scan),  cmocka_unit_test(test_homes_read),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -61,6 +61,15 @@ static void make(const char *rel, mode_t mode, bool dir)
 	assert_int_equal(chmod(p, mode), 0); /* not the umask's */
 }
 
+/* A symbolic link at rel below base, to target. */
+static void link_make(const char *rel, const char *target)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
 static const struct lf_typed_path *found(const struct lf_etc_scan *s, const char *rel)
 {
 	char p[256];
@@ -152,8 +161,9 @@ static void cached_expect(const char *root, const char *conf, const char *want)
 	assert_string_equal(got, want);
 }
 
-/* The name of the listing cache in conf's cache directory, or "". */
-static void list_cache(const char *conf, char *out, size_t size)
+/* The cache file whose name starts with prefix ("list-", "links-") in
+ * conf's cache directory, or "". */
+static void cache_file(const char *conf, const char *prefix, char *out, size_t size)
 {
 	char dir[256];
 	struct dirent *e;
@@ -164,7 +174,7 @@ static void list_cache(const char *conf, char *out, size_t size)
 	if (!(d = opendir(dir)))
 		return;
 	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "list-", 5) && !strchr(e->d_name, '.'))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) && !strchr(e->d_name, '.'))
 			snprintf(out, size, "%s/%s", dir, e->d_name);
 	closedir(d);
 }
@@ -193,13 +203,12 @@ static void test_etc_scan_cached(void **state)
 	make("conf", 0700, true);
 	snprintf(root, sizeof(root), "%s/t", base);
 	snprintf(conf, sizeof(conf), "%s/conf", base);
-	snprintf(p, sizeof(p), "%s/t/open/link", base);
-	assert_int_equal(symlink("../secret", p), 0);
+	link_make("t/open/link", "../secret");
 	/* A directory changed in the last two seconds is never kept. */
 	sleep(3);
 
 	cached_expect(root, conf, "/locked:1 /secret:2");
-	list_cache(conf, file, sizeof(file));
+	cache_file(conf, "list-", file, sizeof(file));
 	assert_true(file[0]);
 	assert_int_equal(lstat(file, &st), 0);
 	assert_true(S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077));
@@ -238,7 +247,7 @@ static void test_etc_scan_cached(void **state)
 	cached_expect(root, conf,
 		      "/locked2:2 /locked:1 /open/deep/new:2 /open/deep/note:2 /open/readme:2 "
 		      "/secret:2");
-	list_cache(conf, file, sizeof(file));
+	cache_file(conf, "list-", file, sizeof(file));
 	assert_true(file[0]);
 	int fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	assert_true(fd >= 0);
@@ -256,7 +265,7 @@ static void test_etc_scan_cached(void **state)
 	cached_expect(root, conf,
 		      "/locked2:2 /locked:1 /open/deep/later:2 /open/deep/new:2 /open/deep/note:2 "
 		      "/open/readme:2 /secret:2");
-	list_cache(conf, file, sizeof(file));
+	cache_file(conf, "list-", file, sizeof(file));
 	assert_string_equal(file, "");
 	assert_int_equal(chmod(p, 0700), 0);
 }
@@ -331,29 +340,19 @@ static void test_list_links_cached(void **state)
 	make("lconf", 0700, true);
 	snprintf(root, sizeof(root), "%s/lt", base);
 	snprintf(conf, sizeof(conf), "%s/lconf", base);
-	snprintf(p, sizeof(p), "%s/lt/l1", base);
-	assert_int_equal(symlink("a", p), 0);
-	snprintf(p, sizeof(p), "%s/lt/l2", base);
-	assert_int_equal(symlink("/nonexistent/x", p), 0);
-	snprintf(p, sizeof(p), "%s/lt/d/l3", base);
-	assert_int_equal(symlink("../a", p), 0);
+	link_make("lt/l1", "a");
+	link_make("lt/l2", "/nonexistent/x");
+	link_make("lt/d/l3", "../a");
 	sleep(3);
 	list_links_expect(root, conf);
-	snprintf(p, sizeof(p), "%s/lconf/cache", base);
-	file[0] = '\0';
-	DIR *d = opendir(p);
-	assert_non_null(d);
-	for (struct dirent *e; (e = readdir(d));)
-		if (!strncmp(e->d_name, "links-", 6) && !strchr(e->d_name, '.'))
-			snprintf(file, sizeof(file), "%s/%s", p, e->d_name);
-	closedir(d);
+	cache_file(conf, "links-", file, sizeof(file));
 	assert_true(file[0]);
 	list_links_expect(root, conf); /* from the cache */
 
 	/* A link replaced by another of the same name. */
+	link_make("lt/d/l3.new", "/elsewhere");
 	snprintf(p, sizeof(p), "%s/lt/d/l3.new", base);
 	snprintf(q, sizeof(q), "%s/lt/d/l3", base);
-	assert_int_equal(symlink("/elsewhere", p), 0);
 	assert_int_equal(rename(p, q), 0);
 	list_links_expect(root, conf);
 	sleep(3);

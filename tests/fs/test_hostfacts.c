@@ -527,9 +527,9 @@ static void test_homes_read_getent(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		if (unshare(geteuid() == 0 ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS) != 0 ||
-		    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-		    mount(conf, "/etc/nsswitch.conf", NULL, MS_BIND, NULL) != 0 ||
-		    mount(fake, "/usr/bin/getent", NULL, MS_BIND, NULL) != 0)
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0 ||
+		    mount(conf, "/etc/nsswitch.conf", "none", MS_BIND, NULL) != 0 ||
+		    mount(fake, "/usr/bin/getent", "none", MS_BIND, NULL) != 0)
 			_exit(77);
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			getent_fake(cases[i].body, cases[i].code);

@@ -341,6 +341,11 @@ struct lf_project_opts {
  *   or /boot, a sticky directory anyone may write, or a home directory
  *   (the user's or any user's in the password database) or an ancestor
  *   of one is refused (-EPERM) unless o->flags has LF_PROJECT_UNSAFE_ROOT;
+ *   where NSS sources other than /etc/passwd hold users, they are listed
+ *   by running getent(1) (/usr/bin or /bin) and waiting for it by its
+ *   pid, and a root that cannot be told apart because getent failed is
+ *   refused the same way (a caller that ignores SIGCHLD or reaps every
+ *   child meets that case: doc/cli.md);
  *   so is a discovered root inside a trusted project that has no trusted
  *   policy of its own;
  * - the layers, in order: managed ($LANDFENCE_MANAGED_POLICY, else

@@ -7,12 +7,15 @@
  * they are needed; bench/README.md.)
  */
 #include <errno.h>
-#include <pwd.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/model.h"
 #include "fs/fs.h"
@@ -176,6 +179,87 @@ static int homes_from_files(struct lf_homes *out, size_t *cap, struct lf_realpat
 	return r;
 }
 
+/* Where getent(1) is: libc's own program (Debian's libc-bin). */
+static const char *const getent_places[] = { "/usr/bin/getent", "/bin/getent", NULL };
+
+/* The waited-for exit of pid: its status, or -errno. */
+static int wait_exit(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return st;
+}
+
+/* Every user `getent passwd` lists, read from a pipe: the NSS sources'
+ * modules (LDAP, sssd, ...) run in that process, never in ours, and a
+ * static tool cannot load them safely anyway. Standard input is
+ * /dev/null, standard error is ours. Returns 0; -ENOMEM; -EIO when getent
+ * cannot be run, is killed, exits with a status other than 0 or 3 (3: a
+ * source that cannot list its users, which lists none) or prints a line
+ * that is not a password entry: whoever asks for the homes must not go on
+ * with a list that may miss some (lf_homes_read). */
+static int homes_from_getent(struct lf_homes *out, size_t *cap, struct lf_realpath_memo *memo)
+{
+	char *const argv[] = { (char *)"getent", (char *)"passwd", NULL };
+	char *const envp[] = { (char *)"PATH=/usr/bin:/bin", (char *)"LC_ALL=C", NULL };
+	posix_spawn_file_actions_t fa;
+	const char *path = NULL;
+	char *line = NULL;
+	size_t lcap = 0;
+	bool spawned = false;
+	int fds[2], r = 0, st;
+	pid_t pid = -1;
+
+	for (size_t i = 0; !path && getent_places[i]; i++)
+		if (access(getent_places[i], X_OK) == 0)
+			path = getent_places[i];
+	if (!path)
+		return -EIO;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	if ((r = -posix_spawn_file_actions_init(&fa)) == 0) {
+		r = -posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+		if (r == 0)
+			r = -posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+		if (r == 0)
+			r = -posix_spawn(&pid, path, &fa, NULL, argv, envp);
+		spawned = r == 0;
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	close(fds[1]);
+	FILE *f = r == 0 ? fdopen(fds[0], "re") : NULL;
+
+	if (!f) {
+		r = r ?: -errno;
+		close(fds[0]);
+		if (r != -ENOMEM && r != -EMFILE)
+			r = -EIO;
+		if (spawned)
+			(void)wait_exit(pid); /* it ends on the closed pipe */
+		return r;
+	}
+	while (r == 0 && getline(&line, &lcap, f) > 0) {
+		const char *name, *dir;
+		uid_t uid;
+
+		if (!passwd_line(line, &name, &dir, &uid))
+			r = -EIO;
+		else
+			r = home_push(out, cap, memo, dir, name, uid);
+	}
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	free(line);
+	fclose(f); /* a getent still writing gets SIGPIPE */
+	st = wait_exit(pid);
+	if (r == 0 && (st < 0 || !WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 3)))
+		r = -EIO;
+	return r;
+}
+
 int lf_homes_read(struct lf_homes *out)
 {
 	struct lf_realpath_memo memo = { 0 };
@@ -192,10 +276,7 @@ int lf_homes_read(struct lf_homes *out)
 		return r < 0 ? r : 0;
 	}
 	cap = 0;
-	setpwent();
-	for (struct passwd *pw; r == 0 && (pw = getpwent());)
-		r = home_push(out, &cap, &memo, pw->pw_dir, pw->pw_name, pw->pw_uid);
-	endpwent();
+	r = homes_from_getent(out, &cap, &memo);
 	lf_realpath_memo_fini(&memo);
 	if (r < 0)
 		lf_homes_fini(out);

@@ -61,8 +61,15 @@ struct lf_homes {
  * "files systemd", systemd's module has no other source here (none of
  * userdb's sockets and drop-in directories exists, /etc/passwd holds
  * uid 0) and every line is plain (no "+"/"-", seven fields); otherwise
- * setpwent/getpwent ask every NSS source. Returns 0 or -ENOMEM (out is
- * then empty). */
+ * every NSS source is asked through `getent passwd` (/usr/bin or /bin),
+ * run with an empty environment but PATH and LC_ALL=C, its output read
+ * from a pipe: the sources' modules never load into this process (nor
+ * into a static tool, which cannot load them safely). The child is
+ * waited for by its pid: a caller whose SIGCHLD is ignored gets -EIO.
+ * Returns 0; -ENOMEM; -EMFILE; -EIO when getent is missing, cannot be
+ * run, is killed, exits other than 0 or 3 (3: a source that cannot list
+ * its users) or prints a line that is not a password entry. Out is empty
+ * on error. */
 int lf_homes_read(struct lf_homes *out);
 void lf_homes_fini(struct lf_homes *h);
 

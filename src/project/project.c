@@ -213,7 +213,8 @@ static const char *unsafe_root(const char *root, char *buf, size_t size)
 
 	if (r < 0)
 		snprintf(buf, size, "cannot be told apart from a home directory (%s)",
-			 strerror(-r));
+			 r == -EIO ? "`getent passwd` did not list the password database"
+				   : strerror(-r));
 	return r ? buf : NULL;
 }
 

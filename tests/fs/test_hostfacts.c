@@ -3,7 +3,8 @@
  * The host facts (src/fs/hostfacts.h): the look at a directory for
  * entries others cannot read, on a real tree and on /etc itself; the
  * password database's homes, resolved through the realpath memo, against
- * getpwent and realpath(3) directly.
+ * getpwent and realpath(3) directly, and asked of getent(1) where other
+ * NSS sources than the file hold users.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -453,12 +457,107 @@ static void test_homes_read(void **state)
 	lf_homes_fini(&h);
 }
 
+/* In a mount namespace of the child's own: /etc/nsswitch.conf says
+ * "passwd: compat" (not the file alone), and getent is a script at
+ * base/getent that prints body and exits with code. What lf_homes_read
+ * gives: 0 with the user "lfgetent" (uid 4242, home /lf-getent-home,
+ * which does not exist) among the homes, or the error. */
+static void getent_fake(const char *body, int code)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/getent", base);
+	f = fopen(p, "we");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n[ \"$*\" = passwd ] || exit 9\n%s\nexit %d\n", body, code);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(p, 0755), 0);
+}
+
+static int homes_getent_case(void)
+{
+	struct lf_homes h;
+	int r = lf_homes_read(&h);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < h.n; i++)
+		if (strcmp(h.v[i].name, "lfgetent") == 0 && h.v[i].uid == 4242 &&
+		    strcmp(h.v[i].dir, "/lf-getent-home") == 0)
+			r = 1;
+	lf_homes_fini(&h);
+	return r;
+}
+
+/* Where NSS sources other than the file hold users, they are asked
+ * through `getent passwd`, in a process of its own (no NSS module loads
+ * into ours); a getent that fails, is killed or prints what is not a
+ * password entry fails the read (the project-root check then refuses)
+ * instead of giving a list that may miss a home. */
+static void test_homes_read_getent(void **state)
+{
+	static const struct {
+		const char *body;
+		int code, want;
+	} cases[] = {
+		{ "echo root:x:0:0:root:/root:/bin/sh; "
+		  "echo lfgetent:x:4242:4242::/lf-getent-home:/bin/sh",
+		  0, 1 },
+		{ "echo lfgetent:x:4242:4242::/lf-getent-home:/bin/sh", 3, 1 },
+		{ "echo lfgetent:x:4242:4242::/lf-getent-home:/bin/sh", 1, -EIO },
+		{ "echo lfgetent:x:4242:4242::/lf-getent-home:/bin/sh; kill -9 $$", 0, -EIO },
+		{ "echo 'not a password entry'", 0, -EIO },
+		{ "echo lfgetent:x:notanumber:4242::/lf-getent-home:/bin/sh", 0, -EIO },
+	};
+	char conf[256], fake[256];
+	int status;
+	pid_t pid;
+	FILE *f;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/nsswitch.conf", base);
+	snprintf(fake, sizeof(fake), "%s/getent", base);
+	f = fopen(conf, "we");
+	assert_non_null(f);
+	fputs("passwd: compat\ngroup: files\n", f);
+	assert_int_equal(fclose(f), 0);
+	getent_fake("", 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (unshare(geteuid() == 0 ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS) != 0 ||
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0 ||
+		    mount(conf, "/etc/nsswitch.conf", "none", MS_BIND, NULL) != 0 ||
+		    mount(fake, "/usr/bin/getent", "none", MS_BIND, NULL) != 0)
+			_exit(77);
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			getent_fake(cases[i].body, cases[i].code);
+			int r = homes_getent_case();
+
+			if (r != cases[i].want) {
+				fprintf(stderr, "case %zu: %d, expected %d\n", i, r, cases[i].want);
+				_exit(1);
+			}
+		}
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77) {
+		print_message("no private mount namespace here\n");
+		skip();
+	}
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_etc_scan_tree),	  cmocka_unit_test(test_etc_scan_cached),
 		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_etc_scan_etc),
 		cmocka_unit_test(test_etc_builtin_scan),  cmocka_unit_test(test_homes_read),
+		cmocka_unit_test(test_homes_read_getent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -118,17 +118,13 @@ static const char *sh_str(const void *blob, uint32_t off)
 	return off ? (const char *)blob + off - 1 : NULL;
 }
 
-/* The handlers the tables name, by number (HX_h_sed ...; HX_NULL none). */
-#define SH_HANDLERS(X)                                                                           \
-	X(h_alias)                                                                               \
-	X(h_awk) X(h_cmake) X(h_dd) X(h_declare) X(h_eval) X(h_find) X(h_flock) X(h_git) X(h_go) \
-		X(h_let) X(h_ln) X(h_make) X(h_mktemp) X(h_python) X(h_sed) X(h_set) X(h_shell)  \
-			X(h_shopt) X(h_source) X(h_ssh) X(h_su) X(h_sub) X(h_sudo) X(h_tar)      \
-				X(h_test) X(h_trap) X(h_unzip) X(h_varnames) X(h_watch) X(h_xargs)
-#define SH_HX_ENUM(h) HX_##h,
+/* The handlers the tables name, by number (HX_h_sed ...; HX_NULL none),
+ * listed in shell_handlers.def. */
 enum sh_handler {
 	HX_NULL,
-	SH_HANDLERS(SH_HX_ENUM)
+#define HX(h) HX_##h,
+#include "shell_handlers.def"
+#undef HX
 };
 
 struct prog_row {
@@ -3990,8 +3986,12 @@ static const struct prog_row progs[] = {
 };
 #undef P
 
-#define SH_HX_PTR(h) h,
-static const handler_fn sh_handlers[] = { NULL, SH_HANDLERS(SH_HX_PTR) };
+static const handler_fn sh_handlers[] = {
+	NULL,
+#define HX(h) h,
+#include "shell_handlers.def"
+#undef HX
+};
 
 static void prog_of_row(const struct prog_row *r, const void *blob, struct prog *out)
 {

@@ -3839,29 +3839,9 @@ static int sub_effects(struct tc *t, const struct lf_shell_word *words, size_t n
 /* Modules whose arguments are known (the others run code with arguments
  * of their own: timeit, pdb, cProfile, …); a module named as a program of
  * the table (pip, pytest) is judged as that program. */
-#define P(n, o, ops, f, h, r, c) \
-	SH_DECL(name_, n) SH_DECL(opts_, o) SH_DECL(ops_, ops) SH_DECL(reason_, r) SH_DECL(conf_, c)
-struct py_modules_blob {
-#include "shell_py_modules.def"
-};
-#undef P
-#define P(n, o, ops, f, h, r, c) SH_INIT(n) SH_INIT(o) SH_INIT(ops) SH_INIT(r) SH_INIT(c)
-static const struct py_modules_blob py_modules_str = {
-#include "shell_py_modules.def"
-};
-#undef P
-#define P(n, o, ops, f, h, r, c)               \
-	{ SH_OFF(py_modules_blob, name_, n),   \
-	  SH_OFF(py_modules_blob, opts_, o),   \
-	  SH_OFF(py_modules_blob, ops_, ops),  \
-	  SH_OFF(py_modules_blob, reason_, r), \
-	  SH_OFF(py_modules_blob, conf_, c),   \
-	  f,                                   \
-	  HX_##h },
-static const struct prog_row py_modules[] = {
-#include "shell_py_modules.def"
-};
-#undef P
+#define SH_PT_DEF "shell_py_modules.def"
+#define SH_PT_NAME py_modules
+#include "shell_prog_rows.h"
 
 static int h_python(struct tc *t)
 {
@@ -3962,29 +3942,9 @@ static int h_python(struct tc *t)
 	"-iquote=- -idirafter=- -B=c -wrapper=c -fplugin*!c -specs=c --specs=c -Xlinker=a "      \
 	"-Wl*!a -Wa*!a -Wp*!a -save-temps*!a -dumpdir=t -dumpbase=-"
 
-#define P(n, o, ops, f, h, r, c) \
-	SH_DECL(name_, n) SH_DECL(opts_, o) SH_DECL(ops_, ops) SH_DECL(reason_, r) SH_DECL(conf_, c)
-struct progs_blob {
-#include "shell_progs.def"
-};
-#undef P
-#define P(n, o, ops, f, h, r, c) SH_INIT(n) SH_INIT(o) SH_INIT(ops) SH_INIT(r) SH_INIT(c)
-static const struct progs_blob progs_str = {
-#include "shell_progs.def"
-};
-#undef P
-#define P(n, o, ops, f, h, r, c)          \
-	{ SH_OFF(progs_blob, name_, n),   \
-	  SH_OFF(progs_blob, opts_, o),   \
-	  SH_OFF(progs_blob, ops_, ops),  \
-	  SH_OFF(progs_blob, reason_, r), \
-	  SH_OFF(progs_blob, conf_, c),   \
-	  f,                              \
-	  HX_##h },
-static const struct prog_row progs[] = {
-#include "shell_progs.def"
-};
-#undef P
+#define SH_PT_DEF "shell_progs.def"
+#define SH_PT_NAME progs
+#include "shell_prog_rows.h"
 
 static const handler_fn sh_handlers[] = {
 	NULL,

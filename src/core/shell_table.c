@@ -83,6 +83,66 @@ struct prog {
 	const char *conf;
 };
 
+/*
+ * Tables without pointers. The four large tables (progs, py_modules, subs,
+ * git_subs: ~34 KB) are written in .def files as one macro call an entry
+ * (STR("text") a string, NIL none) and included three times: as the
+ * members of a struct of char arrays (one a string, named by its field and
+ * its line in the .def file), as that struct's initializer, and as rows of
+ * offsets into it (plus one; 0 is NIL). A table of pointers is relocated
+ * at every start of the position-independent tool: the start writes each
+ * of its pages (9 of them, ~0.13 ms a launch and a hook call on the
+ * development VM: bench/README.md, "Fifteenth round"). These stay in the
+ * read-only image, read from the page cache when a line is analysed.
+ * Lookups hand out a struct prog (or sub, git_sub) filled from a row.
+ */
+#define SH_CAT2(a, b) a##b
+#define SH_CAT(a, b) SH_CAT2(a, b)
+#define STR(x) (1, x)
+#define NIL (0, "")
+#define SH_ARGS(present, x) present, x
+#define SH_DECL(k, v) SH_DECL2(k, SH_ARGS v)
+#define SH_DECL2(k, ...) SH_DECL3(k, __VA_ARGS__)
+#define SH_DECL3(k, present, x) char SH_CAT(k, __LINE__)[sizeof(x)];
+#define SH_INIT(v) SH_INIT2(SH_ARGS v)
+#define SH_INIT2(...) SH_INIT3(__VA_ARGS__)
+#define SH_INIT3(present, x) x,
+#define SH_OFF(blob, k, v) SH_OFF2(blob, k, SH_ARGS v)
+#define SH_OFF2(blob, k, ...) SH_OFF3(blob, k, __VA_ARGS__)
+#define SH_OFF3(blob, k, present, x) \
+	((present) ? 1 + (uint32_t)offsetof(struct blob, SH_CAT(k, __LINE__)) : 0)
+
+/* The string at off (SH_OFF) of a table's strings, NULL for NIL. */
+static const char *sh_str(const void *blob, uint32_t off)
+{
+	return off ? (const char *)blob + off - 1 : NULL;
+}
+
+/* The handlers the tables name, by number (HX_h_sed ...; HX_NULL none),
+ * listed in shell_handlers.def. */
+enum sh_handler {
+	HX_NULL,
+#define HX(h) HX_##h,
+#include "shell_handlers.def"
+#undef HX
+};
+
+struct prog_row {
+	uint32_t name, opts, operands, reason, conf; /* SH_OFF */
+	unsigned flags;
+	uint8_t handler; /* enum sh_handler */
+};
+
+struct sub_row {
+	uint32_t prog, name, opts, operands, reason; /* SH_OFF */
+	unsigned flags;
+};
+
+struct git_sub_row {
+	uint32_t name, opts, operands; /* SH_OFF */
+	unsigned flags;
+};
+
 /* One run of the option engine. */
 struct tc {
 	struct sh_arena *a;
@@ -113,13 +173,13 @@ static const char R_UNKNOWN_OPT[] = "an option of a wrapper this analysis does n
 static const char R_CODE[] = "it runs code given in its arguments";
 static const char R_UNKNOWN_CLUSTER[] =
 	"an option this analysis does not know, written together with one that writes or runs";
-static const char R_NOT_FOLLOWED[] = "an option whose effect this analysis does not follow";
+#define R_NOT_FOLLOWED "an option whose effect this analysis does not follow"
 static const char R_STDIN_CODE[] = "it reads code from standard input";
 static const char R_WILD_OPT[] =
 	"the shell expands a word that could become an option writing a file or running a command";
 static const char R_AMBIGUOUS_OPT[] =
 	"an abbreviated option that may be any of several, one of which writes or runs";
-static const char R_NO_CMD_SHELL[] = "without a command it runs a shell reading standard input";
+#define R_NO_CMD_SHELL "without a command it runs a shell reading standard input"
 
 const char *sh_base_name(const char *p)
 {
@@ -3132,136 +3192,23 @@ struct git_sub {
 	"--output=w --output-directory=t --ext-diff!a --textconv!a -O=r --open-files-in-pager?a " \
 	"--exec=a --upload-pack=a --receive-pack=a -u=a --template=a --config=a --config-env=a "
 
-static const struct git_sub git_subs[] = {
-	{ "add", "-e!a --edit!a --pathspec-from-file=r " GIT_DIFF_OPTS, "m*", 0 },
-	{ "am", "--directory=t " GIT_DIFF_OPTS, "r*", GIT_TREE },
-	{ "annotate", GIT_DIFF_OPTS, "m*", 0 },
-	{ "apply", "--directory=t --unsafe-paths!a --output=w " GIT_DIFF_OPTS, "r*", GIT_TREE },
-	{ "archive", "-o=w --output=w --remote=a --exec=a", "-*", 0 },
-	{ "bisect", "", "-*", 0 },
-	{ "blame", "--contents=r -S=r " GIT_DIFF_OPTS, "m*", 0 },
-	{ "branch", "-m -M -c -C -d -D --edit-description!a " GIT_DIFF_OPTS, "-*", 0 },
-	{ "bundle", "", "-*", 0 },
-	{ "cat-file", "--filters --textconv!a", "-*", 0 },
-	{ "check-attr", "", "-*", 0 },
-	{ "check-ignore", "", "m*", 0 },
-	{ "checkout", "-b=- -B=- --orphan=- --pathspec-from-file=r " GIT_DIFF_OPTS, "m*", GIT_WT },
-	{ "cherry", "", "-*", 0 },
-	{ "cherry-pick", "-e!a --edit!a -x " GIT_DIFF_OPTS, "-*", GIT_TREE },
-	{ "clean",
-	  "-d -f -x -X -n -q -i!a --interactive!a -e=- --exclude=- --dry-run --force "
-	  "--quiet",
-	  "d*", 0 },
-	{ "clone",
-	  "--template=a -u=a --upload-pack=a --config=a -c=a --separate-git-dir=t "
-	  "--reference=r --reference-if-able=r -o=- --origin=- -b=- --branch=- "
-	  "--depth=- --shallow-since=- --shallow-exclude=- -j=- --jobs=- --filter=- "
-	  "--server-option=- --bundle-uri=a",
-	  "-t", 0 },
-	{ "commit",
-	  "-m=M --message=M -F=Q --file=Q -C=M --reuse-message=M --no-edit!M "
-	  "--fixup=M --squash=- -c=- --reedit-message=- -e!a --edit!a -t=a --template=a "
-	  "--pathspec-from-file=r --author=- --date=- --trailer=- --cleanup=- -S?- "
-	  "--gpg-sign?- --dry-run!M " GIT_DIFF_OPTS,
-	  "m*", GIT_EDITOR },
-	{ "config", "", "-*", 0 },
-	{ "count-objects", "", "-*", 0 },
-	{ "describe", "", "-*", 0 },
-	{ "diff", GIT_DIFF_OPTS, "m*", 0 },
-	{ "diff-files", GIT_DIFF_OPTS, "m*", 0 },
-	{ "diff-index", GIT_DIFF_OPTS, "m*", 0 },
-	{ "diff-tree", GIT_DIFF_OPTS, "m*", 0 },
-	{ "difftool", "", "-*", 0 },
-	{ "fetch",
-	  "--upload-pack=a -u=a --recurse-submodules?- --negotiation-tip=- "
-	  "--server-option=- -o=- --depth=- --deepen=- --shallow-since=- "
-	  "--shallow-exclude=- --refmap=- -j=- --jobs=-",
-	  "-*", 0 },
-	{ "for-each-ref",
-	  "--format=- --sort=- --points-at=- --merged?- --no-merged?- "
-	  "--contains?- --no-contains?- --count=-",
-	  "-*", 0 },
-	{ "format-patch", "-o=t --output-directory=t " GIT_DIFF_OPTS, "-*", 0 },
-	{ "fsck", "", "-*", 0 },
-	{ "gc", "", "-*", 0 },
-	{ "grep", "-O?a --open-files-in-pager?a -f=r -e=- " GIT_DIFF_OPTS, "-m*", 0 },
-	{ "hash-object", "-w --path=- --stdin --stdin-paths", "m*", 0 },
-	{ "help", "", "-*", 0 },
-	{ "init",
-	  "--template=a --separate-git-dir=t -b=- --initial-branch=- --shared?- "
-	  "--object-format=-",
-	  "t", 0 },
-	{ "log", GIT_DIFF_OPTS, "-*", 0 },
-	{ "ls-files",
-	  "-x=- --exclude=- -X=r --exclude-from=r --exclude-per-directory=- "
-	  "--format=- --with-tree=-",
-	  "m*", 0 },
-	{ "ls-remote", "--upload-pack=a --exec=a -o=- --server-option=- --sort=-", "-*", 0 },
-	{ "ls-tree", "--format=- --abbrev?-", "-*", 0 },
-	{ "merge",
-	  "-e!a --edit!a -m=- -F=r --file=r -X=- -s=- --strategy=- "
-	  "--strategy-option=- --into-name=- " GIT_DIFF_OPTS,
-	  "-*", GIT_TREE },
-	{ "merge-base", "", "-*", 0 },
-	{ "mergetool", "", "-*", 0 },
-	{ "mv", "", "d*w", 0 },
-	{ "notes", "", "-*", 0 },
-	{ "pull",
-	  "--upload-pack=a -u=a -e!a --edit!a -X=- -s=- --strategy=- "
-	  "--strategy-option=- --depth=- -j=- --jobs=- -o=-",
-	  "-*", GIT_TREE },
-	{ "push",
-	  "--receive-pack=a --exec=a --repo=- -o=- --push-option=- "
-	  "--force-with-lease?- --recurse-submodules=-",
-	  "-*", 0 },
-	{ "range-diff", GIT_DIFF_OPTS, "-*", 0 },
-	{ "rebase",
-	  "-x=s --exec=s -i!a --interactive!a -e!a --edit-todo!a -s=- --strategy=- "
-	  "-X=- --strategy-option=- --onto=- -S?- --gpg-sign?- --empty=- --whitespace=- "
-	  "-C=- --rebase-merges?- --autosquash --no-autosquash",
-	  "-*", GIT_TREE },
-	{ "reflog", "", "-*", 0 },
-	{ "remote", "", "-*", 0 },
-	{ "reset", "--pathspec-from-file=r", "m*", GIT_WT | GIT_TREE },
-	{ "restore", "-s=- --source=- --pathspec-from-file=r", "m*", GIT_WT },
-	{ "rev-list", "", "-*", 0 },
-	{ "rev-parse", "", "-*", 0 },
-	{ "revert",
-	  "-e!a --edit!a -m=- --mainline=- -X=- -s=- --strategy=- "
-	  "--strategy-option=- -S?- --gpg-sign?-",
-	  "-*", GIT_TREE },
-	{ "rm", "--pathspec-from-file=r", "d*", 0 },
-	{ "shortlog", "--format=- -w?- -c --group=-", "-*", 0 },
-	{ "show", GIT_DIFF_OPTS, "-*", 0 },
-	{ "show-branch", "", "-*", 0 },
-	{ "show-ref", "", "-*", 0 },
-	{ "sparse-checkout", "", "-*", GIT_TREE },
-	{ "stash", "-m=- --message=- --pathspec-from-file=r", "-*", GIT_TREE },
-	{ "status",
-	  "--porcelain?- --untracked-files?- -u?- --ignore-submodules?- "
-	  "--ignored?- --column?- --find-renames?- -M?-",
-	  "m*", 0 },
-	{ "submodule", "", "-*", 0 },
-	{ "switch",
-	  "-c=- -C=- --create=- --force-create=- --orphan=- --conflict=- -t?- "
-	  "--track?-",
-	  "-*", GIT_TREE },
-	{ "symbolic-ref", "-m=-", "-*", 0 },
-	{ "tag",
-	  "-m=M --message=M -F=Q --file=Q -e!a --edit!a -a!A --annotate!A -s!A --sign!A "
-	  "-u=A --local-user=A --cleanup=- --sort=- --format=- "
-	  "--contains?- --no-contains?- --merged?- --no-merged?- --points-at=- -n?- "
-	  "--column?- --trailer=-",
-	  "-*", 0 },
-	{ "update-index", "--index-info --stdin --cacheinfo=-", "m*", 0 },
-	{ "update-ref", "-m=-", "-*", 0 },
-	{ "verify-commit", "", "-*", 0 },
-	{ "verify-tag", "", "-*", 0 },
-	{ "version", "", "-*", 0 },
-	{ "whatchanged", GIT_DIFF_OPTS, "-*", 0 },
-	{ "worktree", "", "-*", 0 },
-	{ "write-tree", "", "-*", 0 },
+#define GIT(n, o, ops, f) SH_DECL(name_, n) SH_DECL(opts_, o) SH_DECL(ops_, ops)
+struct git_subs_blob {
+#include "shell_git_subs.def"
 };
+#undef GIT
+#define GIT(n, o, ops, f) SH_INIT(n) SH_INIT(o) SH_INIT(ops)
+static const struct git_subs_blob git_subs_str = {
+#include "shell_git_subs.def"
+};
+#undef GIT
+#define GIT(n, o, ops, f)                                                   \
+	{ SH_OFF(git_subs_blob, name_, n), SH_OFF(git_subs_blob, opts_, o), \
+	  SH_OFF(git_subs_blob, ops_, ops), f },
+static const struct git_sub_row git_subs[] = {
+#include "shell_git_subs.def"
+};
+#undef GIT
 
 /* Whether a GIT_TREE subcommand, with these words, leaves the work tree
  * alone: reset without --hard, --merge or --keep moves HEAD and the
@@ -3502,13 +3449,20 @@ static int h_git(struct tc *t)
 	if (!literal(sub))
 		return 0;
 	const struct git_sub *gs = NULL;
+	struct git_sub found;
 	size_t lo = 0, hi = sizeof(git_subs) / sizeof(git_subs[0]);
 	while (lo < hi && !gs) { /* git_subs is sorted (sh_table_sorted) */
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(sub->text, git_subs[mid].name);
-		if (c == 0)
-			gs = &git_subs[mid];
-		else if (c < 0)
+		int c = strcmp(sub->text, sh_str(&git_subs_str, git_subs[mid].name));
+		if (c == 0) {
+			found = (struct git_sub){
+				.name = sh_str(&git_subs_str, git_subs[mid].name),
+				.opts = sh_str(&git_subs_str, git_subs[mid].opts),
+				.operands = sh_str(&git_subs_str, git_subs[mid].operands),
+				.flags = git_subs[mid].flags,
+			};
+			gs = &found;
+		} else if (c < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -3677,294 +3631,56 @@ struct sub {
 #define R_MAIL "mail runs ~! escapes and its sendmail program"
 #define NPM_CONF "package.json .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml"
 
-static const struct sub subs[] = {
-	{ "bun", "build", "--outfile=w --outdir=t --sourcemap?- --target=- --define=-", "m*",
-	  F_LONGANY, NULL },
-	{ "bun", "exec", "", "", F_ASK, "bun exec runs a string in bun's own shell" },
-	{ "bun", "x", "--bun -p=- --package=- --silent --verbose", "x", F_WRAP, NULL },
-	{ "bundle", "exec", "--gemfile=r --keep-file-descriptors", "x", F_WRAP, NULL },
-	{ "cargo", "add", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "b", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "bench", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "build", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "c", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "check", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "clean", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "clippy", CARGO_BUILD " --fix --allow-dirty --allow-staged", "-*", F_LONGANY,
-	  NULL },
-	{ "cargo", "d", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "doc", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "fetch", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "fix", CARGO_BUILD " --allow-dirty --allow-staged --allow-no-vcs --edition",
-	  "-*", F_LONGANY, NULL },
-	{ "cargo", "fmt", CARGO_OPTS " --all --check -p=- --package=-", "-*", F_LONGANY, NULL },
-	{ "cargo", "generate-lockfile", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "help", "", "-*", F_LONGANY, NULL },
-	{ "cargo", "info", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "init", CARGO_OPTS " --name=- --edition=- --vcs=- --bin --lib", "t", F_LONGANY,
-	  NULL },
-	{ "cargo", "install", "", "", F_ASK, "cargo install writes into ~/.cargo or --root" },
-	{ "cargo", "locate-project", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "login", "", "", F_ASK, "cargo login writes credentials into ~/.cargo" },
-	{ "cargo", "logout", "", "", F_ASK, "cargo logout writes credentials into ~/.cargo" },
-	{ "cargo", "metadata", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "new", CARGO_OPTS " --name=- --edition=- --vcs=- --bin --lib", "t", F_LONGANY,
-	  NULL },
-	{ "cargo", "package", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "pkgid", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "publish", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "r", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "read-manifest", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "remove", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "report", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "rm", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "run", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "rustc", CARGO_BUILD, "a*", F_LONGANY, NULL },
-	{ "cargo", "rustdoc", CARGO_BUILD, "a*", F_LONGANY, NULL },
-	{ "cargo", "search", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "t", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "test", CARGO_BUILD, "-*", F_LONGANY, NULL },
-	{ "cargo", "tree", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "uninstall", "", "", F_ASK, "cargo uninstall writes into ~/.cargo or --root" },
-	{ "cargo", "update", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "vendor", CARGO_OPTS " --sync=r --versioned-dirs --respect-source-config", "t",
-	  F_LONGANY, NULL },
-	{ "cargo", "verify-project", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "cargo", "version", "", "-*", F_LONGANY, NULL },
-	{ "cargo", "yank", CARGO_OPTS, "-*", F_LONGANY, NULL },
-	{ "conda", "run",
-	  "-n=- --name=- -p=- --prefix=- --cwd=C --no-capture-output --live-stream -v "
-	  "--debug-wrapper-scripts --dev",
-	  "x", F_WRAP, NULL },
-	{ "deno", "compile", "-o=w --output=w -A!a --allow-all!a --allow-run?a --allow-write?a",
-	  "k", F_LONGANY, NULL },
-	{ "deno", "eval", "", "", F_ASK, "deno eval runs code given in its arguments" },
-	{ "deno", "install", "-g!a --global!a --root=t -A!a --allow-all!a", "-*", F_LONGANY, NULL },
-	{ "deno", "jupyter", "", "", F_ASK, "deno jupyter installs a kernel outside the project" },
-	{ "deno", "repl", "", "", F_ASK, "it reads code from standard input" },
-	{ "deno", "run",
-	  "-A!a --allow-all!a --allow-run?a --allow-write?a --allow-ffi?a --config=r -c=r "
-	  "--import-map=r --env-file?r --lock?w",
-	  "k", F_LONGANY | F_NOPERMUTE, NULL },
-	{ "deno", "serve", "-A!a --allow-all!a --allow-run?a --allow-write?a --allow-ffi?a", "k",
-	  F_LONGANY | F_NOPERMUTE, NULL },
-	{ "deno", "test", "-A!a --allow-all!a --allow-run?a --allow-write?a --allow-ffi?a", "m*",
-	  F_LONGANY, NULL },
-	{ "deno", "upgrade", "", "", F_ASK, "deno upgrade replaces the deno program" },
-	{ "devbox", "run", "-c=C --config=C -e=- --env=- --env-file=r -q --quiet --pure", "x",
-	  F_WRAP, NULL },
-	{ "devbox", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
-	{ "direnv", "exec", "", "-x", F_WRAP, NULL },
-	{ "docker", "events", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "history", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "images", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "info", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "inspect", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "kill", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "logs", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "pause", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "port", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "ps", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "pull", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "rm", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "rmi", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "search", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "stats", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "stop", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "tag", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "top", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "unpause", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "version", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "docker", "wait", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "go", "bug", "", "", F_ASK, "go bug opens a browser" },
-	{ "go", "build", GO_BUILD, "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "clean", "-i!a -r -cache -testcache -modcache -fuzzcache -n -x", "-*",
-	  F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "env", "-w!a -u!a -json -changed", "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "generate", GO_BUILD " -run=- -skip=-", "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "get", GO_BUILD " -t -u?- -tool", "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "install", "", "", F_ASK, "go install writes into GOBIN or GOPATH/bin" },
-	{ "go", "list",
-	  GO_BUILD " -f=- -m -u -versions -retracted -e -deps -test -export -find -compiled "
-		   "-reuse=r",
-	  "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "mod",
-	  "-o=t -modfile=r -json -e -x -v -go=- -compat=- -fmt -print -replace=- "
-	  "-dropreplace=- -require=- -droprequire=- -exclude=- -dropexclude=- -retract=- "
-	  "-dropretract=- -module=- -toolchain=- -tool=- -droptool=- -godebug=- "
-	  "-dropgodebug=- -ignore=- -dropignore=-",
-	  "-m*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "run", GO_BUILD " -exec=p", "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "test", GO_BUILD " " GO_TEST, "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "go", "tool", "", "", F_ASK, "go tool runs a tool with options of its own" },
-	{ "go", "vet", GO_BUILD " -vettool=p", "-*", F_NOCLUSTER | F_EQ1, NULL },
-	{ "hatch", "run", "", "x", F_WRAP, NULL },
-	{ "mamba", "run",
-	  "-n=- --name=- -p=- --prefix=- --cwd=C --no-capture-output --live-stream -v", "x", F_WRAP,
-	  NULL },
-	{ "micromamba", "run",
-	  "-n=- --name=- -p=- --prefix=- --cwd=C --no-capture-output --live-stream -v -a=- "
-	  "--attach=-",
-	  "x", F_WRAP, NULL },
-	{ "nix", "develop", "", "", F_ASK,
-	  "nix runs shells, hooks and programs from Nix expressions" },
-	{ "nix", "env", "", "", F_ASK, "nix runs shells, hooks and programs from Nix expressions" },
-	{ "nix", "fmt", "", "", F_ASK, "nix runs shells, hooks and programs from Nix expressions" },
-	{ "nix", "profile", "", "", F_ASK, "nix profile installs into the user's profile" },
-	{ "nix", "repl", "", "", F_ASK, "it reads code from standard input" },
-	{ "nix", "run", "", "", F_ASK, "nix runs shells, hooks and programs from Nix expressions" },
-	{ "nix", "shell", "", "", F_ASK,
-	  "nix runs shells, hooks and programs from Nix expressions" },
-	{ "npm", "bugs", "", "", F_ASK, "it opens a browser" },
-	{ "npm", "c", "", "", F_ASK, "npm config sets options of later npm commands" },
-	{ "npm", "config", "", "", F_ASK, "npm config sets options of later npm commands" },
-	{ "npm", "create", "", "", F_ASK, "npm init runs a create-* package" },
-	{ "npm", "docs", "", "", F_ASK, "it opens a browser" },
-	{ "npm", "edit", "", "", F_ASK, "npm edit runs an editor" },
-	{ "npm", "exec", NPM_OPTS " --package=-", "x", F_WRAP, NULL },
-	{ "npm", "explore", "", "", F_ASK, "npm explore runs a shell" },
-	{ "npm", "home", "", "", F_ASK, "it opens a browser" },
-	{ "npm", "init", NPM_OPTS " --scope=- --init-*=-", "a*", F_LONGANY, NULL },
-	{ "npm", "innit", NPM_OPTS " --scope=- --init-*=-", "a*", F_LONGANY, NULL },
-	{ "npm", "link", "", "", F_ASK, "npm link writes into the global prefix" },
-	{ "npm", "ln", "", "", F_ASK, "npm link writes into the global prefix" },
-	{ "npm", "repo", "", "", F_ASK, "it opens a browser" },
-	{ "npm", "set", "", "", F_ASK, "npm config sets options of later npm commands" },
-	{ "npm", "x", NPM_OPTS " --package=-", "x", F_WRAP, NULL },
-	{ "pdm", "run", "-s!a --site-packages -l!N --list!N --json", "x", F_WRAP, NULL },
-	{ "perf", "annotate", "--objdump=p --addr2line=p -i=r --input=r", "-*", F_LONGANY, NULL },
-	{ "perf", "bench", "", "", F_ASK, R_NOT_FOLLOWED },
-	{ "perf", "c2c", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "config", "", "", F_ASK,
-	  "perf config writes the configuration of later perf commands" },
-	{ "perf", "daemon", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "ftrace", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "inject", "", "", F_ASK, R_NOT_FOLLOWED },
-	{ "perf", "kmem", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "kvm", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "kwork", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "lock", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "mem", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "probe", "", "", F_ASK, R_NOT_FOLLOWED },
-	{ "perf", "record",
-	  "-o=w --output=w -e=- --event=- -a --all-cpus -p=- --pid=- -t=- --tid=- -F=- --freq=- "
-	  "-c=- --count=- -g --call-graph=- -q --quiet -v --verbose -s --stat -d --data -T "
-	  "--timestamp -P --period -C=- --cpu=- -N --no-buildid-cache -B --no-buildid -G=- "
-	  "--cgroup=- -u=- --uid=- -m=- --mmap-pages=- --overwrite --no-inherit -i",
-	  "x", F_WRAP, NULL },
-	{ "perf", "report", "--objdump=p --addr2line=p -i=r --input=r", "-*", F_LONGANY, NULL },
-	{ "perf", "sched", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "script", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "stat",
-	  "-o=w --output=w -e=- --event=- -a --all-cpus -p=- --pid=- -t=- --tid=- -r=- "
-	  "--repeat=- -x=- --field-separator=- -I=- --interval-print=- -C=- --cpu=- -A "
-	  "--no-aggr -d --detailed -v --verbose -n --null -S --sync -G=- --cgroup=- -M=- "
-	  "--metrics=- --per-core --per-socket --per-thread --per-node -T --transaction "
-	  "--topdown --append -j --json --no-big-num -B --big-num --pre=p --post=p",
-	  "x", F_WRAP, NULL },
-	{ "perf", "test", "", "", F_ASK, R_NOT_FOLLOWED },
-	{ "perf", "timechart", "", "", F_ASK,
-	  "perf runs a command or script with options not modelled here" },
-	{ "perf", "top", "--objdump=p --addr2line=p", "-*", F_LONGANY, NULL },
-	{ "perf", "trace",
-	  "-o=w --output=w -e=- --event=- -p=- --pid=- -t=- --tid=- -a --all-cpus -s "
-	  "--summary -S --with-summary -v --verbose -T --time -f --failure",
-	  "x", F_WRAP, NULL },
-	{ "pipenv", "run", "", "x", F_WRAP, NULL },
-	{ "pipenv", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
-	{ "pipx", "environment", "", "-*", 0, NULL },
-	{ "pipx", "list", "--json --short --include-injected", "-*", 0, NULL },
-	{ "pipx", "run",
-	  "--spec=- --python=- --pip-args=- --no-cache --index-url=- -i=- --editable -e "
-	  "--system-site-packages --path -q --quiet -v --verbose",
-	  "x", F_WRAP, NULL },
-	{ "pixi", "run", "-e=- --environment=- --manifest-path=r --frozen --locked -v -q", "x",
-	  F_WRAP, NULL },
-	{ "pixi", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
-	{ "pnpm", "config", "", "", F_ASK, "pnpm config sets options of later pnpm commands" },
-	{ "pnpm", "create", "", "", F_ASK, "pnpm create runs a create-* package" },
-	{ "pnpm", "dlx", "--package=- -c!a --shell-mode!a -s --silent --allow-build=- --reporter=-",
-	  "x", F_WRAP, NULL },
-	{ "pnpm", "exec",
-	  "-c!a --shell-mode!a -r --recursive --parallel --filter=- -F=- --no-bail "
-	  "--report-summary --resume-from=- -s --silent --reporter=-",
-	  "x", F_WRAP, NULL },
-	{ "pnpm", "link", "", "", F_ASK, "pnpm link writes into the global directory" },
-	{ "pnpm", "set", "", "", F_ASK, "pnpm config sets options of later pnpm commands" },
-	{ "pnpm", "x", "--package=- -c!a --shell-mode!a -s --silent", "x", F_WRAP, NULL },
-	{ "podman", "events", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "history", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "images", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "info", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "inspect", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "logs", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "ps", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "pull", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "podman", "version", DOCKER_OPTS, "-*", F_LONGANY, NULL },
-	{ "poetry", "run", "-C=C --directory=C -P=C --project=C -q -v -n --no-interaction", "x",
-	  F_WRAP, NULL },
-	{ "poetry", "self", "", "", F_ASK, "poetry self changes poetry's own installation" },
-	{ "poetry", "shell", "", "", F_ASK, "it starts a shell reading standard input" },
-	{ "rr", "record",
-	  "-o=t --output-trace-dir=t -n --no-syscall-buffer -h --chaos -w --wait -p=- -c=- "
-	  "--num-cpu-ticks=- --bind-to-cpu=- --disable-cpuid-faulting --asan --nested=- -b "
-	  "--force-syscall-buffer --syscall-buffer-size=- --ignore-nested -v=a --env=a",
-	  "x", F_WRAP, NULL },
-	{ "rr", "replay", "", "", F_ASK, "rr replay runs debugger commands" },
-	{ "rye", "run", "", "x", F_WRAP, NULL },
-	{ "uv", "build", "-o=t --out-dir=t", "t", F_LONGANY, NULL },
-	{ "uv", "cache", "", "-*", F_LONGANY, NULL },
-	{ "uv", "export", "-o=w --output-file=w", "-*", F_LONGANY, NULL },
-	{ "uv", "pip",
-	  "--target=t -t=t --prefix=t --root=t -o=w --output-file=w -r=r --requirement=r "
-	  "-c=r --constraint=r --system!a --break-system-packages!a -e=- --editable=-",
-	  "-*", F_LONGANY, NULL },
-	{ "uv", "python", "", "", F_ASK, "uv python installs interpreters outside the project" },
-	{ "uv", "run",
-	  "--with=- -w=- --with-editable=- --with-requirements=r --isolated --no-project "
-	  "--no-sync --locked --frozen --active --all-extras --extra=- --no-dev --group=- "
-	  "--only-group=- --package=- --python=- -p=- -m!a --module!a --script -s --env-file=r "
-	  "--no-env-file --directory=C --project=C -q --quiet -v --verbose --offline --no-cache "
-	  "--all-packages --no-editable --exact --inexact",
-	  "x", F_WRAP, NULL },
-	{ "uv", "self", "", "", F_ASK, "uv self replaces the uv program" },
-	{ "uv", "tool", "", "", F_ASK, "uv tool installs or runs tools outside the project" },
-	{ "uv", "venv", "--python=- -p=- --seed --prompt=- --system-site-packages -q -v", "t",
-	  F_LONGANY, NULL },
-	{ "yarn", "config", "", "", F_ASK, "yarn config sets options of later yarn commands" },
-	{ "yarn", "create", "", "", F_ASK, "yarn create runs a create-* package" },
-	{ "yarn", "dlx", "-p=- --package=- -q --quiet", "x", F_WRAP, NULL },
-	{ "yarn", "exec", "", "", F_ASK, "yarn exec runs a command in yarn's own shell" },
-	{ "yarn", "global", "", "", F_ASK, "yarn global writes outside the project" },
-	{ "yarn", "link", "", "", F_ASK, "yarn link writes outside the project" },
-	{ "yarn", "node", "", "", F_ASK, "it runs code given in its arguments" },
+#define SUB(pr, n, o, ops, f, r) \
+	SH_DECL(prog_, pr)       \
+	SH_DECL(name_, n) SH_DECL(opts_, o) SH_DECL(ops_, ops) SH_DECL(reason_, r)
+struct subs_blob {
+#include "shell_subs.def"
 };
+#undef SUB
+#define SUB(pr, n, o, ops, f, r) SH_INIT(pr) SH_INIT(n) SH_INIT(o) SH_INIT(ops) SH_INIT(r)
+static const struct subs_blob subs_str = {
+#include "shell_subs.def"
+};
+#undef SUB
+#define SUB(pr, n, o, ops, f, r)                                             \
+	{                                                                    \
+		SH_OFF(subs_blob, prog_, pr),  SH_OFF(subs_blob, name_, n),  \
+		SH_OFF(subs_blob, opts_, o),   SH_OFF(subs_blob, ops_, ops), \
+		SH_OFF(subs_blob, reason_, r), f                             \
+	},
+static const struct sub_row subs[] = {
+#include "shell_subs.def"
+};
+#undef SUB
 
-static int sub_cmp(const struct sub *a, const char *prog, const char *name)
+static int sub_cmp(const struct sub_row *a, const char *prog, const char *name)
 {
-	int c = strcmp(prog, a->prog);
-	return c ? c : strcmp(name, a->name);
+	int c = strcmp(prog, sh_str(&subs_str, a->prog));
+	return c ? c : strcmp(name, sh_str(&subs_str, a->name));
 }
 
-static const struct sub *sub_find(const char *prog, const char *name)
+/* The row of prog's subcommand name, into *out; NULL when there is none. */
+static const struct sub *sub_find(const char *prog, const char *name, struct sub *out)
 {
 	size_t lo = 0, hi = sizeof(subs) / sizeof(subs[0]);
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		int c = sub_cmp(&subs[mid], prog, name);
-		if (c == 0)
-			return &subs[mid];
+		if (c == 0) {
+			const struct sub_row *r = &subs[mid];
+
+			*out = (struct sub){
+				.prog = sh_str(&subs_str, r->prog),
+				.name = sh_str(&subs_str, r->name),
+				.opts = sh_str(&subs_str, r->opts),
+				.operands = sh_str(&subs_str, r->operands),
+				.flags = r->flags,
+				.reason = sh_str(&subs_str, r->reason),
+			};
+			return out;
+		}
 		if (c < 0)
 			hi = mid;
 		else
@@ -4017,7 +3733,8 @@ static int h_sub(struct tc *t)
 	}
 	if (i >= t->argc)
 		return 0;
-	const struct sub *sb = sub_find(p->name, t->argv[i].text);
+	struct sub row;
+	const struct sub *sb = sub_find(p->name, t->argv[i].text, &row);
 	if (!sb) {
 		if (p->reason) {
 			eff_reason(t, p->reason);
@@ -4091,7 +3808,8 @@ static int h_cmake(struct tc *t)
 	return engine(t, &cmake, 1);
 }
 
-static const struct prog *prog_lookup(const char *b);
+static const struct prog *prog_lookup(const char *b, struct prog *out);
+static void prog_of_row(const struct prog_row *r, const void *blob, struct prog *out);
 
 /* ------------------------------------------------------------------------
  * python -m MODULE.
@@ -4121,38 +3839,9 @@ static int sub_effects(struct tc *t, const struct lf_shell_word *words, size_t n
 /* Modules whose arguments are known (the others run code with arguments
  * of their own: timeit, pdb, cProfile, …); a module named as a program of
  * the table (pip, pytest) is judged as that program. */
-static const struct prog py_modules[] = {
-	{ "black", "", "m*", F_LONGANY, NULL, NULL, NULL },
-	{ "build", "-o=t --outdir=t", "-", F_LONGANY, NULL, NULL, NULL },
-	{ "calendar", "", "-*", 0, NULL, NULL, NULL },
-	{ "ensurepip", "", "-*", F_LONGANY, NULL, NULL, NULL },
-	{ "flake8", "--output-file=w", "m*", F_LONGANY, NULL, NULL, NULL },
-	{ "http.server", "-b=- --bind=- -d=r --directory=r --cgi!a -p=- --protocol=-", "-", 0, NULL,
-	  NULL, NULL },
-	{ "isort", "", "m*", F_LONGANY, NULL, NULL, NULL },
-	{ "json.tool",
-	  "--sort-keys --indent=- --tab --no-indent --compact --json-lines --no-ensure-ascii", "rw",
-	  F_LONGANY, NULL, NULL, NULL },
-	{ "mypy", "--cache-dir=t --junit-xml=w --html-report=t --txt-report=t", "m*", F_LONGANY,
-	  NULL, NULL, NULL },
-	{ "platform", "", "-*", 0, NULL, NULL, NULL },
-	{ "pycodestyle", "", "m*", F_LONGANY, NULL, NULL, NULL },
-	{ "pyflakes", "", "m*", F_LONGANY, NULL, NULL, NULL },
-	{ "pylint", "--output=w --rcfile=r --load-plugins=c --init-hook=c", "m*", F_LONGANY, NULL,
-	  NULL, NULL },
-	{ "ruff", "--cache-dir=t -o=w --output-file=w --config=a", "m*", F_LONGANY, NULL, NULL,
-	  NULL },
-	{ "site", "", "-*", F_LONGANY, NULL, NULL, NULL },
-	{ "sysconfig", "", "-*", 0, NULL, NULL, NULL },
-	{ "this", "", "", 0, NULL, NULL, NULL },
-	{ "unittest", "-v -q -f -c -b -k=- -s=- -t=- -p=- --locals --durations=-", "m*", 0, NULL,
-	  NULL, NULL },
-	{ "uuid", "", "-*", F_LONGANY, NULL, NULL, NULL },
-	{ "venv",
-	  "--system-site-packages --symlinks --copies --clear --upgrade --without-pip "
-	  "--prompt=- --upgrade-deps --without-scm-ignore-files",
-	  "t*", F_LONGANY, NULL, NULL, NULL },
-};
+#define SH_PT_DEF "shell_py_modules.def"
+#define SH_PT_NAME py_modules
+#include "shell_prog_rows.h"
 
 static int h_python(struct tc *t)
 {
@@ -4220,13 +3909,16 @@ static int h_python(struct tc *t)
 	if (n > 1)
 		memcpy(words + 1, t->argv + args, (n - 1) * sizeof(*words));
 	for (size_t k = 0; k < sizeof(py_modules) / sizeof(py_modules[0]); k++)
-		if (!strcmp(py_modules[k].name, mod->text)) {
+		if (!strcmp(sh_str(&py_modules_str, py_modules[k].name), mod->text)) {
 			struct tc sub = *t;
+			struct prog m;
 			sub.argv = words;
 			sub.argc = n;
-			return engine(&sub, &py_modules[k], 1);
+			prog_of_row(&py_modules[k], &py_modules_str, &m);
+			return engine(&sub, &m, 1);
 		}
-	if (prog_lookup(mod->text))
+	struct prog named;
+	if (prog_lookup(mod->text, &named))
 		return sub_effects(t, words, n);
 	eff_reason(t, "python -m runs a module whose arguments this analysis does not follow");
 	return 0;
@@ -4250,916 +3942,61 @@ static int h_python(struct tc *t)
 	"-iquote=- -idirafter=- -B=c -wrapper=c -fplugin*!c -specs=c --specs=c -Xlinker=a "      \
 	"-Wl*!a -Wa*!a -Wp*!a -save-temps*!a -dumpdir=t -dumpbase=-"
 
-static const struct prog progs[] = {
-	{ ".", "", "k", 0, h_source, NULL },
-	{ "7z", "", "", F_ASK, NULL, "7z writes and extracts where its arguments say" },
-	{ "7za", "", "", F_ASK, NULL, "7z writes and extracts where its arguments say" },
-	{ ":", "", "-*", 0, NULL, NULL },
-	{ "R",
-	  "-e=c -f=k --file=k --args!N --vanilla --no-save --save --no-restore "
-	  "--no-restore-data --no-environ --no-site-file --no-init-file --quiet -q --silent -s "
-	  "--slave --no-echo --interactive!c --version!N -h!N --help!N -g=- --gui=- -d=a "
-	  "--debugger=a --min-vsize=- --max-vsize=- --max-ppsize=- --encoding=-",
-	  "a*", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "Rscript",
-	  "-e=c --default-packages=- --verbose --vanilla --no-environ --no-site-file "
-	  "--no-init-file --restore --save --no-save --no-restore --version!N --help!N",
-	  "k", F_NOPERMUTE, NULL, NULL },
-	{ "[", "", "-*", 0, h_test, NULL },
-	{ "ag",
-	  "--pager=p -G=- --ignore=- -p=r --path-to-ignore=r -A=- -B=- -C?- -g=- "
-	  "-m=- --depth=- --color-line-number=- --color-match=- --color-path=-",
-	  "-m*", 0, NULL, NULL },
-	{ "alacritty", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "alias", "", "-*", 0, h_alias, NULL },
-	{ "ar", "", "", F_ASK, NULL, "ar writes or extracts members where its key letters say" },
-	{ "ash", "", "", 0, h_shell, NULL },
-	{ "at", "", "", F_ASK, NULL, "at runs commands later" },
-	{ "awk", "", "", 0, h_awk, NULL },
-	{ "bash", "", "", 0, h_shell, NULL },
-	{ "batch", "", "", F_ASK, NULL, "batch runs commands later" },
-	{ "bind", "-x=a -f=r", "-*", 0, NULL, NULL },
-	{ "bsd-mailx", "", "", F_ASK, NULL, R_MAIL },
-	{ "builtin", "", "x", F_WRAP, NULL, NULL },
-	{ "bun",
-	  "-e=c --eval=c -p=c --print=c -r=c --preload=c --cwd=C --config=a -c=a --env-file=r "
-	  "--silent --smol --bun -b --watch --hot --no-install -i --inspect?- -v!N --version!N "
-	  "-h!N --help!N --revision!N",
-	  "", 0, h_sub, NULL, NPM_CONF },
-	{ "bundle",
-	  "--gemfile=r -V --verbose --no-color -r=- --retry=- -h!N --help!N -v!N --version!N", "",
-	  0, h_sub, NULL, "Gemfile gems.rb" },
-	{ "bunx", "--bun -p=- --package=- --silent --verbose", "x", F_WRAP, NULL, NULL, NPM_CONF },
-	{ "bunzip2", "-c!R --stdout!R -k!R --keep!R -t!R --test!R", "d*", 0, NULL, NULL },
-	{ "busybox", "", "x", F_WRAP, NULL, NULL },
-	{ "bwrap", "", "", F_ASK, NULL, "bwrap runs a command in a syntax not modelled here" },
-	{ "bzip2", "-c!R --stdout!R -k!R --keep!R -t!R --test!R", "d*", 0, NULL, NULL },
-	{ "c++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
-	{ "cargo",
-	  "+*!- -C=C --config=a -Z=a --manifest-path=r --target-dir=t --locked --frozen "
-	  "--offline -q --quiet -v -vv --verbose --color=- --explain=- --list!N -V!N "
-	  "--version!N -h!N --help!N",
-	  "", 0, h_sub,
-	  "cargo runs an alias or an external cargo-* program for a subcommand it does not have",
-	  "Cargo.toml build.rs .cargo/" },
-	{ "cat", "", "r*", 0, NULL, NULL },
-	{ "catchsegv", "", "x", F_WRAP, NULL, NULL },
-	{ "cc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
-	{ "cd", "-L -P -e -@", "-", 0, NULL, NULL },
-	{ "cgexec", "", "", F_ASK, NULL, "cgexec runs a command in a syntax not modelled here" },
-	{ "chgrp",
-	  "--reference=r -R -h -v -c -f -H -L -P --dereference --no-dereference "
-	  "--recursive --verbose --changes --silent --quiet --from=-",
-	  "-w*", 0, NULL, NULL },
-	{ "chmod",
-	  "--reference=r -R -v -c -f --recursive --verbose --changes --silent --quiet "
-	  "--preserve-root --no-preserve-root",
-	  "-w*", 0, NULL, NULL },
-	{ "chown",
-	  "--reference=r -R -h -v -c -f -H -L -P --dereference --no-dereference "
-	  "--recursive --verbose --changes --silent --quiet --from=-",
-	  "-w*", 0, NULL, NULL },
-	{ "chpst", "", "", F_ASK, NULL, "chpst runs a command in a syntax not modelled here" },
-	{ "chronic", "-e -v", "x", F_WRAP, NULL, NULL },
-	{ "chroot", "--userspec=- --groups=- --skip-chdir", "-x", F_WRAP, NULL, R_NO_CMD_SHELL },
-	{ "chrt",
-	  "-a -b -d -e -f -i -o -r -R -v -m!N -p!N -T=- -P=- -D=- --all-tasks --batch "
-	  "--deadline --fifo --idle --other --rr --reset-on-fork --verbose --max!N "
-	  "--pid!N --sched-runtime=- --sched-period=- --sched-deadline=- -h!N --help!N "
-	  "-V!N --version!N",
-	  "-x", F_WRAP, NULL, NULL },
-	{ "clang", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
-	{ "cmake", "", "", 0, h_cmake, NULL, "CMakeLists.txt" },
-	{ "cmp",
-	  "-i=- --ignore-initial=- -n=- --bytes=- -b -l -s --print-bytes --verbose "
-	  "--quiet --silent",
-	  "r*", 0, NULL, NULL },
-	{ "comm",
-	  "--output-delimiter=- -1 -2 -3 -i -z --check-order --nocheck-order --total "
-	  "--zero-terminated",
-	  "r*", 0, NULL, NULL },
-	{ "command", "-p -v!N -V!N", "x", F_WRAP, NULL, NULL },
-	{ "compgen", "-C=s -F=a -W=a -A=- -G=- -o=- -P=- -S=- -X=-", "-*", 0, NULL, NULL },
-	{ "complete", "-C=a -F=- -W=a -A=- -G=- -o=- -P=- -S=- -X=-", "-*", 0, NULL, NULL },
-	{ "conda", "-h!N --help!N -V!N --version!N --json -v -q --no-plugins", "", 0, h_sub, NULL },
-	{ "cp", CP_OPTS, "r*w", 0, NULL, NULL },
-	{ "cpio", "", "", F_ASK, NULL,
-	  "cpio writes where its archive says, or runs --rsh-command" },
-	{ "cpulimit",
-	  "-l=- --limit=- -p=- --pid=- -e=- --exe=- -P=- --path=- -z --lazy -i "
-	  "--include-children -v --verbose -q --quiet -b --background -c=- --cpu=- -k --kill "
-	  "-r --restore -s=- --signal=- -m --monitor-forks -h!N --help!N",
-	  "x", F_WRAP, NULL, NULL },
-	{ "crontab", "", "", F_ASK, NULL, "crontab installs commands that run later" },
-	{ "csh", "", "", 0, h_shell, NULL },
-	{ "csplit",
-	  "-f=w --prefix=w -b=- --suffix-format=- -n=- --digits=- -k -s -z -q "
-	  "--keep-files --quiet --silent --elide-empty-files --suppress-matched",
-	  "r-*", F_CWD_OUT_ANY, NULL, NULL },
-	{ "curl",
-	  "-o=w --output=w -D=w --dump-header=w -c=w --cookie-jar=w --trace=w "
-	  "--trace-ascii=w --stderr=w --libcurl=w --etag-save=w --hsts=w --alt-svc=w "
-	  "--output-dir=C -O!a --remote-name!a --remote-name-all!a -J --remote-header-name "
-	  "-K=a --config=a -T=r --upload-file=r --cacert=r --capath=r --cert=r --key=r "
-	  "-E=r --netrc-file=r -b=B --cookie=B -d=@ --data=@ --data-binary=@ --data-ascii=@ "
-	  "--data-raw=- --data-urlencode=@ --json=@ -F=@ --form=@ -H=@ --header=@ "
-	  "--proxy-header=@ --url-query=@ --form-string=- "
-	  "-X=- --request=- -u=- --user=- -A=- --user-agent=- -e=- --referer=- "
-	  "-x=- --proxy=- -U=- --proxy-user=- -m=- --max-time=- --connect-timeout=- "
-	  "--retry=- --retry-delay=- --retry-max-time=- -w=- --write-out=- -r=- "
-	  "--range=- -C=- --continue-at=- -y=- -Y=- --limit-rate=- --resolve=- "
-	  "--connect-to=- --interface=- --dns-servers=- -z=- --time-cond=- -Q=- "
-	  "--quote=- --url=- --variable=@ --expand-data=- --expand-url=- -h!N "
-	  "--help?N -V!N --version!N",
-	  "-*", F_LONGANY, NULL, NULL },
-	{ "cut",
-	  "-b=- -c=- -d=- -f=- --bytes=- --characters=- --delimiter=- --fields=- "
-	  "--output-delimiter=- -n -s -z --complement --only-delimited --zero-terminated",
-	  "r*", 0, NULL, NULL },
-	{ "daemonize", "", "", F_ASK, NULL,
-	  "daemonize runs a command in a syntax not modelled here" },
-	{ "dash", "", "", 0, h_shell, NULL },
-	{ "dbus-launch", "", "x", F_WRAP | F_LONGANY, NULL, NULL },
-	{ "dbus-run-session", "--config-file=r --dbus-daemon=a", "x", F_WRAP, NULL, NULL },
-	{ "dc", "-e=c --expression=c -f=c --file=c", "c*", 0, NULL, NULL },
-	{ "dd", "", "", 0, h_dd, NULL },
-	{ "declare", "", "", 0, h_declare, NULL },
-	{ "deno", "-h!N --help!N -V!N --version!N -q --quiet --log-level=- --unstable", "", 0,
-	  h_sub, NULL, "deno.json deno.jsonc package.json" },
-	{ "devbox", "-h!N --help!N -q --quiet", "", 0, h_sub, NULL, "devbox.json" },
-	{ "diff",
-	  "-C?- -U?- -x=- --exclude=- -X=r --exclude-from=r -I=- "
-	  "--ignore-matching-lines=- -F=- --show-function-line=- -L=- --label=- "
-	  "--from-file=r --to-file=r --line-format=- --old-line-format=- "
-	  "--new-line-format=- --unchanged-line-format=- --old-group-format=- "
-	  "--new-group-format=- --changed-group-format=- --unchanged-group-format=- "
-	  "--horizon-lines=- --tabsize=- -W=- --width=- --color?- --palette=- "
-	  "--unified?- --context?- -D=- --ifdef=- -S=- --starting-file=-",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "diff3",
-	  "--diff-program=p -m --merge -A -e -E -x -X -3 -i -T -a --text -L=- --label=- "
-	  "--strip-trailing-cr --help!N --version!N",
-	  "rrr", F_LONGANY, NULL, NULL },
-	{ "direnv", "", "", 0, h_sub, NULL, ".envrc .env" },
-	{ "doas", "-u=- -C=r -n -s!- -L", "x", F_WRAP, NULL, NULL },
-	{ "docker", DOCKER_OPTS, "", 0, h_sub, R_CONTAINERS },
-	{ "docker-compose", "", "", F_ASK, NULL, R_CONTAINERS },
-	{ "dtach", "", "", F_ASK, NULL, "dtach runs a command in a syntax not modelled here" },
-	{ "dumb-init",
-	  "-c --single-child -r=- --rewrite=- -v --verbose -V!N --version!N -h!N --help!N", "x",
-	  F_WRAP, NULL, NULL },
-	{ "eatmydata", "", "x", F_WRAP, NULL, NULL },
-	{ "echo", "", "-*", 0, NULL, NULL },
-	{ "ed", "", "", F_ASK, NULL, "ed runs commands from standard input, ! runs a shell" },
-	{ "editor", "", "w*", 0, NULL, NULL },
-	{ "elvish", "", "", F_ASK, NULL, "a shell whose syntax this analysis does not model" },
-	{ "emacs",
-	  "--eval=c -l=c --load=c -f=c --funcall=c --script=c -x=c -L=- --directory=- "
-	  "--batch -Q -nw -q --no-init-file --no-site-file --debug-init --chdir=C "
-	  "--insert=r --file=w --find-file=w --visit=w",
-	  "w*", F_LONGANY, NULL, NULL },
-	{ "enable", "-f=a -d -n -a -p -s", "-*", 0, NULL, NULL },
-	{ "entr", "", "", F_ASK, NULL, "entr runs a command in a syntax not modelled here" },
-	{ "env",
-	  "- -i -0 -v -u=- -C=C -S=s -P=a --ignore-environment --null --debug --unset=- "
-	  "--chdir=C --split-string=s --block-signal?- --default-signal?- "
-	  "--ignore-signal?- --list-signal-handling --help!N --version!N",
-	  "E*x", F_WRAP, NULL, NULL },
-	{ "envdir", "", "", F_ASK, NULL,
-	  "envdir sets the command's environment from the files of a directory" },
-	{ "envuidgid", "", "-x", F_WRAP, NULL, NULL },
-	{ "erb", "-r=c -T=- -S=- -E=- -U -P -x -n -v -d --version!N -h!N --help!N", "k",
-	  F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "esbuild", "--outfile=w --outdir=t --metafile=w --mangle-cache=w --tsconfig=r", "m*",
-	  F_LONGANY, NULL, NULL },
-	{ "eval", "", "", 0, h_eval, NULL },
-	{ "ex", "-c=c --cmd=c -S=c -s!c -u=c -i=- -w=w -W=w", "w*", 0, NULL, NULL },
-	{ "exec", "-c -l -a=-", "x", F_WRAP, NULL, NULL },
-	{ "expect", "", "", F_ASK, NULL, "expect runs scripts of its own language" },
-	{ "export", "", "", 0, h_declare, NULL },
-	{ "fakechroot",
-	  "-s --use-system-libs -e=a --environment=a -c=a --config-dir=a -b=a --bindir=a -l=a "
-	  "--lib=a -d=a --elfloader=a -h!N --help!N -v!N --version!N",
-	  "x", F_WRAP, NULL, R_NO_CMD_SHELL },
-	{ "fakeroot", "-l=a --lib=a --faked=a -s=w -i=r -u -b=- -h!N -v!N", "x", F_WRAP, NULL,
-	  R_NO_CMD_SHELL },
-	{ "faketime", "", "", F_ASK, NULL,
-	  "faketime runs a command in a syntax not modelled here" },
-	{ "false", "", "-*", 0, NULL, NULL },
-	{ "fc", "", "", F_ASK, NULL, "fc edits and runs commands from the history" },
-	{ "file",
-	  "-f=r --files-from=r -m=r --magic-file=r -F=- --separator=- -P=- -e=- "
-	  "--exclude=- --exclude-quiet=- --parameter=-",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "find", "", "", 0, h_find, NULL },
-	{ "firejail", "", "x", F_WRAP | F_LONGANY, NULL, R_NO_CMD_SHELL },
-	{ "fish", "", "", 0, h_shell, NULL },
-	{ "flatpak-spawn", "", "", F_ASK, NULL, "flatpak-spawn runs a command on the host" },
-	{ "flock", "", "", 0, h_flock, NULL },
-	{ "foot", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "ftp", "", "", F_ASK, NULL, "it runs ! shell commands read from standard input" },
-	{ "g++", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
-	{ "gawk", "", "", 0, h_awk, NULL },
-	{ "gcc", CC_OPTS, "r*", F_NOCLUSTER | F_LONGANY | F_CWD_OUT, NULL, NULL },
-	{ "gdb",
-	  "--args!x -ex=c -x=c -ix=c -iex=c --command=c --eval-command=c -p=- --pid=- "
-	  "-batch -q -nx -n --batch --quiet",
-	  "", F_NOCLUSTER | F_ASK, NULL, "gdb runs commands from -ex, -x or standard input" },
-	{ "getopts", "", "", 0, h_varnames, NULL },
-	{ "ghc",
-	  "-o=w -odir=t -hidir=t -outputdir=t -stubdir=t -dumpdir=t -hiedir=t -e=c -F!a -pgm*!a "
-	  "--interactive!c --run!c --make -c -x=- --version!N --help!N",
-	  "r*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
-	{ "ghci", "", "", F_ASK, NULL, "it reads code from standard input" },
-	{ "git", "", "", 0, h_git, NULL },
-	{ "gnome-terminal", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "go", "-h!N --help!N", "", 0, h_go, NULL, "go.mod go.work" },
-	{ "gosu", "", "-x", F_WRAP, NULL, NULL },
-	{ "gpg",
-	  "-o=w --output=w --homedir=t --options=a --load-extension=a --exec-path=a "
-	  "--photo-viewer=a --list-options=- -r=- --recipient=- -u=- --local-user=- "
-	  "--default-key=- --keyserver=- --trust-model=- --passphrase=- "
-	  "--passphrase-file=r --import-options=- --export-options=-",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "gradle",
-	  "-I=k --init-script=k -b=k --build-file=k -c=k --settings-file=k -p=C "
-	  "--project-dir=C -g=t --gradle-user-home=t -D*!- -P*!- -q --quiet -i --info "
-	  "--offline --daemon --no-daemon --stacktrace -S --scan --console=- -x=- "
-	  "--exclude-task=- --parallel --continue -v!N --version!N -h!N --help!N",
-	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL,
-	  "build.gradle build.gradle.kts settings.gradle settings.gradle.kts gradle/" },
-	{ "grep",
-	  "-e=P --regexp=P -f=F --file=F -m=- --max-count=- -A=- -B=- -C=- "
-	  "--after-context=- --before-context=- --context=- --color?- --colour?- "
-	  "--include=- --exclude=- --exclude-from=r --exclude-dir=- --label=- -d=- "
-	  "--directories=- -D=- --devices=- --binary-files=- --group-separator=- "
-	  "--line-buffered -i -v -n -r -R -l -L -c -o -w -x -E -F -G -P -H -h -s -q -z -Z "
-	  "-a -I -U -b -T",
-	  "-r*", F_LONGANY, NULL, NULL },
-	{ "groovy",
-	  "-e=c -c=- --encoding=- -cp=- -classpath=- --classpath=- -D=- -l?- -n -p -i?W -a?- "
-	  "-v!N --version!N -h!N --help!N -d --debug",
-	  "k", F_NOCLUSTER | F_NOPERMUTE, NULL, NULL },
-	{ "gunzip", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -S=- --suffix=-",
-	  "d*", 0, NULL, NULL },
-	{ "gzip", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -S=- --suffix=-", "d*",
-	  0, NULL, NULL },
-	{ "hash", "-p=a -d -r -t -l", "-*", 0, NULL, NULL },
-	{ "hatch", "-e=- --env=- -p=C --project=C -v -q --verbose --quiet --no-color --color", "",
-	  0, h_sub, NULL, "pyproject.toml hatch.toml" },
-	{ "head",
-	  "-n=- -c=- --lines=- --bytes=- -q -v -z --quiet --silent --verbose "
-	  "--zero-terminated",
-	  "r*", 0, NULL, NULL },
-	{ "heaptrack",
-	  "-o=w --output=w -r --record-only -d --debug -p=- --pid=- -a!N --analyze!N --raw "
-	  "--use-inject --use-preload -q --quiet -h!N --help!N -v!N --version!N",
-	  "x", F_WRAP, NULL, NULL },
-	{ "history", "-c -d=- -a -n -r -w -p -s", "a*", 0, NULL, NULL },
-	{ "hyperfine",
-	  "-p=s --prepare=s -s=s --setup=s -c=s --cleanup=s --conclude=s -S=a "
-	  "--shell=a -P=a --parameter-scan=a -L=a --parameter-list=a "
-	  "-D=a --parameter-step-size=a --export-json=w --export-csv=w "
-	  "--export-markdown=w --export-asciidoc=w --export-orgmode=w --output=w "
-	  "-w=- --warmup=- -m=- --min-runs=- -M=- --max-runs=- -r=- --runs=- "
-	  "-n=- --command-name=- -u=- --time-unit=- --style=- --sort=- "
-	  "-i --ignore-failure -N --show-output --input=r",
-	  "s*", 0, NULL, NULL },
-	{ "iconv",
-	  "-f=- --from-code=- -t=- --to-code=- -o=w --output=w -c -s --silent -l!N --list!N "
-	  "--verbose --help!N --version!N",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "ifne", "-n", "x", F_WRAP, NULL, NULL },
-	{ "install",
-	  "-t=T --target-directory=T -m=- --mode=- -o=- --owner=- -g=- --group=- "
-	  "-S=- --suffix=- --backup?- -b -c -C -D -d -p -s -T -v -Z --compare "
-	  "--directory --preserve-timestamps --strip --strip-program=p "
-	  "--no-target-directory --verbose --context?-",
-	  "r*w", 0, NULL, NULL },
-	{ "ionice",
-	  "-c=- -n=- -p!N -P!N -u!N -t --class=- --classdata=- --pid!N --pgid!N "
-	  "--uid!N --ignore -h!N -V!N",
-	  "x", F_WRAP, NULL, NULL },
-	{ "irb", "", "", F_ASK, NULL, "it reads code from standard input" },
-	{ "java",
-	  "-jar=k -cp=- -classpath=- --class-path=- -p=- --module-path=- -m=- --module=- -D*!- "
-	  "-X*!- -ea -da -esa -dsa -enableassertions -disableassertions -javaagent*!a "
-	  "-agentlib*!a -agentpath*!a -version!N --version!N -showversion --show-version "
-	  "-verbose*!- --add-opens=- --add-exports=- --add-modules=- --add-reads=- "
-	  "--enable-preview -server -client --source=- --enable-native-access=- -h!N -help!N "
-	  "--help!N",
-	  "-*", F_NOCLUSTER | F_NOPERMUTE, NULL, NULL },
-	{ "javac",
-	  "-d=t -s=t -h=t -sourcepath=- --source-path=- -cp=- -classpath=- --class-path=- "
-	  "-processorpath=- --processor-path=- -processor=- -Xplugin*!a -J*!a -encoding=- "
-	  "-source=- -target=- --release=- -g*!- -nowarn -verbose -deprecation -Xlint*!- "
-	  "-Werror -implicit*!- -parameters -proc*!- -A*!- --module-path=- -p=- -m=- "
-	  "--module=- --add-modules=- -version!N --version!N -help!N --help!N",
-	  "r*", F_NOCLUSTER, NULL, NULL },
-	{ "jobs", "-l -n -p -r -s -x!x", "-*", 0, NULL, NULL },
-	{ "julia",
-	  "-e=c --eval=c -E=c --print=c -L=c --load=c -i!c -q --quiet --project?- -t=- "
-	  "--threads=- -O?- -g?- --startup-file=- --history-file=- --banner=- --color=- "
-	  "--compile=- --check-bounds=- --math-mode=- --code-coverage?w --track-allocation?- "
-	  "--bug-report=a -v!N --version!N -h!N --help!N -J=r --sysimage=r -H=- --home=- -p=- "
-	  "--procs=- --machine-file=r",
-	  "k", F_STDIN_CODE | F_NOPERMUTE | F_LONGANY, NULL, NULL },
-	{ "just",
-	  "-f=k --justfile=k -d=C --working-directory=C --shell=a --shell-arg=a --command!a "
-	  "-c!a -E=r --dotenv-path=r --dotenv-filename=- --set=- -n --dry-run -q --quiet -v "
-	  "--verbose -l!N --list!N --summary!N --show=- -s=- --dump!N --evaluate!N -h!N "
-	  "--help!N -V!N --version!N",
-	  "-*", F_LONGANY, NULL, NULL, "justfile Justfile .justfile" },
-	{ "kill", "-s=- -n=- -l -L", "-*", F_LONGANY, NULL, NULL },
-	{ "kitty", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "konsole", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "kotlin",
-	  "-e=c -expression=c -cp=- -classpath=- -howtorun=- -J*!a -D*!- -version!N -h!N "
-	  "-help!N",
-	  "k", F_NOCLUSTER | F_NOPERMUTE, NULL, NULL },
-	{ "kotlinc",
-	  "-d=t -include-runtime -script!c -e=c -expression=c -cp=- -classpath=- -jdk-home=- "
-	  "-kotlin-home=- -P=a -Xplugin*!a -J*!a -version!N -help!N -h!N",
-	  "r*", F_NOCLUSTER, NULL, NULL },
-	{ "ksh", "", "", 0, h_shell, NULL },
-	{ "lckdo", "-w -W=- -q", "wx", F_WRAP, NULL, NULL },
-	{ "less",
-	  "+*!c -o=w --log-file=w -O=w --LOG-FILE=w -k=c --lesskey-file=c "
-	  "--lesskey-src=c -b=- -h=- -j=- -p=- -P=- -t=- -T=- -x=- -y=- -z=- -#=- "
-	  "--shift=- --tabs=- --pattern=- --prompt=- --tag=- --tag-file=- --max-back-scroll=- "
-	  "--max-forw-scroll=- --window=- --buffers=- --use-color --color=-",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "let", "", "", 0, h_let, NULL },
-	{ "lftp", "", "", F_ASK, NULL, "it runs ! shell commands of its own language" },
-	{ "linux32", "", "", F_ASK, NULL, "linux32 runs a command in a syntax not modelled here" },
-	{ "linux64", "", "", F_ASK, NULL, "linux64 runs a command in a syntax not modelled here" },
-	{ "lldb", "", "", F_ASK, NULL,
-	  "lldb runs debugger commands, which include shell commands" },
-	{ "ln",
-	  "-t=T --target-directory=T -S=- --suffix=- --backup?- -b -d -F -f -i -L -n -P "
-	  "-r -s -T -v --force --interactive --logical --no-dereference --physical "
-	  "--relative --symbolic --no-target-directory --verbose --directory",
-	  "-*L", 0, h_ln, NULL },
-	{ "local", "", "", 0, h_declare, NULL },
-	{ "ltrace",
-	  "-o=w --output=w -p!N -a=- -A=- -D=- -e=- -E=- -F=r -l=- -n=- -s=- -u=- "
-	  "-w=- -x=- -b -c -C -f -h -i -L -r -S -t -T -V --align=- --indent=- "
-	  "--library=- --config=r --demangle --help --version",
-	  "x", F_WRAP, NULL, NULL },
-	{ "lua", "-e=c -l=c -i!c -v!N -E -W", "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "luajit", "-e=c -l=c -i!c -v!N -E -b!a -j=c -O?-", "k", F_STDIN_CODE | F_NOPERMUTE, NULL,
-	  NULL },
-	{ "lxterminal", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "m4", "", "", F_ASK, NULL, "m4 macros run shell commands (syscmd, esyscmd)" },
-	{ "mail", "", "", F_ASK, NULL, R_MAIL },
-	{ "mailx", "", "", F_ASK, NULL, R_MAIL },
-	{ "make", "", "", 0, h_make, NULL, "Makefile makefile GNUmakefile" },
-	{ "mamba", "-h!N --help!N -V!N --version!N --json -v -q --no-plugins", "", 0, h_sub, NULL },
-	{ "man",
-	  "-P=p --pager=p -H?p --html?p -l=r --local-file=r -C=r --config-file=r -M=- "
-	  "--manpath=- -S=- -s=- --sections=- -L=- --locale=- -m=- --systems=- -p=- "
-	  "--preprocessor=- -R=- --recode=- -T?a --troff-device?a -E=- --encoding=- "
-	  "-e=- --extension=- -X?a --gxditview?a -Z --ditroff",
-	  "-*", F_LONGANY, NULL, NULL },
-	{ "mapfile", "", "", 0, h_varnames, NULL },
-	{ "mariadb", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
-	{ "mate-terminal", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "mawk", "", "", 0, h_awk, NULL },
-	{ "memusage",
-	  "-n=- --progname=- -p=w --png=w -d=w --data=w -u --unbuffered -b=- --buffer=- "
-	  "--no-timer -t --time-based -T --total -x=- --x-size=- -y=- --y-size=- --help!N "
-	  "--usage!N -V!N --version!N",
-	  "x", F_WRAP, NULL, NULL },
-	{ "meson", "--wrapper=p --gdb!a", "-*", F_LONGANY, NULL, NULL,
-	  "meson.build meson_options.txt meson.options" },
-	{ "micromamba", "-h!N --help!N -V!N --version!N --json -v -q --no-plugins", "", 0, h_sub,
-	  NULL },
-	{ "mispipe", "", "ss", 0, NULL, NULL },
-	{ "mkdir", "-m=- --mode=- -p -v -Z --parents --verbose --context?-", "w*", 0, NULL, NULL },
-	{ "mksh", "", "", 0, h_shell, NULL },
-	{ "mktemp", "", "", 0, h_mktemp, NULL },
-	{ "more", "-n=- --lines=-", "r*", 0, NULL, NULL },
-	{ "mv", CP_OPTS, "d*w", 0, NULL, NULL },
-	{ "mvn",
-	  "-f=r --file=r -s=a --settings=a -gs=a --global-settings=a -Dexec*!a -D*!- -P=- "
-	  "-pl=- -am -amd -o -q -X -e -B -U -T=- -v!N --version!N -h!N --help!N",
-	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL, "pom.xml .mvn/" },
-	{ "mysql", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
-	{ "nano",
-	  "-Y=- --syntax=- -T=- --tabsize=- -o=C --operatingdir=C -r=- --fill=- "
-	  "-Q=- --quotestr=- -X=- --wordchars=- -J=- --guidestripe=- -s=p --speller=p",
-	  "w*", F_LONGANY, NULL, NULL },
-	{ "nawk", "", "", 0, h_awk, NULL },
-	{ "nc", "-e=p -c=s", "-*", 0, NULL, NULL },
-	{ "ncat", "-e=p --exec=p -c=s --sh-exec=s --lua-exec=c -o=w --output=w", "-*", F_LONGANY,
-	  NULL, NULL },
-	{ "nerdctl", DOCKER_OPTS, "", 0, h_sub, R_CONTAINERS },
-	{ "netcat", "-e=p -c=s", "-*", 0, NULL, NULL },
-	{ "nice", "-n=- --adjustment=- -#", "x", F_WRAP, NULL, NULL },
-	{ "ninja",
-	  "-C=C -f=r -t=a -j=- -k=- -l=- -n -v --verbose --quiet -d=- -w=- --version!N -h!N", "-*",
-	  0, NULL, NULL, "build.ninja" },
-	{ "nix",
-	  "--option=a --extra-experimental-features=- --experimental-features=- -L "
-	  "--print-build-logs -v --verbose -q --quiet --impure --offline --refresh --version!N "
-	  "--help!N",
-	  "", 0, h_sub, NULL },
-	{ "nix-env", "", "", F_ASK, NULL, "nix-env installs into the user's profile" },
-	{ "nix-shell", "", "", F_ASK, NULL, "nix-shell runs shell hooks from Nix expressions" },
-	{ "nl", "-b=- -d=- -f=- -h=- -i=- -l=- -n=- -s=- -v=- -w=- -p", "r*", F_LONGANY, NULL,
-	  NULL },
-	{ "nmap",
-	  "--script=c --script-args-file=r --script-args=- -oN=w -oX=w -oG=w -oS=w -oM=w -oA=a "
-	  "-iL=r --excludefile=r --resume=r --datadir=a --servicedb=r --versiondb=r "
-	  "--stylesheet=- --append-output",
-	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
-	{ "nocache", "-n=-", "x", F_WRAP, NULL, NULL },
-	{ "node",
-	  "-e=c --eval=c -p=c --print=c -r=c --require=c --import=c --loader=c "
-	  "--experimental-loader=c -c!N --check!N -v!N --version!N -h!N --help!N -i!c "
-	  "--interactive!c --input-type=- --title=- --env-file=r",
-	  "k", F_STDIN_CODE | F_LONGANY | F_NOPERMUTE, NULL, NULL },
-	{ "nodejs",
-	  "-e=c --eval=c -p=c --print=c -r=c --require=c --import=c --loader=c "
-	  "-c!N --check!N -v!N --version!N -h!N --help!N -i!c --interactive!c",
-	  "k", F_STDIN_CODE | F_LONGANY | F_NOPERMUTE, NULL, NULL },
-	{ "nohup", "", "x", F_WRAP, NULL, NULL },
-	{ "nox", "-f=k --noxfile=k -s=- --session=- -r -R --envdir=t", "-*", F_LONGANY, NULL, NULL,
-	  "noxfile.py" },
-	{ "npm", NPM_OPTS, "", 0, h_sub, NULL, NPM_CONF },
-	{ "npx",
-	  "--package=- -p=- -c=s --call=s -y --yes --no -q --quiet --ignore-existing "
-	  "--prefer-offline --prefer-online --offline --registry=- --cache=t --userconfig=a "
-	  "--script-shell=a --node-options=a -h!N --help!N -v!N --version!N",
-	  "x", F_WRAP, NULL, NULL, NPM_CONF },
-	{ "nsenter",
-	  "-m?- -u?- -i?- -n?- -p?- -U?- -C?- -T?- -r?- -w?- -a -F -Z -e -h -V "
-	  "-t=- -S=- -G=- --target=- --setuid=- --setgid=- --mount?- --uts?- "
-	  "--ipc?- --net?- --pid?- --user?- --cgroup?- --time?- --root?- --wd?- "
-	  "--all --no-fork --follow-context --env --preserve-credentials",
-	  "x", F_WRAP, NULL, R_NO_CMD_SHELL },
-	{ "nsjail", "", "", F_ASK, NULL, "nsjail runs a command in a syntax not modelled here" },
-	{ "nu", "", "", F_ASK, NULL, "a shell whose syntax this analysis does not model" },
-	{ "numactl", "", "", F_ASK, NULL, "numactl runs a command in a syntax not modelled here" },
-	{ "nvim",
-	  "-c=c --cmd=c -S=c -s=c -u=c -i=- -w=w -W=w +*!c -e!c -E!c -es!c -Es!c -l=c "
-	  "--clean -R -Z -d -b -n -N -M -m -r -L -o?- -O?- -p?- -V?- -D -h!N -v!N "
-	  "--headless --listen=- --startuptime=w",
-	  "w*", F_NOCLUSTER, NULL, NULL },
-	{ "octave",
-	  "--eval=c -q --quiet --no-gui --norc -f --no-init-file --no-site-file --no-history -H "
-	  "--persist -p=- --path=- --exec-path=a --image-path=- --info-file=r --info-program=p "
-	  "--doc-cache-file=r --texi-macros-file=r -v!N --version!N -h!N --help!N -W "
-	  "--no-window-system --traditional --braindead --silent -V --verbose -x "
-	  "--echo-commands -i!c --interactive!c --line-editing --no-line-editing --gui",
-	  "k", F_STDIN_CODE | F_NOPERMUTE | F_LONGANY, NULL, NULL },
-	{ "open", "", "", F_ASK, NULL, "it opens files with programs of the desktop's choosing" },
-	{ "openssl",
-	  "-out=w -keyout=w -certout=w -in=r -key=r -inkey=r -signkey=r -CAfile=r "
-	  "-config=a -engine=a -provider=a -provider-path=a -passin=- -passout=- "
-	  "-pass=- -subj=- -days=- -newkey=- -name=- -digest=- -md=-",
-	  "-*", F_NOCLUSTER | F_LONGANY, NULL, NULL },
-	{ "pager", "", "r*", 0, NULL, NULL },
-	{ "parallel", "", "", F_ASK, NULL, "parallel runs commands in a syntax not modelled here" },
-	{ "paste", "-d=- --delimiters=- -s -z --serial --zero-terminated", "r*", 0, NULL, NULL },
-	{ "patch",
-	  "-o=w --output=w -i=r --input=r -d=C --directory=C -r=w --reject-file=w "
-	  "-B=- --prefix=- -Y=- --basename-prefix=- -z=- --suffix=- -D=- --ifdef=- "
-	  "-F=- --fuzz=- -p=- --strip=- -V=- --version-control=- --quoting-style=- "
-	  "-g=- --get=- -b -c -e -E -f -l -n -N -R -s -t -T -u -Z --dry-run --binary "
-	  "--batch --forward --ignore-whitespace --reverse --silent --quiet --posix "
-	  "--merge?- --backup --follow-symlinks --remove-empty-files --set-utc --set-time",
-	  "wr", F_CWD_OUT_ANY, NULL, NULL },
-	{ "pdm", "-v -q --verbose --quiet -p=C --project=C -g!a --global!a -I --ignore-python", "",
-	  0, h_sub, NULL, "pyproject.toml" },
-	{ "pee", "", "s*", 0, NULL, NULL },
-	{ "perf",
-	  "-v!N --version!N -h!N --help!N --exec-path?a --html-path!N --paginate --no-pager -p "
-	  "-P --debugfs-dir=- --buildid-dir=t --list-cmds!N --list-opts!N",
-	  "", 0, h_sub, NULL },
-	{ "perl",
-	  "-e=c -E=c -M=c -m=c -I=- -i?W -x?- -l?- -0?- -F=- -C?- -d?c -D?- -n -p -a "
-	  "-s -S -t -T -u -U -w -W -X -c!N -v!N -V!N -h!N",
-	  "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "php",
-	  "-r=c -B=c -R=c -F=c -E=c -f=k -d=c -c=c -a!c -S=a -t=- -z=c -n -l!N -v!N "
-	  "-m!N -i!N -h!N -s -q -H -e -w",
-	  "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "pip",
-	  "--target=t -t=t --prefix=t --root=t -d=t --dest=t -w=t --wheel-dir=t --src=t "
-	  "--log=w --report=w -r=r --requirement=r -c=r --constraint=r --cache-dir=t "
-	  "--no-cache-dir -e=- --editable=- --user!a --break-system-packages -U --upgrade -q -v "
-	  "-I --ignore-installed --no-deps --pre --index-url=- -i=- --extra-index-url=- "
-	  "--trusted-host=- -f=- --find-links=- --no-build-isolation --dry-run "
-	  "--force-reinstall --no-binary=- --only-binary=- --python=- --config-settings=- -C=- "
-	  "--isolated --disable-pip-version-check --no-input --no-color --progress-bar=- "
-	  "--timeout=- --retries=- --proxy=- --exists-action=- -h!N --help!N -V!N --version!N",
-	  "-*", F_LONGANY, NULL, NULL, "setup.py setup.cfg pyproject.toml" },
-	{ "pipenv",
-	  "--python=- --site-packages --clear -v -q --verbose --quiet --venv!N --where!N --py!N "
-	  "--envs!N --rm -h!N --help!N --version!N",
-	  "", 0, h_sub, NULL, "Pipfile" },
-	{ "pipx", "-h!N --help!N --version!N -v -q --quiet --verbose", "", 0, h_sub,
-	  "pipx installs into ~/.local, or runs packages" },
-	{ "pixi",
-	  "-v -q --verbose --quiet --manifest-path=r --color=- -h!N --help!N -V!N --version!N", "",
-	  0, h_sub, NULL, "pixi.toml pyproject.toml" },
-	{ "pkexec", "--user=- --keep-cwd --disable-internal-agent --help!N --version!N", "x",
-	  F_WRAP, NULL, R_NO_CMD_SHELL },
-	{ "pnpm",
-	  "-C=C --dir=C -w --workspace-root -r --recursive --filter=- -F=- --silent -s "
-	  "--reporter=- --loglevel=- --stream --aggregate-output --color --no-color --parallel "
-	  "--workspace-concurrency=- --config.*!a -g!a --global!a -v!N --version!N -h!N --help!N",
-	  "", 0, h_sub, NULL, NPM_CONF },
-	{ "podman", DOCKER_OPTS, "", 0, h_sub, R_CONTAINERS },
-	{ "poetry",
-	  "-C=C --directory=C -P=C --project=C -q --quiet -v -vv -vvv --verbose -n "
-	  "--no-interaction --ansi --no-ansi --no-plugins --no-cache -V!N --version!N -h!N "
-	  "--help!N",
-	  "", 0, h_sub, NULL, "pyproject.toml poetry.toml" },
-	{ "popd", "", "-*", 0, NULL, NULL },
-	{ "posh", "", "", 0, h_shell, NULL },
-	{ "powershell", "", "", F_ASK, NULL, "PowerShell runs code of its own language" },
-	{ "printf", "", "", 0, h_varnames, NULL },
-	{ "prlimit", "", "", F_ASK, NULL, "prlimit runs a command in a syntax not modelled here" },
-	{ "proot",
-	  "-r=- --rootfs=- -b=- --bind=- -m=- --mount=- -q=a --qemu=a -w=C --cwd=C "
-	  "--pwd=C -k=- --kernel-release=- -i=- --change-id=- -v=- --verbose=- -0 -R "
-	  "-S -l -V -h",
-	  "x", F_WRAP, NULL, R_NO_CMD_SHELL },
-	{ "proxychains", "", "", F_ASK, NULL,
-	  "proxychains runs a command in a syntax not modelled here" },
-	{ "proxychains4", "", "", F_ASK, NULL,
-	  "proxychains runs a command in a syntax not modelled here" },
-	{ "psql", "", "", F_ASK, NULL, "a database client runs \\! shell commands" },
-	{ "pushd", "", "-*", 0, NULL, NULL },
-	{ "pwd", "-L -P", "-*", 0, NULL, NULL },
-	{ "pwsh", "", "", F_ASK, NULL, "PowerShell runs code of its own language" },
-	{ "pytest",
-	  "-c=r --rootdir=- -p=- --basetemp=t --junit-xml=w --junitxml=w --result-log=w "
-	  "--resultlog=w --log-file=w --cov-report=- -o=- --override-ini=- --confcutdir=- -k=- "
-	  "-m=- --deselect=- --ignore=- --ignore-glob=- --tb=- --maxfail=- -n=- --durations=-",
-	  "m*", F_LONGANY, NULL, NULL, "conftest.py pytest.ini pyproject.toml setup.cfg tox.ini" },
-	{ "python",
-	  "-c=c -m=- -W=- -X=- -O -OO -B -u -E -I -s -S -q -v -b -d -R -x -P -i!c " INTERP_INFO,
-	  "k", F_STDIN_CODE | F_NOPERMUTE, h_python, NULL },
-	{ "python3",
-	  "-c=c -m=- -W=- -X=- -O -OO -B -u -E -I -s -S -q -v -b -d -R -x -P -i!c " INTERP_INFO,
-	  "k", F_STDIN_CODE | F_NOPERMUTE, h_python, NULL },
-	{ "qterminal", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "rake",
-	  "-f=k --rakefile=k -C=C --directory=C -e=c --execute=c -p=c --execute-print=c -E=c "
-	  "--execute-continue=c -r=c --require=c -I=- --libdir=- -R=- --rakelibdir=- -g!a "
-	  "--system!a",
-	  "-*", F_LONGANY, NULL, NULL, "Rakefile rakefile Rakefile.rb rakefile.rb" },
-	{ "rbash", "", "", 0, h_shell, NULL },
-	{ "read", "", "", 0, h_varnames, NULL },
-	{ "readarray", "", "", 0, h_varnames, NULL },
-	{ "readonly", "", "", 0, h_declare, NULL },
-	{ "red", "", "", F_ASK, NULL, "ed runs commands from standard input" },
-	{ "rename", "", "", F_ASK, NULL, "rename evaluates its first argument as code" },
-	{ "rg",
-	  "--pre=p --pre-glob=- -e=P --regexp=P -f=F --file=F -g=- --glob=- --iglob=- "
-	  "-t=- --type=- -T=- --type-not=- --type-add=- --type-clear=- -M=- "
-	  "--max-columns=- -m=- --max-count=- -A=- -B=- -C=- --after-context=- "
-	  "--before-context=- --context=- -j=- --threads=- -E=- --encoding=- "
-	  "--engine=- --ignore-file=r --path-separator=- -r=- --replace=- --color=- "
-	  "--colors=- --sort=- --sortr=- --max-depth=- -d=- --max-filesize=- "
-	  "--dfa-size-limit=- --regex-size-limit=- --context-separator=- "
-	  "--field-context-separator=- --field-match-separator=- --hostname-bin=p "
-	  "--hyperlink-format=-",
-	  "-r*", F_LONGANY, NULL, NULL },
-	{ "rlwrap", "", "", F_ASK, NULL, "rlwrap runs a command in a syntax not modelled here" },
-	{ "rm",
-	  "-f -i -I -r -R -d -v --force --interactive?- --one-file-system --recursive "
-	  "--dir --verbose --no-preserve-root --preserve-root?- --help!N --version!N",
-	  "d*", 0, NULL, NULL },
-	{ "rmdir", "-p -v --ignore-fail-on-non-empty --parents --verbose", "d*", 0, NULL, NULL },
-	{ "rr", "-h!N --help!N -V!N --version!N", "", 0, h_sub, NULL },
-	{ "rsync",
-	  "-e=p --rsh=p --rsync-path=a --log-file=w --write-batch=w "
-	  "--only-write-batch=w --read-batch=r --password-file=r --files-from=r "
-	  "--exclude-from=r --include-from=r -T=t --temp-dir=t --backup-dir=t "
-	  "--compare-dest=r --link-dest=r --copy-dest=r --partial-dir=t -M=a "
-	  "--remote-option=a --remove-source-files!a --chmod=- --chown=- -f=- "
-	  "--filter=- --info=- --debug=- --bwlimit=- --timeout=- --contimeout=- "
-	  "--port=- --sockopts=- --address=- --max-size=- --min-size=- --max-delete=- "
-	  "-B=- --block-size=- --modify-window=- --suffix=- --exclude=- --include=- "
-	  "--out-format=- --log-file-format=- --usermap=- --groupmap=- --iconv=- "
-	  "--checksum-choice=- --compress-choice=- --compress-level=- "
-	  "--skip-compress=- --stop-after=- --stop-at=- --outbuf=- --protocol=-",
-	  "r*w", F_LONGANY, NULL, NULL },
-	{ "ruby",
-	  "-e=c -r=c -I=- -i?W -F=- -l -0?- -s -S -w -W?- -x?- -C=C -E=- -n -p -a -c!N "
-	  "-d -y -U -K?- -T?- --enable=- --disable=- -v!N --version!N -h!N --help!N",
-	  "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "run-parts", "", "", F_ASK, NULL, "run-parts runs every program in a directory" },
-	{ "runghc", "-f=p --ghc-arg=a", "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "runhaskell", "-f=p --ghc-arg=a", "k", F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "runuser", "", "", 0, h_su, NULL },
-	{ "rustc",
-	  "-o=w --out-dir=t --emit=a -C=a --codegen=a -Z=a --extern=- -L=- -l=- --crate-type=- "
-	  "--crate-name=- --edition=- -g -O --target=- --cfg=- --check-cfg=- --sysroot=- --test "
-	  "-W=- -A=- -D=- -F=- --cap-lints=- --explain=- --print=- -V!N --version!N -h!N "
-	  "--help!N -v",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "rye", "", "", 0, h_sub, NULL, "pyproject.toml" },
-	{ "s-nail", "", "", F_ASK, NULL, R_MAIL },
-	{ "scala", "-e=c -i=c -I=c -cp=- -classpath=- -nc -save -J*!a -D*!- -version!N -help!N",
-	  "k", F_NOCLUSTER | F_STDIN_CODE | F_NOPERMUTE, NULL, NULL },
-	{ "scp",
-	  "-S=a -F=a -o=a -i=r -P=- -l=- -c=- -J=- -D=a -X=- -3 -4 -6 -A -B -C -O -p -q "
-	  "-R -r -s -T -v",
-	  "r*w", 0, NULL, NULL },
-	{ "screen", "", "", F_ASK, NULL, "screen runs commands in a syntax not modelled here" },
-	{ "script", "", "", 0, h_su, NULL },
-	{ "sdiff",
-	  "-o=w --output=w --diff-program=p -a -b -B -d -E -H -i -I=- -l -s -S -t -W -w=- "
-	  "--width=- --tabsize=- --strip-trailing-cr --text --ignore-case --help!N --version!N",
-	  "rr", F_LONGANY, NULL, NULL },
-	{ "sed", "", "", 0, h_sed, NULL },
-	{ "sem", "", "", F_ASK, NULL, "sem runs commands in a syntax not modelled here" },
-	{ "sensible-browser", "", "", F_ASK, NULL, "it opens a browser" },
-	{ "sensible-editor", "", "w*", 0, NULL, NULL },
-	{ "sensible-pager", "", "r*", 0, NULL, NULL },
-	{ "set", "", "", 0, h_set, NULL },
-	{ "setarch", "", "", F_ASK, NULL, "setarch runs a command in a syntax not modelled here" },
-	{ "setlock", "-n -N -x -X", "wx", F_WRAP, NULL, NULL },
-	{ "setpriv",
-	  "--reuid=- --regid=- --ruid=- --rgid=- --euid=- --egid=- --groups=- "
-	  "--inh-caps=- --ambient-caps=- --bounding-set=- --securebits=- "
-	  "--pdeathsig=- --selinux-label=- --apparmor-profile=- --landlock-access=- "
-	  "--landlock-rule=- --seccomp-filter=r --keep-groups --clear-groups "
-	  "--init-groups --nnp --no-new-privs --reset-env -d --dump -h -V",
-	  "x", F_WRAP, NULL, NULL },
-	{ "setsid", "-c -f -w --ctty --fork --wait", "x", F_WRAP, NULL, NULL },
-	{ "setuidgid", "", "-x", F_WRAP, NULL, NULL },
-	{ "sftp", "", "", F_ASK, NULL, "sftp runs batch commands, local ones too" },
-	{ "sg", "", "", F_ASK, NULL, "sg runs a command string in a shell" },
-	{ "sh", "", "", 0, h_shell, NULL },
-	{ "shopt", "", "", 0, h_shopt, NULL },
-	{ "shred",
-	  "-n=- --iterations=- -s=- --size=- --random-source=r -f -u -v -x -z "
-	  "--force --remove?- --verbose --exact --zero",
-	  "d*", 0, NULL, NULL },
-	{ "shuf",
-	  "-o=w --output=w --random-source=r -e --echo -i=- --input-range=- -n=- --head-count=- "
-	  "-r --repeat -z --zero-terminated --help!N --version!N",
-	  "m*", F_LONGANY, NULL, NULL },
-	{ "socat", "", "", F_ASK, NULL, "socat runs programs named in its addresses" },
-	{ "softlimit", "-m=- -d=- -o=- -p=- -f=- -c=- -r=- -t=- -a=- -s=- -l=-", "x", F_WRAP, NULL,
-	  NULL },
-	{ "sort",
-	  "-o=w --output=w -T=t --temporary-directory=t --compress-program=p "
-	  "--files0-from=r -k=- --key=- -t=- --field-separator=- -S=- "
-	  "--buffer-size=- --parallel=- --batch-size=- --sort=- --random-source=r "
-	  "-b -c -C -d -f -g -h -i -m -M -n -R -r -s -u -V -z --check?- "
-	  "--debug --reverse --unique --stable --merge",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "source", "", "k", 0, h_source, NULL },
-	{ "split",
-	  "-a=- -b=- -C=- -d?- -x?- -e -l=- -n=- -t=- -u --additional-suffix=- "
-	  "--filter=s --suffix-length=- --bytes=- --line-bytes=- --lines=- "
-	  "--number=- --separator=- --numeric-suffixes?- --hex-suffixes?- "
-	  "--elide-empty-files --unbuffered --verbose",
-	  "rw", F_CWD_OUT_ANY, NULL, NULL },
-	{ "sponge", "-a", "w", 0, NULL, NULL },
-	{ "sqlite3", "", "", F_ASK, NULL,
-	  "sqlite3 dot-commands run shell commands and write files" },
-	{ "ssh", "", "", 0, h_ssh, NULL },
-	{ "ssh-agent", "-a=- -E=- -P=- -t=- -c -D -d -k -s -x", "x", F_WRAP, NULL, NULL },
-	{ "ssh-keygen",
-	  "-f=w -t=- -b=- -C=- -N=- -P=- -F=- -R=- -E=- -a=- -Z=- -O=- -s=r "
-	  "-I=- -n=- -V=- -z=- -D=a -w=a -q -y -l -H -o -h -K -L -v -c -p -e -i -m=- "
-	  "-B -A -Y=- -r=- -G=w -M=- -T=-",
-	  "-*", 0, NULL, NULL },
-	{ "start-stop-daemon", "", "", F_ASK, NULL,
-	  "start-stop-daemon runs a command in a syntax not modelled here" },
-	{ "stdbuf", "-i=- -o=- -e=- --input=- --output=- --error=-", "x", F_WRAP, NULL, NULL },
-	{ "strace",
-	  "-o=w --output=w -p!N --attach!N -e=- --expr=- -P=- --trace-path=- -s=- "
-	  "--string-limit=- -u=- --user=- -E=E --env=E -a=- --columns=- -b=- "
-	  "--detach-on=- -I=- --interruptible=- -O=- --summary-sort-by=- -S=- "
-	  "-X=- --const-print-style=- -U=- --summary-columns=- --trace=- "
-	  "--signal=- --status=- --decode-fds?- --absolute-timestamps?- --quiet?- "
-	  "-A -c -C -d -D -f -F -h -i -k -n -q -r -t -T -v -V -w -x -y -Y -z -Z "
-	  "--follow-forks --output-separately --summary-only --summary --syscall-times?- "
-	  "--instruction-pointer --stack-trace --seccomp-bpf --no-abbrev --verbose",
-	  "x", F_WRAP, NULL, NULL },
-	{ "su", "", "", 0, h_su, NULL },
-	{ "su-exec", "", "-x", F_WRAP, NULL, NULL },
-	{ "sudo", "", "", 0, h_sudo, NULL },
-	{ "systemd-run",
-	  "-t -P -G -q -r -d -S!a --shell!a -u=- --unit=- -p=- --property=- "
-	  "-E=- --setenv=- -H=- --host=- -M=- --machine=- --description=- "
-	  "--slice=- --uid=- --gid=- --nice=- --working-directory=C --service-type=- "
-	  "--on-active=- --on-boot=- --on-startup=- --on-unit-active=- "
-	  "--on-unit-inactive=- --on-calendar=- --path-property=- "
-	  "--socket-property=- --timer-property=- --background=- --json=- "
-	  "--capsule=- --user --system --scope --wait --pipe --pty --collect "
-	  "--quiet --remain-after-exit --same-dir --no-block --expand-environment=-",
-	  "x", F_WRAP, NULL, NULL },
-	{ "tac", "-b -r -s=- --before --regex --separator=-", "r*", 0, NULL, NULL },
-	{ "tail",
-	  "-n=- -c=- --lines=- --bytes=- -f -F -q -v -z -s=- --sleep-interval=- "
-	  "--pid=- --max-unchanged-stats=- --follow?- --retry --quiet --silent "
-	  "--verbose --zero-terminated",
-	  "r*", 0, NULL, NULL },
-	{ "tar", "", "", 0, h_tar, NULL },
-	{ "taskset", "-a -c -p!N --all-tasks --cpu-list --pid!N -h!N -V!N", "-x", F_WRAP, NULL,
-	  NULL },
-	{ "tclsh", "-encoding=-", "k", F_STDIN_CODE | F_NOPERMUTE | F_NOCLUSTER, NULL, NULL },
-	{ "tcsh", "", "", 0, h_shell, NULL },
-	{ "tee", "-a -i -p --append --ignore-interrupts --output-error?-", "w*", 0, NULL, NULL },
-	{ "terminator", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "test", "", "-*", 0, h_test, NULL },
-	{ "tilix", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "time",
-	  "-o=w --output=w -f=- --format=- -a -p -q -v --append --portability --quiet "
-	  "--verbose --help!N -V!N --version!N",
-	  "x", F_WRAP, NULL, NULL },
-	{ "timelimit", "-t=- -T=- -s=- -S=- -p -q", "x", F_WRAP, NULL, NULL },
-	{ "timeout",
-	  "-s=- -k=- --signal=- --kill-after=- -v --preserve-status --foreground "
-	  "--verbose --help!N --version!N",
-	  "-x", F_WRAP, NULL, NULL },
-	{ "tini", "-s -v -vv -vvv -w -g -p=- -e=- -l!N -h!N --version!N", "x", F_WRAP, NULL, NULL },
-	{ "tmux", "", "", F_ASK, NULL, "tmux runs commands in a syntax not modelled here" },
-	{ "torify", "", "x", F_WRAP, NULL, NULL },
-	{ "torsocks", "", "", F_ASK, NULL,
-	  "torsocks runs a command in a syntax not modelled here" },
-	{ "touch",
-	  "-d=- --date=- -t=- -r=r --reference=r --time=- -a -c -f -h -m "
-	  "--no-create --no-dereference",
-	  "w*", 0, NULL, NULL },
-	{ "tox", "-c=r -e=- -r -p?- --parallel?- -q -v --workdir=t", "-*", F_LONGANY, NULL, NULL,
-	  "tox.ini pyproject.toml setup.cfg" },
-	{ "toybox", "", "x", F_WRAP, NULL, NULL },
-	{ "trap", "", "", 0, h_trap, NULL },
-	{ "tree",
-	  "-o=w -L=- -P=- -I=- -H=- -T=- --filelimit=- --charset=- --timefmt=- "
-	  "--fromfile?- --sort=- --gitfile=r --infofile=r",
-	  "r*", F_LONGANY, NULL, NULL },
-	{ "true", "", "-*", 0, NULL, NULL },
-	{ "truncate", "-s=- --size=- -r=r --reference=r -c -o --no-create --io-blocks", "w*", 0,
-	  NULL, NULL },
-	{ "ts-node",
-	  "-e=c --eval=c -p=c --print=c -r=c --require=c -i!c --interactive!c -P=r --project=r "
-	  "-v!N --version!N -h!N --help!N",
-	  "k", F_STDIN_CODE | F_LONGANY | F_NOPERMUTE, NULL, NULL },
-	{ "tsc",
-	  "--outDir=t --outFile=w --out=w --declarationDir=t --tsBuildInfoFile=w -p=r "
-	  "--project=r --generateTrace=t --plugins=a -v!N --version!N -h!N --help!N",
-	  "m*", F_LONGANY, NULL, NULL },
-	{ "tsocks", "", "x", F_WRAP, NULL, NULL },
-	{ "tsx",
-	  "-e=c --eval=c -p=c --print=c -r=c --require=c --import=c -i!c --interactive!c "
-	  "--tsconfig=r -v!N --version!N -h!N --help!N",
-	  "k", F_STDIN_CODE | F_LONGANY | F_NOPERMUTE, NULL, NULL },
-	{ "type", "-a -f -p -P -t", "-*", 0, NULL, NULL },
-	{ "typeset", "", "", 0, h_declare, NULL },
-	{ "umask", "-p -S", "-*", 0, NULL, NULL },
-	{ "unalias", "-a", "-*", 0, NULL, NULL },
-	{ "unbuffer", "-p", "x", F_WRAP, NULL, NULL },
-	{ "uniq",
-	  "-f=- -s=- -w=- --skip-fields=- --skip-chars=- --check-chars=- "
-	  "--all-repeated?- --group?- -c -d -D -i -u -z --count --repeated --ignore-case "
-	  "--unique --zero-terminated",
-	  "rw", 0, NULL, NULL },
-	{ "unlink", "", "d", 0, NULL, NULL },
-	{ "unset", "", "", 0, h_varnames, NULL },
-	{ "unshare",
-	  "-m?- -u?- -i?- -n?- -p?- -U?- -C?- -T?- -f -r -c -F -S=- -G=- -R=- -w=- "
-	  "--mount?- --uts?- --ipc?- --net?- --pid?- --user?- --cgroup?- --time?- "
-	  "--fork --map-root-user --map-current-user --kill-child?- --mount-proc?- "
-	  "--propagation=- --setgroups=- --setuid=- --setgid=- --root=- --wd=- "
-	  "--map-user=- --map-group=- --map-users=- --map-groups=- --load-interp=- "
-	  "--keep-caps --monotonic=- --boottime=-",
-	  "x", F_WRAP, NULL, R_NO_CMD_SHELL },
-	{ "unxz", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R", "d*", 0, NULL,
-	  NULL },
-	{ "unzip", "", "", 0, h_unzip, NULL },
-	{ "unzstd", "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -o=w", "d*", 0, NULL,
-	  NULL },
-	{ "urxvt", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "uudecode", "", "", F_ASK, NULL, "uudecode writes the file its input names" },
-	{ "uv",
-	  "--directory=C --project=C -q --quiet -v --verbose --offline --no-cache -n "
-	  "--cache-dir=t --color=- --native-tls --config-file=a --no-config --python=- -p=- "
-	  "--managed-python --no-managed-python -V!N --version!N -h!N --help!N",
-	  "", 0, h_sub, NULL, "pyproject.toml uv.toml" },
-	{ "uvx",
-	  "--from=- --with=- -w=- --python=- -p=- --isolated --offline -q --quiet -v --verbose "
-	  "--no-cache --with-editable=- --with-requirements=r",
-	  "x", F_WRAP, NULL, NULL },
-	{ "uxterm", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "valgrind",
-	  "--log-file=w --xml-file=w --log-socket=- --xml-socket=- "
-	  "--suppressions=r --vgdb?- --vgdb-prefix=- --db-command=a "
-	  "--input-fd=- -q -v -d -s -h --help --version --quiet --verbose",
-	  "x", F_WRAP | F_LONGANY, NULL, NULL },
-	{ "vi",
-	  "-c=c --cmd=c -S=c -s=c -u=c -U=c -i=- -w=w -W=w +*!c -e!c -E!c -es!c -Es!c "
-	  "-T=- -R -Z -d -b -n -N -M -m -r -L -o?- -O?- -p?- -V?- -D -h!N --version!N "
-	  "--clean --noplugin",
-	  "w*", F_NOCLUSTER, NULL, NULL },
-	{ "view", "-c=c --cmd=c -S=c -s=c -u=c -i=- -w=w -W=w +*!c -e!c -E!c", "r*", F_NOCLUSTER,
-	  NULL, NULL },
-	{ "vim",
-	  "-c=c --cmd=c -S=c -s=c -u=c -U=c -i=- -w=w -W=w +*!c -e!c -E!c -es!c -Es!c "
-	  "-T=- -R -Z -d -b -n -N -M -m -r -L -o?- -O?- -p?- -V?- -D -h!N --version!N "
-	  "--clean --noplugin --not-a-term --ttyfail --remote*!a --servername=- "
-	  "--startuptime=w",
-	  "w*", F_NOCLUSTER, NULL, NULL },
-	{ "vimdiff", "-c=c --cmd=c -S=c -s=c -u=c +*!c", "w*", F_NOCLUSTER, NULL, NULL },
-	{ "vipe", "", "", F_ASK, NULL, "vipe runs an editor" },
-	{ "wait", "", "", 0, h_varnames, NULL },
-	{ "watch", "", "", 0, h_watch, NULL },
-	{ "wc",
-	  "--files0-from=r -c -m -l -L -w --bytes --chars --lines --words "
-	  "--max-line-length --total=-",
-	  "r*", 0, NULL, NULL },
-	{ "wezterm", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "wget",
-	  "-O=w --output-document=w -o=w --output-file=w -a=w --append-output=w "
-	  "-P=t --directory-prefix=t -i=r --input-file=r --post-file=r --body-file=r "
-	  "-e=a --execute=a --config=a --load-cookies=r --save-cookies=w "
-	  "--ca-certificate=r --certificate=r --private-key=r --warc-file=w "
-	  "--rejected-log=w -U=- --user-agent=- --header=- --post-data=- --method=- "
-	  "--body-data=- -t=- --tries=- -T=- --timeout=- -w=- --wait=- -Q=- "
-	  "--quota=- -l=- --level=- -A=- --accept=- -R=- --reject=- -D=- "
-	  "--domains=- --user=- --password=- -B=- --base=- --limit-rate=- "
-	  "-h!N --help!N -V!N --version!N -q -v -n=- -c -N -S -r -k -K -p -x --spider",
-	  "-*", F_LONGANY | F_CWD_OUT, NULL, NULL },
-	{ "which", "-a -s", "-*", 0, NULL, NULL },
-	{ "wish", "-encoding=-", "k", F_STDIN_CODE | F_NOPERMUTE | F_NOCLUSTER, NULL, NULL },
-	{ "www-browser", "", "", F_ASK, NULL, "it opens a browser" },
-	{ "x-terminal-emulator", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "x-www-browser", "", "", F_ASK, NULL, "it opens a browser" },
-	{ "xargs", "", "", 0, h_xargs, NULL },
-	{ "xdg-open", "", "", F_ASK, NULL,
-	  "it opens files with programs of the desktop's choosing" },
-	{ "xfce4-terminal", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "xonsh", "", "", F_ASK, NULL, "a shell whose syntax this analysis does not model" },
-	{ "xterm", "", "", F_ASK, NULL, R_TERMINAL },
-	{ "xvfb-run",
-	  "-a -d -l -h -e=w --error-file=w -f=- --auth-file=- -n=- --server-num=- "
-	  "-p=- --xauth-protocol=- -s=- --server-args=- -w=- --wait=- "
-	  "--auto-servernum --listen-tcp --help",
-	  "x", F_WRAP, NULL, NULL },
-	{ "xxd",
-	  "-l=- -s=- -c=- -g=- -o=- -n=- -C -E -e -i -p -ps -postscript -plain -u -b "
-	  "-bits -r -revert -d -R=-",
-	  "rw", F_NOCLUSTER, NULL, NULL },
-	{ "xz",
-	  "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -S=- --suffix=- "
-	  "-T=- --threads=- -F=- --format=- -C=- --check=- --files=r --files0=r",
-	  "d*", 0, NULL, NULL },
-	{ "yarn",
-	  "--cwd=C -s --silent --verbose --offline --frozen-lockfile --immutable -v!N "
-	  "--version!N -h!N --help!N",
-	  "", 0, h_sub, NULL, NPM_CONF },
-	{ "yash", "", "", 0, h_shell, NULL },
-	{ "yq",
-	  "-i!W --inplace!W -s!a --split-exp=a --from-file=r -I=- --indent=- -o=- "
-	  "--output-format=- -p=- --input-format=- -e --exit-status -n --null-input -r "
-	  "--unwrapScalar -P --prettyPrint -C -M --colors --no-colors -N --no-doc -0 "
-	  "--nul-output --header-preprocess --front-matter=- --expression=-",
-	  "-m*", F_LONGANY, NULL, NULL },
-	{ "zip",
-	  "-T!- --test!- -TT=s --unzip-command=s -m!a --move!a -d!a --delete!a -x=- "
-	  "-i=- -b=t -n=- -P=- -O=w --output-file=w -@ -r -j -q -v -9 -0 -1 -u -f -y",
-	  "wr*", F_NOCLUSTER, NULL, NULL },
-	{ "zsh", "", "", 0, h_shell, NULL },
-	{ "zstd",
-	  "-c!R --stdout!R -k!R --keep!R -t!R --test!R -l!R --list!R -o=w --rm!a "
-	  "-T?- -D=r --patch-from=r --format=-",
-	  "r*", F_LONGANY, NULL, NULL },
+#define SH_PT_DEF "shell_progs.def"
+#define SH_PT_NAME progs
+#include "shell_prog_rows.h"
+
+static const handler_fn sh_handlers[] = {
+	NULL,
+#define HX(h) h,
+#include "shell_handlers.def"
+#undef HX
 };
+
+static void prog_of_row(const struct prog_row *r, const void *blob, struct prog *out)
+{
+	*out = (struct prog){
+		.name = sh_str(blob, r->name),
+		.opts = sh_str(blob, r->opts),
+		.operands = sh_str(blob, r->operands),
+		.flags = r->flags,
+		.handler = r->handler < sizeof(sh_handlers) / sizeof(sh_handlers[0])
+				   ? sh_handlers[r->handler]
+				   : NULL,
+		.reason = sh_str(blob, r->reason),
+		.conf = sh_str(blob, r->conf),
+	};
+}
 
 bool sh_table_sorted(void)
 {
 	for (size_t k = 1; k < sizeof(progs) / sizeof(progs[0]); k++)
-		if (strcmp(progs[k - 1].name, progs[k].name) >= 0)
+		if (strcmp(sh_str(&progs_str, progs[k - 1].name),
+			   sh_str(&progs_str, progs[k].name)) >= 0)
 			return false;
 	for (size_t k = 1; k < sizeof(git_subs) / sizeof(git_subs[0]); k++)
-		if (strcmp(git_subs[k - 1].name, git_subs[k].name) >= 0)
+		if (strcmp(sh_str(&git_subs_str, git_subs[k - 1].name),
+			   sh_str(&git_subs_str, git_subs[k].name)) >= 0)
 			return false;
 	for (size_t k = 1; k < sizeof(subs) / sizeof(subs[0]); k++)
-		if (sub_cmp(&subs[k], subs[k - 1].prog, subs[k - 1].name) >= 0)
+		if (sub_cmp(&subs[k], sh_str(&subs_str, subs[k - 1].prog),
+			    sh_str(&subs_str, subs[k - 1].name)) >= 0)
 			return false;
 	return true;
 }
 
-static const struct prog *prog_find(const char *name)
+/* The entry of the program name, into *out; NULL when there is none. */
+static const struct prog *prog_find(const char *name, struct prog *out)
 {
 	size_t lo = 0, hi = sizeof(progs) / sizeof(progs[0]);
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(name, progs[mid].name);
-		if (c == 0)
-			return &progs[mid];
+		int c = strcmp(name, sh_str(&progs_str, progs[mid].name));
+		if (c == 0) {
+			prog_of_row(&progs[mid], &progs_str, out);
+			return out;
+		}
 		if (c < 0)
 			hi = mid;
 		else
@@ -5169,9 +4006,9 @@ static const struct prog *prog_find(const char *name)
 }
 
 /* Aliases: versioned interpreters and compilers share an entry. */
-static const struct prog *prog_lookup(const char *b)
+static const struct prog *prog_lookup(const char *b, struct prog *out)
 {
-	const struct prog *p = prog_find(b);
+	const struct prog *p = prog_find(b, out);
 	if (p)
 		return p;
 	/* python3.11, perl5.36, pip3 … */
@@ -5182,7 +4019,7 @@ static const struct prog *prog_lookup(const char *b)
 		char base[32];
 		memcpy(base, b, n);
 		base[n] = '\0';
-		return prog_find(base);
+		return prog_find(base, out);
 	}
 	return NULL;
 }
@@ -5218,7 +4055,8 @@ int sh_table_effects(struct sh_arena *a, const struct lf_shell_word *argv, size_
 {
 	struct tc t = { .a = a, .argv = argv, .argc = argc, .out = out };
 	const char *b = sh_base_name(argv[0].text);
-	const struct prog *p = prog_lookup(b);
+	struct prog entry;
+	const struct prog *p = prog_lookup(b, &entry);
 
 	if (strchr(argv[0].text, '/') && prog_by_descriptor(argv[0].text))
 		eff_reason(&t, "a program named by a file of /proc or a descriptor, not known from "

@@ -376,14 +376,55 @@ static char *target_joined(const char *target, size_t n, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *joined = NULL;
+	size_t dlen;
 
 	if (n == 0 || n >= PATH_MAX || !slash) {
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
+	dlen = (size_t)(slash - path);
+	if (target[0] != '/') {
+		/* The leading "." and ".." of a relative target, taken from
+		 * the link's directory as realpath(3) takes them: that
+		 * directory is canonical (every caller's contract), so its
+		 * parent is its path less the last name ("/.." is "/").
+		 * Those after a name stay, for realpath's own answer: the
+		 * name may be a link. A Debian /etc holds ~100 links such as
+		 * "../conf.avail/x", each of which cost realpath a readlink
+		 * per component. */
+		for (;;) {
+			size_t c = 0;
+
+			if (n >= 2 && target[0] == '.' && target[1] == '.' &&
+			    (n == 2 || target[2] == '/')) {
+				while (dlen > 0 && path[dlen - 1] != '/')
+					dlen--;
+				if (dlen > 0)
+					dlen--; /* the slash before the name */
+				c = 2;
+			} else if (target[0] == '.' && (n == 1 || target[1] == '/')) {
+				c = 1;
+			} else {
+				break;
+			}
+			while (c < n && target[c] == '/')
+				c++;
+			target += c;
+			n -= c;
+			if (n == 0)
+				break;
+		}
+		if (n == 0) {
+			/* The target named a directory above: that one. */
+			joined = dlen ? strndup(path, dlen) : strdup("/");
+			if (!joined)
+				errno = ENOMEM;
+			return joined;
+		}
+	}
 	if (target[0] == '/')
 		joined = strndup(target, n);
-	else if (asprintf(&joined, "%.*s/%.*s", (int)(slash - path), path, (int)n, target) < 0)
+	else if (asprintf(&joined, "%.*s/%.*s", (int)dlen, path, (int)n, target) < 0)
 		joined = NULL;
 	if (!joined)
 		errno = ENOMEM;

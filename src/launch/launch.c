@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -265,18 +267,95 @@ CHILD static int child_drop_caps(unsigned last_cap, uint64_t keep)
 	return 0;
 }
 
+CHILD int lf_sigcgt_parse(const char *status, uint64_t *set)
+{
+	static const char key[] = "\nSigCgt:";
+	uint64_t v = 0;
+	size_t digits = 0;
+	const char *p = status;
+
+	/* The first line is "Name:", never this one: a match starts at a
+	 * newline. A name holding "\nSigCgt:" is escaped by the kernel. */
+	for (;; p++) {
+		if (!*p)
+			return -EINVAL;
+		if (*p == '\n' && !strncmp(p, key, sizeof(key) - 1))
+			break;
+	}
+	p += sizeof(key) - 1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (; digits <= 16; p++, digits++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (*p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		v = v << 4 | d;
+	}
+	if (digits == 0 || digits > 16 || *p != '\n')
+		return -EINVAL;
+	*set = v;
+	return 0;
+}
+
+/* The signals a handler catches in the child's own copy of the
+ * dispositions, read from its /proc/self/status once /proc is seen to be
+ * the proc file system (a file put in its place would name fewer).
+ * False when it cannot be read: the caller then asks about every
+ * signal. No signal arrives meanwhile: all are blocked. */
+CHILD static bool child_caught_signals(uint64_t *set)
+{
+	char buf[4096];
+	struct statfs fs;
+	size_t n = 0;
+	long r = 0;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/status",
+			      O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return false;
+	if (fstatfs(fd, &fs) < 0 || fs.f_type != PROC_SUPER_MAGIC) {
+		syscall(SYS_close, fd);
+		return false;
+	}
+	while (n < sizeof(buf) - 1) {
+		r = syscall(SYS_read, fd, buf + n, sizeof(buf) - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	syscall(SYS_close, fd);
+	buf[n] = '\0';
+	return r >= 0 && lf_sigcgt_parse(buf, set) == 0;
+}
+
 /* Back to the default disposition for every signal a handler of the
  * caller catches (ignored ones stay ignored, as across exec): the child
  * shares the caller's memory, so a handler of the caller must not run
  * here. Its own copy of the dispositions (no CLONE_SIGHAND) changes.
+ * Only the signals the kernel counts as caught are asked about (one read
+ * of /proc/self/status instead of 64 sigaction calls, ~100 us a launch
+ * on the development VM); every one when that cannot be read.
  * libc's sigaction, as posix_spawn's child uses it: the kernel's struct
  * differs between architectures. */
 CHILD static int child_reset_signals(void)
 {
+	uint64_t caught = ~(uint64_t)0;
+
+	if (!child_caught_signals(&caught))
+		caught = ~(uint64_t)0;
 	for (int sig = 1; sig < _NSIG; sig++) {
 		struct sigaction sa;
 
 		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (sig <= 64 && !(caught >> (sig - 1) & 1))
 			continue;
 		if (sigaction(sig, NULL, &sa) < 0 || sa.sa_handler == SIG_IGN ||
 		    sa.sa_handler == SIG_DFL)

@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "landfence.h"
@@ -45,6 +46,16 @@ enum lf_launch_stage {
 };
 
 const char *lf_launch_stage_name(enum lf_launch_stage stage);
+
+/* The signals whose disposition is a handler, as the kernel reports them
+ * on the "SigCgt:" line of /proc/PID/status (status: that file's text,
+ * NUL-terminated; the kernel's collect_sigign_sigcatch() sets a bit for
+ * each action that is neither SIG_DFL nor SIG_IGN): *set gets bit sig - 1
+ * for signal sig. The child reads its own line to restore only those
+ * signals before the exec. Returns 0, or -EINVAL when the line is missing
+ * or is not 1 to 16 hexadecimal digits ended by a newline (*set is then
+ * left as it was). Async-signal-safe: the child calls it. */
+int lf_sigcgt_parse(const char *status, uint64_t *set);
 
 /* Searches for the program name as execvp does, in the parent: a name with
  * a '/' is taken as is; otherwise each element of path_env (a

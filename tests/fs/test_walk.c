@@ -775,11 +775,16 @@ static void test_realpath_memo_near_max(void **state)
  * what the first proved): relative and absolute targets, chains through
  * another directory of links (as /etc/alternatives), "..", a dangling
  * link, a loop, a chain longer than realpath follows, a link to a
- * directory and one whose target is not a link any more. */
+ * directory and one whose target is not a link any more; leading "." and
+ * ".." (taken from the link's directory: to it, its parent, past "/"),
+ * doubled slashes, a name of three dots, a trailing slash after a file,
+ * and ".." after a link or a name in the middle (realpath's answer). */
 static void test_realpath_link_memo(void **state)
 {
 	static const char *const links[] = {
-		"rel", "abs", "chain", "dotdot", "dang", "loop1", "todir", "deep", "long0",
+		"rel",	 "abs",	  "chain", "dotdot", "dang",  "loop1",	"todir",
+		"deep",	 "long0", "dot",   "up",     "upsl",  "toroot", "dbl",
+		"dotup", "dots3", "trail", "uplink", "upmid",
 	};
 	struct lf_realpath_memo memo = { 0 };
 	char p[PATH_MAX + 64], dir[PATH_MAX];
@@ -795,7 +800,12 @@ static void test_realpath_link_memo(void **state)
 	   "ln -s ../usr/share/x todir && ln -s ../alt/d1 deep && ln -s d2 ../alt/d1 && "
 	   "ln -s ../usr/share/x/y/f ../alt/d2 && "
 	   "i=0; while [ $i -lt 45 ]; do ln -s long$((i+1)) long$i; i=$((i+1)); done; "
-	   "touch long45",
+	   "touch long45 && mkdir ... && touch .../f && ln -s ./long45 dot && ln -s .. up && "
+	   "ln -s ../ upsl && ln -s ../../../../../../../../../../../../.. toroot && "
+	   "ln -s ..//usr/share//x/y/f dbl && ln -s ./.././usr/share/x/y/f dotup && "
+	   "ln -s .../f dots3 && ln -s ../usr/share/x/y/f/ trail && "
+	   "ln -s ../alt/tox/../y/f uplink && ln -s ../usr/share/x/y ../alt/tox && "
+	   "ln -s ../usr/../usr/share/x/y/f upmid",
 	   base, base, base, base, base, base, base);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(fd >= 0);

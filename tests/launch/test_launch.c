@@ -454,6 +454,62 @@ static void test_spawn_hardening(void **state)
 	assert_int_equal(lf_exit_status_wait(st), 0);
 }
 
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* The child restores only the signals the kernel reports as caught
+ * (SigCgt): the line is read as the kernel writes it, malformed lines
+ * are refused (the child then asks about every signal), and the report
+ * names exactly the handlers installed here, ignored signals not. */
+static void test_sigcgt(void **state)
+{
+	static const struct {
+		const char *text;
+		int r;
+		uint64_t set;
+	} cases[] = {
+		{ "Name:\tsh\nSigIgn:\t0000000000000004\nSigCgt:\t0000000000010002\n", 0, 0x10002 },
+		{ "Name:\tx\nSigCgt:\tffffffffffffffff\nCapInh:\t0\n", 0, ~(uint64_t)0 },
+		{ "Name:\tx\nSigCgt: 1\n", 0, 1 },
+		{ "Name:\tx\nSigCgt:\t0\n", 0, 0 },
+		{ "Name:\tx\nSigCgt:\t00000000000000000\n", -EINVAL, 0 }, /* 17 digits */
+		{ "Name:\tx\nSigCgt:\t\n", -EINVAL, 0 },
+		{ "Name:\tx\nSigCgt:\t12g4\n", -EINVAL, 0 },
+		{ "Name:\tx\nSigCgt:\t1234", -EINVAL, 0 }, /* cut short */
+		{ "Name:\tx\nSigBlk:\t0000000000000002\n", -EINVAL, 0 },
+		{ "SigCgt:\t1\n", -EINVAL, 0 }, /* not at a line's start */
+		{ "", -EINVAL, 0 },
+	};
+	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN }, old[3];
+	char buf[8192];
+	uint64_t set = 7;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got = 0x5a;
+
+		assert_int_equal(lf_sigcgt_parse(cases[i].text, &got), cases[i].r);
+		assert_true(got == (cases[i].r == 0 ? cases[i].set : 0x5a));
+	}
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old[0]), 0);
+	assert_int_equal(sigaction(SIGRTMIN + 3, &sa, &old[1]), 0);
+	assert_int_equal(sigaction(SIGUSR2, &ign, &old[2]), 0);
+	assert_true(lf_proc_read("/proc/self/status", buf, sizeof(buf)) > 0);
+	assert_int_equal(lf_sigcgt_parse(buf, &set), 0);
+	assert_int_equal(sigaction(SIGUSR1, &old[0], NULL), 0);
+	assert_int_equal(sigaction(SIGRTMIN + 3, &old[1], NULL), 0);
+	assert_int_equal(sigaction(SIGUSR2, &old[2], NULL), 0);
+	assert_true(set >> (SIGUSR1 - 1) & 1);
+	assert_true(set >> (SIGRTMIN + 3 - 1) & 1);
+	assert_false(set >> (SIGUSR2 - 1) & 1);
+	assert_false(set >> (SIGTERM - 1) & 1);
+}
+
 /* A failure before exec is reported with its step through the pipe, and
  * the program never runs. */
 static void test_spawn_failures(void **state)
@@ -904,6 +960,7 @@ int main(void)
 		cmocka_unit_test(test_rundir),
 		cmocka_unit_test(test_spawn_status),
 		cmocka_unit_test(test_spawn_hardening),
+		cmocka_unit_test(test_sigcgt),
 		cmocka_unit_test(test_spawn_failures),
 		cmocka_unit_test(test_spawn_forward),
 		cmocka_unit_test(test_spawn_sandbox),

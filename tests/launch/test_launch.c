@@ -506,8 +506,10 @@ static void test_sigcgt(void **state)
 	assert_int_equal(sigaction(SIGUSR2, &old[2], NULL), 0);
 	assert_true(set >> (SIGUSR1 - 1) & 1);
 	assert_true(set >> (SIGRTMIN + 3 - 1) & 1);
+	/* An ignored signal is not caught. (A signal left at its default
+	 * is not asserted: under valgrind the kernel reports valgrind's own
+	 * handlers, which catch those.) */
 	assert_false(set >> (SIGUSR2 - 1) & 1);
-	assert_false(set >> (SIGTERM - 1) & 1);
 }
 
 /* A failure before exec is reported with its step through the pipe, and

@@ -357,6 +357,7 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 		lo.ns = &c->ns;
 	}
 	r = lf_launch_spawn(&lo, &c->launch, &c->failure);
+	lf_ns_nobody_reap();
 	if (r < 0) {
 		if (c->failure.stage == LF_STAGE_NAMESPACE) {
 			ns_failure(c, -r, diag);

@@ -100,7 +100,9 @@ int lf_ns_nobody_userns(void);
  * caller's work): blocks until it has exited, which it does once made.
  * Through its pidfd: a child someone else reaped (waitpid(-1)) is not
  * mistaken for another process of the same pid. Callers: the launch,
- * once the program is started, and the namespace probe. */
+ * before it makes the program's process (no program ever sees the
+ * member, even as a zombie, whose /proc/PID/uid_map names the id), the
+ * namespace probe, and lf_child_free. */
 void lf_ns_nobody_reap(void);
 
 /* One mount step. */

@@ -366,7 +366,7 @@ static int maps_write(pid_t pid, const char *name)
  * thread's, fork's and vfork's, it gets a copy of our memory instead. */
 static int nobody_member(void *arg)
 {
-	const int *p = arg;
+	const int *p = arg; /* static: the maker does not wait for us */
 	char c;
 
 	syscall(SYS_close, p[1]);
@@ -396,9 +396,12 @@ static void nobody_reap(void)
 
 static int nobody_userns_make(void)
 {
-	/* Used once per process (under nobody_lock), by one child at a time. */
+	/* Used once per process (under nobody_lock), by one child at a time;
+	 * static, as the pipe's descriptors the child reads, for the maker
+	 * returns before the child has ended (or even run). */
 	static char stack[16 * 1024] __attribute__((aligned(64)));
-	int p[2], fd = -1, r = 0, st, pidfd = -1;
+	static int p[2];
+	int fd = -1, r = 0, st, pidfd = -1;
 	sigset_t all, saved;
 	char path[64];
 	pid_t pid;

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <string.h>
@@ -52,13 +53,19 @@ static const char policy_text[] =
 	"{\"effect\":\"ask\",\"glob\":\"npm run *\"},"
 	"{\"effect\":\"allow\",\"exact\":\"make test\"}]}]}\n";
 
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) == 0 ? 0 : -1;
+}
+
+/* The hook writes below the configuration directory too (its cache of
+ * the namespace probe's answer): the whole tree goes. */
 static void cleanup(void)
 {
-	unlink(policy);
-	rmdir(dotgit);
-	rmdir(proj);
-	rmdir(config);
-	rmdir(base);
+	if (nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		perror(base);
 }
 
 static void setup(void)

@@ -893,9 +893,14 @@ struct lf_child;
 
 /* Prepares a launch of argv (argv[0] is searched in PATH as execvp does)
  * under the sandbox value of e and plan. Nothing runs; the missing places
- * the value makes for a launch are made (LF_SANDBOX_PREPARE). The environment is
- * this process's, scrubbed as the value says, TMPDIR pointing at a fresh
- * private directory.
+ * the value makes for a launch are made (LF_SANDBOX_PREPARE). When the
+ * value sees /etc as others do (root, a mount namespace), the user
+ * namespace of that id-mapped mount is made too (once per process), by a
+ * short-lived child of this process that lf_child_start (before the
+ * program's process) or lf_child_free reaps through its pidfd; a caller's
+ * waitpid(-1) may reap it first, harmlessly (doc/landlock.md, "/etc as
+ * one rule"). The environment is this process's, scrubbed as the value
+ * says, TMPDIR pointing at a fresh private directory.
  * Returns 0 and *out (free with lf_child_free), or:
  *   -ENOENT      the program was not found (exit status 127)
  *   -EACCES      the program is not an executable file (126)

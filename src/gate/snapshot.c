@@ -608,12 +608,14 @@ int lf_snapshot_take(const struct lf_sandbox *sb, struct lf_snapshot **out)
 		 * be news: the place itself is compared. */
 		b->deep = !lf_protect_row_watch_only(pr->entry);
 	}
+	/* The project root first: snap_take answers the watched places
+	 * missing from its listing without a look at each. */
+	if (r == 0)
+		r = gitdirs_take(s, sb);
 	if (r == 0)
 		r = config_take(s, sb->config_dir);
 	if (r == 0)
 		r = snap_take(s, &s->items, &s->incomplete);
-	if (r == 0)
-		r = gitdirs_take(s, sb);
 	if (r < 0) {
 		lf_snapshot_free(s);
 		return r;

@@ -366,7 +366,7 @@ static int maps_write(pid_t pid, const char *name)
  * thread's, fork's and vfork's, it gets a copy of our memory instead. */
 static int nobody_member(void *arg)
 {
-	const int *p = arg;
+	const int *p = arg; /* static: the maker does not wait for us */
 	char c;
 
 	syscall(SYS_close, p[1]);
@@ -374,11 +374,34 @@ static int nobody_member(void *arg)
 	return 0;
 }
 
+/* The helper's descriptor (CLONE_PIDFD) while it is not reaped, else -1:
+ * it ends on its own once the pipe's write end is closed, and is reaped
+ * later (lf_ns_nobody_reap) instead of being waited for here. */
+static int nobody_pidfd = -1;
+
+/* Reaps the helper through its descriptor: never another process that
+ * took its pid once someone else reaped it (waitpid(-1) of a subreaper,
+ * lf_orphans_kill), which leaves waitid ECHILD. */
+static void nobody_reap(void)
+{
+	siginfo_t si;
+
+	if (nobody_pidfd < 0)
+		return;
+	while (waitid(P_PIDFD, (id_t)nobody_pidfd, &si, WEXITED | __WALL) < 0 && errno == EINTR)
+		;
+	close(nobody_pidfd);
+	nobody_pidfd = -1;
+}
+
 static int nobody_userns_make(void)
 {
-	/* Used once per process (under nobody_lock), by one child at a time. */
+	/* Used once per process (under nobody_lock), by one child at a time;
+	 * static, as the pipe's descriptors the child reads, for the maker
+	 * returns before the child has ended (or even run). */
 	static char stack[16 * 1024] __attribute__((aligned(64)));
-	int p[2], fd = -1, r = 0, st;
+	static int p[2];
+	int fd = -1, r = 0, st, pidfd = -1;
 	sigset_t all, saved;
 	char path[64];
 	pid_t pid;
@@ -388,8 +411,10 @@ static int nobody_userns_make(void)
 	/* No handler of ours may run in the child. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	/* Valgrind runs no CLONE_PIDFD: waited for at once there. */
 	pid = clone(nobody_member, stack + sizeof(stack),
-		    CLONE_NEWUSER | (RUNNING_ON_VALGRIND ? 0 : CLONE_VM) | SIGCHLD, p);
+		    CLONE_NEWUSER | (RUNNING_ON_VALGRIND ? 0 : CLONE_VM | CLONE_PIDFD) | SIGCHLD, p,
+		    &pidfd);
 	if (pid < 0)
 		r = -errno;
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
@@ -401,12 +426,17 @@ static int nobody_userns_make(void)
 			r = -errno;
 	}
 	close(p[1]);
-	if (pid > 0)
+	if (pid > 0 && pidfd >= 0) {
+		/* The child's exit and the reaping overlap the launch's own
+		 * work; the pipe it reads is closed in it by its own exit. */
+		nobody_pidfd = pidfd; /* close-on-exec, as CLONE_PIDFD makes it */
+	} else if (pid > 0) {
 		while (waitpid(pid, &st, __WALL) < 0)
 			if (errno != EINTR) {
 				r = r ?: -errno;
 				break;
 			}
+	}
 	close(p[0]);
 	if (r < 0 && fd >= 0) {
 		close(fd);
@@ -433,6 +463,13 @@ int lf_ns_nobody_userns(void)
 	r = nobody_fd >= 0 ? nobody_fd : nobody_err;
 	pthread_mutex_unlock(&nobody_lock);
 	return r;
+}
+
+void lf_ns_nobody_reap(void)
+{
+	pthread_mutex_lock(&nobody_lock);
+	nobody_reap();
+	pthread_mutex_unlock(&nobody_lock);
 }
 
 /* Whether path (and every mount below it) can be cloned and id-mapped
@@ -488,6 +525,7 @@ int lf_ns_probe_run(struct lf_ns_probe *out)
 	/* Root without a user namespace: /etc seen as others see it, if
 	 * its file systems allow an id-mapped mount. */
 	out->others = out->available && !out->user && idmap_try("/etc") == 0;
+	lf_ns_nobody_reap();
 	if (!out->available)
 		snprintf(out->failed, sizeof(out->failed), "%s: %s",
 			 lf_ns_step_name((enum lf_ns_step)a.step), strerror(a.err));

@@ -95,6 +95,15 @@ ssize_t lf_proc_read(const char *path, char *buf, size_t size);
  * getrandom, writing /proc/PID/uid_map and gid_map, opening
  * /proc/PID/ns/user. */
 int lf_ns_nobody_userns(void);
+/* Reaps the short-lived child of lf_ns_nobody_userns() if it is not yet
+ * (it is not waited for when it is made, so that its exit overlaps the
+ * caller's work): blocks until it has exited, which it does once made.
+ * Through its pidfd: a child someone else reaped (waitpid(-1)) is not
+ * mistaken for another process of the same pid. Callers: the launch,
+ * before it makes the program's process (no program ever sees the
+ * member, even as a zombie, whose /proc/PID/uid_map names the id), the
+ * namespace probe, and lf_child_free. */
+void lf_ns_nobody_reap(void);
 
 /* One mount step. */
 enum lf_mount_kind {

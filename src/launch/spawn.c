@@ -45,10 +45,20 @@ static bool uses_ns(const struct lf_sandbox *sb)
 	return sb->ns.available && sb->ns.nmounts > 0;
 }
 
+/* Whether a bind of sb is id-mapped (lf_ns_plan_build: LF_MOUNT_ATTRS_OTHERS). */
+static bool sb_idmaps(const struct lf_sandbox *sb)
+{
+	for (size_t i = 0; i < sb->nbinds; i++)
+		if (sb->binds[i].others)
+			return true;
+	return false;
+}
+
 void lf_child_free(struct lf_child *c)
 {
 	if (!c)
 		return;
+	lf_ns_nobody_reap(); /* a child never started */
 	if (c->started && !c->launch.waited) {
 		kill(c->launch.pid, SIGKILL);
 		lf_launch_wait(&c->launch, NULL);
@@ -277,6 +287,11 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 		r = own_error(r);
 		goto fail;
 	}
+	/* The user namespace an id-mapped bind needs is made now, so that
+	 * its member's exit overlaps the ruleset, the filter and the
+	 * snapshot; its error, if any, is lf_ns_plan_build's to report. */
+	if (uses_ns(c->sb) && sb_idmaps(c->sb))
+		(void)lf_ns_nobody_userns();
 	r = lf_sandbox_ruleset_fd(c->sb, &c->ruleset_fd, diag);
 	if (r < 0) {
 		r = own_error(r);
@@ -356,6 +371,10 @@ int lf_child_start(struct lf_child *c, struct lf_diag *diag)
 		}
 		lo.ns = &c->ns;
 	}
+	/* The id-mapping namespace's only member has exited by now (it
+	 * was made in lf_child_new): reaped before the program can look for
+	 * it in /proc. */
+	lf_ns_nobody_reap();
 	r = lf_launch_spawn(&lo, &c->launch, &c->failure);
 	if (r < 0) {
 		if (c->failure.stage == LF_STAGE_NAMESPACE) {

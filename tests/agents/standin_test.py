@@ -74,7 +74,11 @@ def user(text):
 
 
 def main():
-    log_path = os.path.join(tempfile.mkdtemp(prefix="lf-standin."), "log")
+    with tempfile.TemporaryDirectory(prefix="lf-standin.") as tmp:
+        return check_standin(os.path.join(tmp, "log"))
+
+
+def check_standin(log_path):
     server = anthropic_standin.StandIn(TURNS, log_path).start()
     conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1])
     first = {"model": "m", "max_tokens": 100, "stream": True,

@@ -45,15 +45,6 @@ static bool uses_ns(const struct lf_sandbox *sb)
 	return sb->ns.available && sb->ns.nmounts > 0;
 }
 
-/* Whether a bind of sb is id-mapped (lf_ns_plan_build: LF_MOUNT_ATTRS_OTHERS). */
-static bool sb_idmaps(const struct lf_sandbox *sb)
-{
-	for (size_t i = 0; i < sb->nbinds; i++)
-		if (sb->binds[i].others)
-			return true;
-	return false;
-}
-
 void lf_child_free(struct lf_child *c)
 {
 	if (!c)
@@ -290,7 +281,7 @@ int lf_child_new(const struct lf_effective *e, const struct lf_plan *plan,
 	/* The user namespace an id-mapped bind needs is made now, so that
 	 * its member's exit overlaps the ruleset, the filter and the
 	 * snapshot; its error, if any, is lf_ns_plan_build's to report. */
-	if (uses_ns(c->sb) && sb_idmaps(c->sb))
+	if (uses_ns(c->sb) && c->sb->ns.others) /* its bind is id-mapped */
 		(void)lf_ns_nobody_userns();
 	r = lf_sandbox_ruleset_fd(c->sb, &c->ruleset_fd, diag);
 	if (r < 0) {

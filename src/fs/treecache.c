@@ -708,7 +708,14 @@ static void *prestat_run(void *arg)
  * thread is joined before the search. Anything that fails leaves s->pre
  * NULL: the search looks at each directory itself. Each look is the one
  * the search would make, a little earlier: what a directory held when it
- * was looked at, as before. */
+ * was looked at, as before.
+ *
+ * The thread may run on any processor this one may, but the one this
+ * thread is on: a scheduler that packs a process's threads onto one
+ * processor (virtual machines' do, to spare the host) would otherwise
+ * run both halves one after the other, and the thread would cost more
+ * than it saves (bench/README.md, "Seventeenth round"). Only the thread's
+ * own affinity is set; this one's is left as it is. */
 static void prestat(struct search *s)
 {
 	struct prestat_work w = { .s = s };
@@ -716,7 +723,7 @@ static void prestat(struct search *s)
 	pthread_attr_t attr;
 	pthread_t t;
 	cpu_set_t cpus;
-	int r;
+	int r, self;
 
 	if (s->old.n < PRESTAT_MIN || sched_getaffinity(0, sizeof(cpus), &cpus) != 0 ||
 	    CPU_COUNT(&cpus) < 2 || !(w.pre = malloc(s->old.n * sizeof(*w.pre))))
@@ -725,6 +732,12 @@ static void prestat(struct search *s)
 	if (pthread_attr_init(&attr) != 0) {
 		free(w.pre);
 		return;
+	}
+	self = sched_getcpu();
+	if (self >= 0 && self < CPU_SETSIZE && CPU_ISSET(self, &cpus)) {
+		CPU_CLR(self, &cpus);
+		/* A hint: where it cannot be given, anywhere. */
+		(void)pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
 	}
 	(void)pthread_attr_setstacksize(&attr, 64u << 10); /* else the default */
 	sigfillset(&all);

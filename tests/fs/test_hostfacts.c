@@ -371,6 +371,94 @@ static void test_list_links_cached(void **state)
 	list_links_expect(root, conf);
 }
 
+/* What lf_treecache_list visits, "rel:mode" in visit order, in a buffer
+ * large enough for the many-entry tree below. */
+struct modes {
+	const char *root;
+	char *text;
+	size_t len, size;
+};
+
+static int modes_visit(void *ctx, const char *path, const struct stat *st, const char *target)
+{
+	struct modes *m = ctx;
+
+	(void)target;
+	m->len += (size_t)snprintf(m->text + m->len, m->size - m->len, "%s%s:%o", m->len ? " " : "",
+				   path + strlen(m->root), (unsigned)st->st_mode);
+	assert_true(m->len < m->size);
+	return LF_WALK_NEXT;
+}
+
+static void modes_walk(struct modes *m, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char p[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		assert_int_equal(lstat(p, &st), 0);
+		assert_int_equal(modes_visit(m, p, &st, NULL), 0);
+		if (S_ISDIR(st.st_mode))
+			modes_walk(m, p);
+	}
+	closedir(d);
+}
+
+static void list_modes_expect(const char *root, const char *conf)
+{
+	struct modes got = { .root = root, .size = 1u << 16 },
+		     want = { .root = root, .size = 1u << 16 };
+
+	got.text = calloc(1, got.size);
+	want.text = calloc(1, want.size);
+	assert_non_null(got.text);
+	assert_non_null(want.text);
+	assert_int_equal(lf_treecache_list(conf, root, 10000, 0, modes_visit, &got), 1);
+	modes_walk(&want, root);
+	assert_string_equal(got.text, want.text);
+	free(got.text);
+	free(want.text);
+}
+
+/* A cached listing of more entries than one search looks at alone
+ * (src/fs/treecache.c, PRESTAT_ENTRIES_MIN: 512; two threads look at
+ * them before the search): each entry is visited with its own lstat, as
+ * the tree says, from a warm cache and after modes changed that move no
+ * directory's times. */
+static void test_list_cached_many(void **state)
+{
+	char root[128], conf[128], rel[64], p[256];
+
+	(void)state;
+	make("mt", 0755, true);
+	make("mconf", 0700, true);
+	for (int d = 0; d < 3; d++) {
+		snprintf(rel, sizeof(rel), "mt/d%d", d);
+		make(rel, 0755, true);
+		for (int f = 0; f < 250; f++) {
+			snprintf(rel, sizeof(rel), "mt/d%d/f%03d", d, f);
+			make(rel, f % 3 ? 0644 : 0640, false);
+		}
+	}
+	snprintf(root, sizeof(root), "%s/mt", base);
+	snprintf(conf, sizeof(conf), "%s/mconf", base);
+	sleep(3); /* the listings settle, and are kept */
+	list_modes_expect(root, conf);
+	list_modes_expect(root, conf); /* from the cache */
+	for (int d = 0; d < 3; d++) {
+		snprintf(p, sizeof(p), "%s/mt/d%d/f%03d", base, d, 17 * (d + 1));
+		assert_int_equal(chmod(p, 0600), 0);
+	}
+	list_modes_expect(root, conf);
+}
+
 /* /etc: the shadow file is in the list on any system that has one, with
  * every row of the built-in list present; nothing others can read is. */
 static void test_etc_scan_etc(void **state)
@@ -555,9 +643,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_etc_scan_tree),	  cmocka_unit_test(test_etc_scan_cached),
-		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_etc_scan_etc),
-		cmocka_unit_test(test_etc_builtin_scan),  cmocka_unit_test(test_homes_read),
-		cmocka_unit_test(test_homes_read_getent),
+		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_list_cached_many),
+		cmocka_unit_test(test_etc_scan_etc),	  cmocka_unit_test(test_etc_builtin_scan),
+		cmocka_unit_test(test_homes_read),	  cmocka_unit_test(test_homes_read_getent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -764,32 +764,47 @@ static void *prestat_run(void *arg)
 }
 
 /* Fills s->pre for a large cache (the listing search: s->ents and
- * s->first, for a cache of many entries): one thread (every signal
- * blocked, a small stack) and this one look at old's directories (their
- * entries) together, and the thread is joined before the search.
- * Anything that fails leaves them NULL: the search looks at each
- * directory (entry) itself. Each look is the one the search would make,
- * a little earlier: what a directory held when it was looked at, as
- * before.
- *
- * The thread may run on any processor this one may, but the one this
- * thread is on: a scheduler that packs a process's threads onto one
- * processor (virtual machines' do, to spare the host) would otherwise
- * run both halves one after the other, and the thread would cost more
- * than it saves (bench/README.md, "Seventeenth round"). Only the thread's
- * own affinity is set; this one's is left as it is. */
-static void prestat(struct search *s)
+ * s->first, for a cache of many entries): a thread set aside
+ * (lf_thread_aside, a small stack) and this one look at old's
+ * directories (their entries) together, and the thread is joined before
+ * the search. Anything that fails leaves them NULL: the search looks at
+ * each directory (entry) itself. Each look is the one the search would
+ * make, a little earlier: what a directory held when it was looked at,
+ * as before. */
+int lf_thread_aside(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
 {
-	struct prestat_work w = { .s = s, .chunk = PRESTAT_CHUNK };
-	size_t *first = NULL, nents = 0;
 	sigset_t all, mask;
 	pthread_attr_t attr;
-	pthread_t t;
 	cpu_set_t cpus;
 	int r, self;
 
 	if (sched_getaffinity(0, sizeof(cpus), &cpus) != 0 || CPU_COUNT(&cpus) < 2)
-		return;
+		return EAGAIN;
+	if ((r = pthread_attr_init(&attr)) != 0)
+		return r;
+	self = sched_getcpu();
+	if (self >= 0 && self < CPU_SETSIZE && CPU_ISSET(self, &cpus)) {
+		CPU_CLR(self, &cpus);
+		/* A hint: where it cannot be given, anywhere. */
+		(void)pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+	}
+	(void)pthread_attr_setstacksize(&attr, stack); /* else the default */
+	sigfillset(&all);
+	r = pthread_sigmask(SIG_SETMASK, &all, &mask);
+	if (r == 0) {
+		r = pthread_create(t, &attr, fn, arg);
+		(void)pthread_sigmask(SIG_SETMASK, &mask, NULL); /* as it was */
+	}
+	(void)pthread_attr_destroy(&attr);
+	return r;
+}
+
+static void prestat(struct search *s)
+{
+	struct prestat_work w = { .s = s, .chunk = PRESTAT_CHUNK };
+	size_t *first = NULL, nents = 0;
+	pthread_t t;
+
 	if (s->visit) {
 		for (size_t i = 0; i < s->old.n; i++)
 			nents += s->old.v[i].nsub;
@@ -809,24 +824,7 @@ static void prestat(struct search *s)
 		return;
 	}
 	atomic_init(&w.next, 0);
-	r = pthread_attr_init(&attr);
-	if (r == 0) {
-		self = sched_getcpu();
-		if (self >= 0 && self < CPU_SETSIZE && CPU_ISSET(self, &cpus)) {
-			CPU_CLR(self, &cpus);
-			/* A hint: where it cannot be given, anywhere. */
-			(void)pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-		}
-		(void)pthread_attr_setstacksize(&attr, 64u << 10); /* else the default */
-		sigfillset(&all);
-		r = pthread_sigmask(SIG_SETMASK, &all, &mask);
-		if (r == 0) {
-			r = pthread_create(&t, &attr, prestat_run, &w);
-			(void)pthread_sigmask(SIG_SETMASK, &mask, NULL); /* as it was */
-		}
-		(void)pthread_attr_destroy(&attr);
-	}
-	if (r != 0) {
+	if (lf_thread_aside(&t, 64u << 10, prestat_run, &w) != 0) {
 		free(w.pre);
 		free(w.ents);
 		free(first);

@@ -1510,11 +1510,11 @@ def device_cache(s):
 
 
 def many_rules(s):
-    """A policy of more rules than one thread adds alone
-    (src/landlock/ruleset.c, SPLIT_MIN: 512; two threads each add half):
-    every granted directory reads, from either half of the value's rules,
-    and one beside them that no rule grants is EACCES, as with the
-    ruleset capped at a few rules."""
+    """A policy of more rules than one thread looks at and adds alone
+    (src/fs/facts.c, CANDS_SPLIT_MIN, and src/landlock/ruleset.c,
+    SPLIT_MIN: 512; two threads each take half): every granted directory
+    reads, from either half of the value's rules, and one beside them
+    that no rule grants is EACCES."""
     need_enforcement(s)
     top = os.path.join(s.proj, "many")
     n = 600

@@ -295,9 +295,12 @@ static int seen_visit(void *ctx, const char *path, const struct stat *st, const 
 	return LF_WALK_NEXT;
 }
 
-/* The same, read from the tree itself (readdir, lstat, readlink), in
- * directory order, depth first. */
-static void seen_walk(struct seen *s, const char *dir)
+/* What lf_treecache_list should visit, read from the tree itself
+ * (readdir, lstat, readlink), in directory order, depth first, given to
+ * visit as lf_treecache_list gives it. */
+static void tree_walk(const char *dir,
+		      int (*visit)(void *, const char *, const struct stat *, const char *),
+		      void *ctx)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -313,9 +316,9 @@ static void seen_walk(struct seen *s, const char *dir)
 		assert_int_equal(lstat(p, &st), 0);
 		if (S_ISLNK(st.st_mode))
 			assert_true(readlink(p, t, sizeof(t) - 1) > 0);
-		assert_int_equal(seen_visit(s, p, &st, S_ISLNK(st.st_mode) ? t : NULL), 0);
+		assert_int_equal(visit(ctx, p, &st, S_ISLNK(st.st_mode) ? t : NULL), 0);
 		if (S_ISDIR(st.st_mode))
-			seen_walk(s, p);
+			tree_walk(p, visit, ctx);
 	}
 	closedir(d);
 }
@@ -329,7 +332,7 @@ static void list_links_expect(const char *root, const char *conf)
 	struct seen got = { .root = root }, want = { .root = root };
 
 	assert_int_equal(lf_treecache_list(conf, root, 1000, LF_LIST_LINKS, seen_visit, &got), 1);
-	seen_walk(&want, root);
+	tree_walk(root, seen_visit, &want);
 	assert_string_equal(got.text, want.text);
 }
 
@@ -390,27 +393,6 @@ static int modes_visit(void *ctx, const char *path, const struct stat *st, const
 	return LF_WALK_NEXT;
 }
 
-static void modes_walk(struct modes *m, const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		char p[PATH_MAX];
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		assert_int_equal(lstat(p, &st), 0);
-		assert_int_equal(modes_visit(m, p, &st, NULL), 0);
-		if (S_ISDIR(st.st_mode))
-			modes_walk(m, p);
-	}
-	closedir(d);
-}
-
 static void list_modes_expect(const char *root, const char *conf)
 {
 	struct modes got = { .root = root, .size = 1u << 16 },
@@ -421,7 +403,7 @@ static void list_modes_expect(const char *root, const char *conf)
 	assert_non_null(got.text);
 	assert_non_null(want.text);
 	assert_int_equal(lf_treecache_list(conf, root, 10000, 0, modes_visit, &got), 1);
-	modes_walk(&want, root);
+	tree_walk(root, modes_visit, &want);
 	assert_string_equal(got.text, want.text);
 	free(got.text);
 	free(want.text);

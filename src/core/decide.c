@@ -175,17 +175,14 @@ static void bucket_scan(const struct lf_decide_index *idx, const struct idx_tabl
  * asks for the scan, or when it cannot be made (ENOMEM): the scan then. */
 static const struct lf_decide_index *index_of(const struct lf_effective *e)
 {
-	union {
-		struct lf_decide_index *const *c;
-		struct lf_decide_index **m;
-	} slot = { .c = &e->index };
-	struct lf_decide_index *idx = __atomic_load_n(slot.m, __ATOMIC_ACQUIRE), *none = NULL;
+	struct lf_decide_index **slot = (struct lf_decide_index **)&e->index;
+	struct lf_decide_index *idx = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *none = NULL;
 
 	if (idx || e->scan_only)
 		return idx;
 	if (lf_decide_index_build(e, &idx) < 0)
 		return NULL;
-	if (!__atomic_compare_exchange_n(slot.m, &none, idx, false, __ATOMIC_ACQ_REL,
+	if (!__atomic_compare_exchange_n(slot, &none, idx, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
 		lf_decide_index_free(idx);
 		idx = none;

@@ -109,6 +109,7 @@ int main(void)
 	double indexed = rate(e, paths, caps, 1.0, &d1);
 	struct lf_effective linear = *e;
 	linear.index = NULL; /* the same decisions by scanning every rule */
+	linear.scan_only = true;
 	double scan = rate(&linear, paths, caps, 1.0, &d2);
 	printf("decide_rules: %zu\n", e->nrules);
 	printf("decide_file_per_sec: %.0f\n", indexed);

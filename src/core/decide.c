@@ -169,10 +169,30 @@ static void bucket_scan(const struct lf_decide_index *idx, const struct idx_tabl
 		consider(b, e, idx->entries[j].rule, idx->entries[j].glob, rel);
 }
 
-static void decide_indexed(const struct lf_effective *e, enum lf_capability cap, const char *rel,
-			   struct best *b)
+/* e's index, made now when no decision made it yet: kept in e by the
+ * first thread to finish one (another's is freed), through an atomic
+ * exchange, for e is shared and read-only to its callers. NULL when e
+ * asks for the scan, or when it cannot be made (ENOMEM): the scan then. */
+static const struct lf_decide_index *index_of(const struct lf_effective *e)
 {
-	const struct lf_decide_index *idx = e->index;
+	struct lf_decide_index **slot = (struct lf_decide_index **)&e->index;
+	struct lf_decide_index *idx = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *none = NULL;
+
+	if (idx || e->scan_only)
+		return idx;
+	if (lf_decide_index_build(e, &idx) < 0)
+		return NULL;
+	if (!__atomic_compare_exchange_n(slot, &none, idx, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		lf_decide_index_free(idx);
+		idx = none;
+	}
+	return idx;
+}
+
+static void decide_indexed(const struct lf_effective *e, const struct lf_decide_index *idx,
+			   enum lf_capability cap, const char *rel, struct best *b)
+{
 	const struct idx_table *t = &idx->caps[cap];
 	uint64_t h = LF_FNV_BASIS;
 
@@ -209,8 +229,10 @@ int lf_effective_decide_file(const struct lf_effective *e, const char *project_r
 	struct best b = { .effect = -1, .rule = 0 };
 	if (r == 0) {
 		/* Outside the project (r == 1) only the fallback speaks. */
-		if (e->index)
-			decide_indexed(e, cap, buf, &b);
+		const struct lf_decide_index *idx = index_of(e);
+
+		if (idx)
+			decide_indexed(e, idx, cap, buf, &b);
 		else
 			decide_linear(e, cap, buf, &b);
 	}

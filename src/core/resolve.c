@@ -67,9 +67,8 @@ int lf_effective_resolve(const struct lf_policy *const *layers, size_t n, struct
 	}
 	e->fallback = fallback;
 
-	int r = lf_decide_index_build(e, &e->index);
-	if (r == 0)
-		r = lf_bash_index_build(e, &e->bash_index);
+	/* The file rules' index waits for a file decision (decide.c). */
+	int r = lf_bash_index_build(e, &e->bash_index);
 	if (r < 0) {
 		lf_effective_free(e);
 		return r;

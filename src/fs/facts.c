@@ -338,9 +338,48 @@ static int fact_command(struct lf_sandbox_input *in)
 	return 0;
 }
 
+/* A value of at least this many candidates has the second half's paths
+ * looked at by a thread set aside (lf_thread_aside) with a memo of its
+ * own, while this one looks at the first half: a large policy's grants,
+ * one look or a parent's listing each. */
+#define CANDS_SPLIT_MIN 512
+
+/* Whether fact_path may look at c on another thread: nothing it does
+ * there makes a place or lists a directory entry by entry (both kept for
+ * the launching thread, in order). */
+static bool cand_aside(const struct lf_cand *c)
+{
+	return !(c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE | LF_CAND_LIST));
+}
+
+struct cands_part {
+	const struct lf_host *host;
+	struct lf_cand *cands;
+	size_t from, to;
+	int r;
+};
+
+static void *cands_part_run(void *arg)
+{
+	struct cands_part *p = arg;
+	struct lf_realpath_memo memo = { 0 };
+
+	p->r = 0;
+	for (size_t i = p->from; p->r == 0 && i < p->to; i++)
+		if (cand_aside(&p->cands[i]))
+			p->r = fact_path(p->host, &memo, &p->cands[i]);
+	lf_realpath_memo_fini(&memo);
+	return NULL;
+}
+
 int lf_facts_gather(struct lf_sandbox_input *in)
 {
 	struct lf_realpath_memo memo = { 0 };
+	struct cands_part other = {
+		.host = &in->host, .cands = in->cands, .from = in->ncands, .to = in->ncands
+	};
+	pthread_t t;
+	bool split = false;
 	int r = 0;
 
 	for (size_t i = 0; i < in->nfences && r == 0; i++) {
@@ -351,13 +390,30 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 		if (r == 0 && lstat(f->canon, &st) == 0 && S_ISREG(st.st_mode))
 			f->nlink = (unsigned long)st.st_nlink;
 	}
+	if (r == 0 && in->ncands >= CANDS_SPLIT_MIN) {
+		other.from = in->ncands / 2;
+		split = lf_thread_aside(&t, 256u << 10, cands_part_run, &other) == 0;
+		if (!split)
+			other.from = in->ncands;
+	}
 	for (size_t i = 0; i < in->ncands && r == 0; i++) {
-		r = fact_path(&in->host, &memo, &in->cands[i]);
+		/* The other half was looked at aside, but for what must be
+		 * done here (in order, after the join). */
+		if (i == other.from && split) {
+			if (pthread_join(t, NULL) != 0)
+				abort(); /* never: the thread would still write */
+			split = false;
+			r = other.r;
+		}
+		if (r == 0 && (i < other.from || !cand_aside(&in->cands[i])))
+			r = fact_path(&in->host, &memo, &in->cands[i]);
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
 		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
 			r = fact_listing(&in->cands[i], in->host.config_dir);
 	}
+	if (split && pthread_join(t, NULL) != 0)
+		abort(); /* never: the thread would still write */
 	lf_realpath_memo_fini(&memo);
 	if (r == 0)
 		r = fact_command(in);

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -343,6 +344,17 @@ typedef const char *(*lf_discover_getenv)(void *ctx, const char *name);
 int lf_discover(const struct lf_effective *e, const struct lf_host *host, lf_discover_getenv get,
 		void *ctx, struct lf_discovery *out);
 void lf_discovery_fini(struct lf_discovery *d);
+
+/* Starts fn(arg) on a second thread that blocks every signal, has a
+ * stack of stack bytes, and may run on any processor this process may but
+ * the one the caller is on (a scheduler that packs a process's threads
+ * onto one processor, as virtual machines' do to spare the host, would
+ * otherwise run the two one after the other); the caller's own affinity
+ * is not touched. For work shared out between the two, which the caller
+ * does too and then joins (pthread_join). Returns 0, or a positive error
+ * number: EAGAIN when this process may run on one processor only, else
+ * pthread_create's (treecache.c). */
+int lf_thread_aside(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg);
 
 /* The I/O step of the sandbox value (core/sandbox.h): fills the facts of
  * in: each fence's canonical form (lf_path_canon_lenient) and link count,

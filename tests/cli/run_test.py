@@ -1508,6 +1508,34 @@ def device_cache(s):
           "a budget of 3 entries did not refuse: %r" % res.err)
 
 
+
+def many_rules(s):
+    """A policy of more rules than one thread looks at and adds alone
+    (src/fs/facts.c, CANDS_SPLIT_MIN, and src/landlock/ruleset.c,
+    SPLIT_MIN: 512; two threads each take half): every granted directory
+    reads, from either half of the value's rules, and one beside them
+    that no rule grants is EACCES."""
+    need_enforcement(s)
+    top = os.path.join(s.proj, "many")
+    n = 600
+    for i in range(n + 1):
+        os.makedirs(os.path.join(top, "d%04d" % i))
+        s.write(os.path.join(top, "d%04d" % i, "f"), "in %d\n" % i)
+    # Not the default's: it grants the whole project.
+    pol = s.write(os.path.join(s.top, "many.json"), json.dumps(
+        {"version": 1, "fallback": "deny",
+         "rules": [{"effect": "allow", "capability": "read",
+                    "paths": ["many/d%04d/**" % i]} for i in range(n)]}))
+    script = "; ".join("cat %s/d%04d/f || echo refused %d" % (top, i, i)
+                       for i in (0, 1, n // 2 - 1, n // 2, n - 1, n))
+    res = s.lf("run", "-q", "-p", pol, "--", "/bin/sh", "-c", script)
+    check(res.code == 0, "the run failed: %r" % res.err)
+    check(res.out.splitlines() == ["in 0", "in 1", "in %d" % (n // 2 - 1), "in %d" % (n // 2),
+                                   "in %d" % (n - 1), "refused %d" % n],
+          "the many rules did not grant what they name, or granted more: %r" % res.out)
+    check("Permission denied" in res.err, "the ungranted directory was not EACCES: %r" % res.err)
+
+
 TESTS = {
     "firstrun-profiles": firstrun_profiles,
     "firstrun-unmakeable": firstrun_unmakeable,
@@ -1534,6 +1562,7 @@ TESTS = {
     "config-changed": config_changed,
     "etc-cache-same": etc_cache_same,
     "device-cache": device_cache,
+    "many-rules": many_rules,
 }
 
 if __name__ == "__main__":

@@ -181,6 +181,7 @@ static void decide_index_matches_linear_scan(void **state)
 		struct lf_effective *e = h_resolve1(p);
 		struct lf_effective linear = *e;
 		linear.index = NULL; /* lf_decide_file then scans every rule */
+		linear.scan_only = true;
 		for (int k = 0; k < 200; k++) {
 			char path[64];
 			h_random_path(&s, path);

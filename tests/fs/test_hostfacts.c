@@ -295,9 +295,12 @@ static int seen_visit(void *ctx, const char *path, const struct stat *st, const 
 	return LF_WALK_NEXT;
 }
 
-/* The same, read from the tree itself (readdir, lstat, readlink), in
- * directory order, depth first. */
-static void seen_walk(struct seen *s, const char *dir)
+/* What lf_treecache_list should visit, read from the tree itself
+ * (readdir, lstat, readlink), in directory order, depth first, given to
+ * visit as lf_treecache_list gives it. */
+static void tree_walk(const char *dir,
+		      int (*visit)(void *, const char *, const struct stat *, const char *),
+		      void *ctx)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -313,9 +316,9 @@ static void seen_walk(struct seen *s, const char *dir)
 		assert_int_equal(lstat(p, &st), 0);
 		if (S_ISLNK(st.st_mode))
 			assert_true(readlink(p, t, sizeof(t) - 1) > 0);
-		assert_int_equal(seen_visit(s, p, &st, S_ISLNK(st.st_mode) ? t : NULL), 0);
+		assert_int_equal(visit(ctx, p, &st, S_ISLNK(st.st_mode) ? t : NULL), 0);
 		if (S_ISDIR(st.st_mode))
-			seen_walk(s, p);
+			tree_walk(p, visit, ctx);
 	}
 	closedir(d);
 }
@@ -329,7 +332,7 @@ static void list_links_expect(const char *root, const char *conf)
 	struct seen got = { .root = root }, want = { .root = root };
 
 	assert_int_equal(lf_treecache_list(conf, root, 1000, LF_LIST_LINKS, seen_visit, &got), 1);
-	seen_walk(&want, root);
+	tree_walk(root, seen_visit, &want);
 	assert_string_equal(got.text, want.text);
 }
 
@@ -369,6 +372,73 @@ static void test_list_links_cached(void **state)
 	assert_int_equal(write(fd, "landfence-links-cache 1\nxx", 26), 26);
 	assert_int_equal(close(fd), 0);
 	list_links_expect(root, conf);
+}
+
+/* What lf_treecache_list visits, "rel:mode" in visit order, in a buffer
+ * large enough for the many-entry tree below. */
+struct modes {
+	const char *root;
+	char *text;
+	size_t len, size;
+};
+
+static int modes_visit(void *ctx, const char *path, const struct stat *st, const char *target)
+{
+	struct modes *m = ctx;
+
+	(void)target;
+	m->len += (size_t)snprintf(m->text + m->len, m->size - m->len, "%s%s:%o", m->len ? " " : "",
+				   path + strlen(m->root), (unsigned)st->st_mode);
+	assert_true(m->len < m->size);
+	return LF_WALK_NEXT;
+}
+
+static void list_modes_expect(const char *root, const char *conf)
+{
+	struct modes got = { .root = root, .size = 1u << 16 },
+		     want = { .root = root, .size = 1u << 16 };
+
+	got.text = calloc(1, got.size);
+	want.text = calloc(1, want.size);
+	assert_non_null(got.text);
+	assert_non_null(want.text);
+	assert_int_equal(lf_treecache_list(conf, root, 10000, 0, modes_visit, &got), 1);
+	tree_walk(root, modes_visit, &want);
+	assert_string_equal(got.text, want.text);
+	free(got.text);
+	free(want.text);
+}
+
+/* A cached listing of more entries than one search looks at alone
+ * (src/fs/treecache.c, PRESTAT_ENTRIES_MIN: 512; two threads look at
+ * them before the search): each entry is visited with its own lstat, as
+ * the tree says, from a warm cache and after modes changed that move no
+ * directory's times. */
+static void test_list_cached_many(void **state)
+{
+	char root[128], conf[128], rel[64], p[256];
+
+	(void)state;
+	make("mt", 0755, true);
+	make("mconf", 0700, true);
+	for (int d = 0; d < 3; d++) {
+		snprintf(rel, sizeof(rel), "mt/d%d", d);
+		make(rel, 0755, true);
+		for (int f = 0; f < 250; f++) {
+			snprintf(rel, sizeof(rel), "mt/d%d/f%03d", d, f);
+			make(rel, f % 3 ? 0644 : 0640, false);
+		}
+	}
+	snprintf(root, sizeof(root), "%s/mt", base);
+	snprintf(conf, sizeof(conf), "%s/mconf", base);
+	sleep(3); /* the listings settle, and are kept */
+	list_modes_expect(root, conf);
+	list_modes_expect(root, conf); /* from the cache */
+	for (int d = 0; d < 3; d++) {
+		snprintf(p, sizeof(p), "%s/mt/d%d/f%03d", base, d, 17 * (d + 1));
+		assert_int_equal(chmod(p, 0600), 0);
+	}
+	list_modes_expect(root, conf);
 }
 
 /* /etc: the shadow file is in the list on any system that has one, with
@@ -555,9 +625,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_etc_scan_tree),	  cmocka_unit_test(test_etc_scan_cached),
-		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_etc_scan_etc),
-		cmocka_unit_test(test_etc_builtin_scan),  cmocka_unit_test(test_homes_read),
-		cmocka_unit_test(test_homes_read_getent),
+		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_list_cached_many),
+		cmocka_unit_test(test_etc_scan_etc),	  cmocka_unit_test(test_etc_builtin_scan),
+		cmocka_unit_test(test_homes_read),	  cmocka_unit_test(test_homes_read_getent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

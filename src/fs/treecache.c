@@ -763,14 +763,6 @@ static void *prestat_run(void *arg)
 	}
 }
 
-/* Fills s->pre for a large cache (the listing search: s->ents and
- * s->first, for a cache of many entries): a thread set aside
- * (lf_thread_aside, a small stack) and this one look at old's
- * directories (their entries) together, and the thread is joined before
- * the search. Anything that fails leaves them NULL: the search looks at
- * each directory (entry) itself. Each look is the one the search would
- * make, a little earlier: what a directory held when it was looked at,
- * as before. */
 int lf_thread_aside(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
 {
 	sigset_t all, mask;
@@ -799,6 +791,14 @@ int lf_thread_aside(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg)
 	return r;
 }
 
+/* Fills s->pre for a large cache (the listing search: s->ents and
+ * s->first, for a cache of many entries): a thread set aside
+ * (lf_thread_aside, a small stack) and this one look at old's
+ * directories (their entries) together, and the thread is joined before
+ * the search. Anything that fails leaves them NULL: the search looks at
+ * each directory (entry) itself. Each look is the one the search would
+ * make, a little earlier: what a directory held when it was looked at,
+ * as before. */
 static void prestat(struct search *s)
 {
 	struct prestat_work w = { .s = s, .chunk = PRESTAT_CHUNK };

@@ -341,15 +341,15 @@ static int fact_command(struct lf_sandbox_input *in)
 /* A value of at least this many candidates has the second half's paths
  * looked at by a thread set aside (lf_thread_aside) with a memo of its
  * own, while this one looks at the first half: a large policy's grants,
- * one look or a parent's listing each. */
+ * one look or a parent's listing each. The places a launch makes are
+ * made first, by this thread, so that no path is looked at aside while
+ * a place it lies in may still be made. */
 #define CANDS_SPLIT_MIN 512
 
-/* Whether fact_path may look at c on another thread: nothing it does
- * there makes a place or lists a directory entry by entry (both kept for
- * the launching thread, in order). */
-static bool cand_aside(const struct lf_cand *c)
+/* A candidate whose place a launch makes when missing. */
+static bool cand_makes(const struct lf_cand *c)
 {
-	return !(c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE | LF_CAND_LIST));
+	return c->flags & (LF_CAND_MAKE_DIR | LF_CAND_MAKE_FILE);
 }
 
 struct cands_part {
@@ -359,6 +359,8 @@ struct cands_part {
 	int r;
 };
 
+/* The part's candidates but the directories granted entry by entry,
+ * which the launching thread looks at with their listings. */
 static void *cands_part_run(void *arg)
 {
 	struct cands_part *p = arg;
@@ -366,10 +368,21 @@ static void *cands_part_run(void *arg)
 
 	p->r = 0;
 	for (size_t i = p->from; p->r == 0 && i < p->to; i++)
-		if (cand_aside(&p->cands[i]))
+		if (!(p->cands[i].flags & LF_CAND_LIST) && !cand_makes(&p->cands[i]))
 			p->r = fact_path(p->host, &memo, &p->cands[i]);
 	lf_realpath_memo_fini(&memo);
 	return NULL;
+}
+
+/* Starts other (the second half of the candidates) on a thread set
+ * aside; false: not started, and other takes none. */
+static bool cands_split(struct cands_part *other, pthread_t *t)
+{
+	other->from = other->to / 2;
+	if (lf_thread_aside(t, 256u << 10, cands_part_run, other) == 0)
+		return true;
+	other->from = other->to;
+	return false;
 }
 
 int lf_facts_gather(struct lf_sandbox_input *in)
@@ -379,7 +392,7 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 		.host = &in->host, .cands = in->cands, .from = in->ncands, .to = in->ncands
 	};
 	pthread_t t;
-	bool split = false;
+	bool first, split;
 	int r = 0;
 
 	for (size_t i = 0; i < in->nfences && r == 0; i++) {
@@ -390,30 +403,27 @@ int lf_facts_gather(struct lf_sandbox_input *in)
 		if (r == 0 && lstat(f->canon, &st) == 0 && S_ISREG(st.st_mode))
 			f->nlink = (unsigned long)st.st_nlink;
 	}
-	if (r == 0 && in->ncands >= CANDS_SPLIT_MIN) {
-		other.from = in->ncands / 2;
-		split = lf_thread_aside(&t, 256u << 10, cands_part_run, &other) == 0;
-		if (!split)
-			other.from = in->ncands;
-	}
+	/* A large value's places are made first, then its paths shared. */
+	first = r == 0 && in->ncands >= CANDS_SPLIT_MIN;
+	for (size_t i = 0; first && i < in->ncands && r == 0; i++)
+		if (cand_makes(&in->cands[i]))
+			r = fact_path(&in->host, &memo, &in->cands[i]);
+	split = first && r == 0 && cands_split(&other, &t);
 	for (size_t i = 0; i < in->ncands && r == 0; i++) {
-		/* The other half was looked at aside, but for what must be
-		 * done here (in order, after the join). */
-		if (i == other.from && split) {
-			if (pthread_join(t, NULL) != 0)
-				abort(); /* never: the thread would still write */
-			split = false;
-			r = other.r;
-		}
-		if (r == 0 && (i < other.from || !cand_aside(&in->cands[i])))
+		bool list = in->cands[i].flags & LF_CAND_LIST;
+
+		/* From other.from on, only what the thread leaves. */
+		if (!(first && cand_makes(&in->cands[i])) && (i < other.from || list))
 			r = fact_path(&in->host, &memo, &in->cands[i]);
 		/* With a mount namespace /etc is one rule: the masks' facts
 		 * look at it instead. */
-		if (r == 0 && (in->cands[i].flags & LF_CAND_LIST) && !in->host.ns)
+		if (r == 0 && list && !in->host.ns)
 			r = fact_listing(&in->cands[i], in->host.config_dir);
 	}
 	if (split && pthread_join(t, NULL) != 0)
 		abort(); /* never: the thread would still write */
+	if (split && r == 0)
+		r = other.r;
 	lf_realpath_memo_fini(&memo);
 	if (r == 0)
 		r = fact_command(in);

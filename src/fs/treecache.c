@@ -704,8 +704,12 @@ static bool rec_unchanged(const struct search *s, const struct rec *o)
 /* A cache of at least this many directories is looked at in two halves
  * at once, when two processors may run this process: each look is a
  * system call (~3 us on the development VM), two per directory a launch,
- * and the directories of a cache are known before the search starts. */
-#define PRESTAT_MIN 1024
+ * and the directories of a cache are known before the search starts.
+ * With the second thread off the caller's processor (lf_thread_aside),
+ * a launch in a project of ~500 directories took 6 to 7 % less time
+ * (bench/README.md, "Eighteenth round"), one of ~300 2 % less, and one
+ * of 200 2 % more: below this, the thread costs what it saves. */
+#define PRESTAT_MIN 256
 
 /* The directories are shared out 64 at a time: a thread that starts
  * late (waking another processor can take milliseconds on a VM) or runs
@@ -1323,12 +1327,12 @@ int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dot
 }
 
 /* A search begun ahead is worth its thread from a cache file of this
- * size on: PRESTAT_MIN directories of REC_MIN bytes or more. Measured on
+ * size on: 1,024 directories of REC_MIN bytes or more. Measured on
  * the development VM: a 10,000-directory project with a 10,000-rule
  * policy 7 % faster, 2,201 directories and the default policy no faster,
  * 200 directories 1 % slower (the search, ~0.5 ms, then overlaps little
  * but pays for the thread). */
-#define AHEAD_MIN_BYTES (PRESTAT_MIN * REC_MIN)
+#define AHEAD_MIN_BYTES (1024 * REC_MIN)
 
 /* The thread's frames: search_run's two paths, and a path per level of
  * search_dir and list_visit, TREE_MAX_DEPTH levels at most. */

@@ -87,6 +87,10 @@ struct lf_host {
 	size_t ndiscovered;
 	const char *const *notes;
 	size_t nnotes;
+	/* The project's nested-repository search, begun ahead by
+	 * lf_sandbox_new (src/fs/treecache.h), or NULL: searched when
+	 * needed. */
+	struct lf_search_ahead *dotgits_ahead;
 };
 
 /* Flags of a candidate grant. */

@@ -626,10 +626,15 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	}
 	config = config_dir(host.home);
 	host.config_dir = config;
+	/* The nested-repository search (lf_facts_masks) begun now, beside
+	 * discovery and the value's sources: on a large project it is most
+	 * of the facts' time. Stopped at the end when it was not needed. */
+	host.dotgits_ahead = lf_treecache_dotgits_ahead(config, host.project_root);
 	/* First: what discovery grants depends on it (a separated git
 	 * directory is writable only where its hooks can be masked). */
 	r = host_namespace(&host, o.namespaces, &probe);
 	if (r < 0) {
+		lf_treecache_ahead_free(host.dotgits_ahead);
 		free(config);
 		return r;
 	}
@@ -638,6 +643,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	r = lf_discover(e, &host, env_lookup, &view, &found);
 	free(view.npm_prefix);
 	if (r < 0) {
+		lf_treecache_ahead_free(host.dotgits_ahead);
 		free(config);
 		return r;
 	}
@@ -657,6 +663,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	if (r == -ENOMEM && diag && !diag->message[0])
 		snprintf(diag->message, sizeof(diag->message), "out of memory");
 	lf_sandbox_input_free(in);
+	lf_treecache_ahead_free(host.dotgits_ahead);
 	lf_discovery_fini(&found);
 	free(config);
 	return r;

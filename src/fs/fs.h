@@ -350,10 +350,12 @@ void lf_discovery_fini(struct lf_discovery *d);
  * the one the caller is on (a scheduler that packs a process's threads
  * onto one processor, as virtual machines' do to spare the host, would
  * otherwise run the two one after the other); the caller's own affinity
- * is not touched. For work shared out between the two, which the caller
- * does too and then joins (pthread_join). Returns 0, or a positive error
- * number: EAGAIN when this process may run on one processor only, else
- * pthread_create's (treecache.c). */
+ * is not touched. "This process may" is what its first thread may: a
+ * thread set aside may set another aside, on the processor it left. For
+ * work shared out between the two, which the caller does too and then
+ * joins (pthread_join). Returns 0, or a positive error number: EAGAIN
+ * when this process may run on one processor only, else pthread_create's
+ * (treecache.c). */
 int lf_thread_aside(pthread_t *t, size_t stack, void *(*fn)(void *), void *arg);
 
 /* The I/O step of the sandbox value (core/sandbox.h): fills the facts of

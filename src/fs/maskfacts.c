@@ -540,7 +540,8 @@ static int walk_collect(const char *root, lf_walk_fn visit, struct gitwalk *g, c
 static int protect_extra(struct lf_sandbox_input *in, const char *name, const char *why,
 			 const char *path);
 
-int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree, struct lf_strv *dirs,
+int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree,
+		    struct lf_search_ahead *ahead, struct lf_strv *dirs,
 		    struct lf_strv *dotgit_files, char **err)
 {
 	struct gitwalk g = { .dirs = dirs, .dotgit_files = dotgit_files };
@@ -559,7 +560,7 @@ int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree, st
 		 * (treecache.c), else the walk. */
 		struct lf_dotgit *dg = NULL;
 		size_t ndg = 0;
-		int c = lf_treecache_dotgits(config_dir, root, &dg, &ndg);
+		int c = lf_treecache_dotgits_join(ahead, config_dir, root, &dg, &ndg);
 
 		if (c < 0)
 			r = c;
@@ -605,8 +606,8 @@ static int facts_gitdirs(struct lf_sandbox_input *in, bool walk_tree, char **err
 	struct lf_strv dotgit_files = { 0 };
 	int r;
 
-	r = lf_gitdirs_find(in->host.project_root, in->host.config_dir, walk_tree, &in->gitdirs,
-			    &dotgit_files, err);
+	r = lf_gitdirs_find(in->host.project_root, in->host.config_dir, walk_tree,
+			    in->host.dotgits_ahead, &in->gitdirs, &dotgit_files, err);
 	for (size_t i = 0; r == 0 && i < dotgit_files.n; i++)
 		r = protect_extra(in, ".git (a file)",
 				  "names the git directory, and so the hooks, git uses there",

@@ -25,12 +25,15 @@ int lf_facts_masks(struct lf_sandbox_input *in, char **notice);
  * own, the one its .git file names, each one's common directory,
  * submodules' below modules/ and linked worktrees' below worktrees/,
  * and, with walk_tree, every nested repository's (from the cache of
- * directory listings below config_dir when it can answer, else a walk).
+ * directory listings below config_dir when it can answer, else a walk;
+ * ahead: that search begun earlier, or NULL: searched now).
  * Appends each directory once (realpath) to dirs and each ".git" file
  * found to dotgit_files. *err, when NULL, gets a message (malloc'ed) for
  * a walk that could not finish. Returns 0 or -ENOMEM; what cannot be
  * looked at is left out. */
-int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree, struct lf_strv *dirs,
+struct lf_search_ahead;
+int lf_gitdirs_find(const char *root, const char *config_dir, bool walk_tree,
+		    struct lf_search_ahead *ahead, struct lf_strv *dirs,
 		    struct lf_strv *dotgit_files, char **err);
 
 #endif /* LF_FS_MASKFACTS_H */

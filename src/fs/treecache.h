@@ -30,6 +30,28 @@ int lf_treecache_dotgits(const char *config_dir, const char *root, struct lf_dot
 			 size_t *nout);
 void lf_dotgits_free(struct lf_dotgit *v, size_t n);
 
+/* lf_treecache_dotgits begun ahead, on a thread set aside
+ * (lf_thread_aside), so that the search runs beside the work before
+ * its answer is needed (lf_sandbox_new starts it before discovery and
+ * the value's sources). Begun only when root's cache already holds about
+ * 1,024 directories or more; else, or when the thread cannot be made,
+ * NULL, and lf_treecache_dotgits_join searches then. The answer is what
+ * the tree held when the thread looked, as any search's is when it
+ * looks. Free with lf_treecache_ahead_free. */
+struct lf_search_ahead;
+struct lf_search_ahead *lf_treecache_dotgits_ahead(const char *config_dir, const char *root);
+
+/* The answer of a (NULL: none begun), waited for, as lf_treecache_dotgits
+ * returns it, when a was begun for the same config_dir and root and its
+ * answer was not taken yet; else lf_treecache_dotgits(config_dir, root)
+ * searched now. */
+int lf_treecache_dotgits_join(struct lf_search_ahead *a, const char *config_dir, const char *root,
+			      struct lf_dotgit **out, size_t *nout);
+
+/* Stops a's search if it still runs (at its next directory), waits for
+ * its thread, and frees what it found and a. NULL is nothing. */
+void lf_treecache_ahead_free(struct lf_search_ahead *a);
+
 /* A device node below a root: its path, number and kind. */
 struct lf_tree_devnode {
 	char *path;

@@ -501,7 +501,8 @@ static int report_gitdirs(const struct lf_snapshot *s, struct lf_findings *f)
 
 	if (!s->root)
 		return 0;
-	r = lf_gitdirs_find(s->root, s->config_dir, true, &dirs, &files, &err);
+	/* Searched now: what the program left. */
+	r = lf_gitdirs_find(s->root, s->config_dir, true, NULL, &dirs, &files, &err);
 	for (size_t i = 0; r == 0 && i < dirs.n; i++)
 		if (in_list(&s->writable, dirs.v[i], false) && !in_list(&s->known, dirs.v[i], true))
 			r = lf_findings_add(

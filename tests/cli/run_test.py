@@ -929,7 +929,7 @@ def nested_cache(s):
 
 def nested_cache_large(s):
     """A cache of more directories than one search looks at alone
-    (src/fs/treecache.c, PRESTAT_MIN: 1,024; two threads share them out)
+    (src/fs/treecache.c, PRESTAT_MIN: 256; two threads share them out)
     answers as the walk would: repositories at the start, the middle and
     the end of the tree are protected from a warm cache; one the program
     makes deep down is reported by the run and protected by the next; a

@@ -441,6 +441,157 @@ static void test_list_cached_many(void **state)
 	list_modes_expect(root, conf);
 }
 
+/* The .git entries below root, sorted, one per line, as the tree itself
+ * holds them (readdir; none is inside another here). */
+struct dotgits_text {
+	char text[4096];
+	size_t len;
+};
+
+static int dotgits_visit(void *ctx, const char *path, const struct stat *st, const char *target)
+{
+	struct dotgits_text *t = ctx;
+	const char *slash = strrchr(path, '/');
+
+	(void)st;
+	(void)target;
+	if (slash && !strcmp(slash + 1, ".git")) {
+		t->len +=
+			(size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len, "%s\n", path);
+		assert_true(t->len < sizeof(t->text));
+	}
+	return LF_WALK_NEXT;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* An answer (1, dg) as sorted text. */
+static void dotgits_sorted(struct lf_dotgit *dg, size_t n, struct dotgits_text *t)
+{
+	char **v = calloc(n + 1, sizeof(*v));
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = dg[i].path;
+	qsort(v, n, sizeof(*v), cmp_str);
+	t->len = 0;
+	t->text[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		t->len +=
+			(size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len, "%s\n", v[i]);
+		assert_true(t->len < sizeof(t->text));
+	}
+	free(v);
+	lf_dotgits_free(dg, n);
+}
+
+/* What the tree holds below root, sorted. */
+static void dotgits_want(const char *root, struct dotgits_text *want)
+{
+	struct dotgits_text raw = { .len = 0 };
+	struct lf_dotgit *dg = NULL;
+	size_t n = 0, cap = 0;
+
+	tree_walk(root, dotgits_visit, &raw);
+	for (char *line = raw.text, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			dg = realloc(dg, cap * sizeof(*dg));
+			assert_non_null(dg);
+		}
+		dg[n++] = (struct lf_dotgit){ .path = strndup(line, (size_t)(nl - line)) };
+		assert_non_null(dg[n - 1].path);
+	}
+	dotgits_sorted(dg, n, want);
+}
+
+static void dotgits_expect(int r, struct lf_dotgit *dg, size_t n, const char *root)
+{
+	struct dotgits_text got, want;
+
+	assert_int_equal(r, 1);
+	dotgits_sorted(dg, n, &got);
+	dotgits_want(root, &want);
+	assert_string_equal(got.text, want.text);
+}
+
+/* The nested-repository search begun ahead (lf_treecache_dotgits_ahead:
+ * from a cache of about 1,024 directories on, on a thread set aside)
+ * answers as the tree says; its answer is given once, for its own root,
+ * and a search asked again, or for another root, is made then; one that
+ * is stopped unused leaves the cache whole. */
+static void test_dotgits_ahead(void **state)
+{
+	char root[128], conf[128], sub[160], rel[64];
+	struct lf_search_ahead *a;
+	struct lf_dotgit *dg;
+	cpu_set_t cpus;
+	size_t n;
+	int r;
+
+	(void)state;
+	make("at", 0755, true);
+	make("aconf", 0700, true);
+	for (int t = 0; t < 11; t++) {
+		snprintf(rel, sizeof(rel), "at/t%02d", t);
+		make(rel, 0755, true);
+		for (int d = 0; d < 100; d++) {
+			snprintf(rel, sizeof(rel), "at/t%02d/d%04d", t, t * 100 + d);
+			make(rel, 0755, true);
+		}
+	}
+	make("at/t00/d0003/.git", 0755, true);
+	make("at/t05/d0550/.git", 0755, true);
+	make("at/t10/d1099/.git", 0644, false);
+	snprintf(root, sizeof(root), "%s/at", base);
+	snprintf(conf, sizeof(conf), "%s/aconf", base);
+	snprintf(sub, sizeof(sub), "%s/at/t05", base);
+	bool two = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) >= 2;
+
+	/* No cache yet: nothing begun, and a search made when asked. */
+	assert_null(lf_treecache_dotgits_ahead(conf, root));
+	sleep(3); /* the listings settle, and are kept */
+	r = lf_treecache_dotgits_join(NULL, conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+
+	a = lf_treecache_dotgits_ahead(conf, root);
+	if (!two) {
+		assert_null(a);
+		return;
+	}
+	assert_non_null(a);
+	r = lf_treecache_dotgits_join(a, conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+	/* Asked again: searched now, and so sees a repository made since. */
+	make("at/t07/d0777/.git", 0755, true);
+	r = lf_treecache_dotgits_join(a, conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+	lf_treecache_ahead_free(a);
+
+	/* For another root: that root's, searched now. */
+	a = lf_treecache_dotgits_ahead(conf, root);
+	assert_non_null(a);
+	r = lf_treecache_dotgits_join(a, conf, sub, &dg, &n);
+	dotgits_expect(r, dg, n, sub);
+	lf_treecache_ahead_free(a);
+
+	/* Stopped unused, at once or midway: the next search is whole. */
+	for (int i = 0; i < 8; i++) {
+		a = lf_treecache_dotgits_ahead(conf, root);
+		assert_non_null(a);
+		if (i)
+			usleep((useconds_t)(250 * i));
+		lf_treecache_ahead_free(a);
+	}
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+	r = lf_treecache_dotgits_join(NULL, conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+}
+
 /* /etc: the shadow file is in the list on any system that has one, with
  * every row of the built-in list present; nothing others can read is. */
 static void test_etc_scan_etc(void **state)
@@ -626,8 +777,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_etc_scan_tree),	  cmocka_unit_test(test_etc_scan_cached),
 		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_list_cached_many),
-		cmocka_unit_test(test_etc_scan_etc),	  cmocka_unit_test(test_etc_builtin_scan),
-		cmocka_unit_test(test_homes_read),	  cmocka_unit_test(test_homes_read_getent),
+		cmocka_unit_test(test_dotgits_ahead),	  cmocka_unit_test(test_etc_scan_etc),
+		cmocka_unit_test(test_etc_builtin_scan),  cmocka_unit_test(test_homes_read),
+		cmocka_unit_test(test_homes_read_getent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1068,6 +1068,21 @@ def ns_memo(s):
         s.write(memo, text.replace("\nyes others=1\n", "\nyes others=0\n"))
         check(remembered not in plan_ns(), "a root answer without /etc as others see it was used")
         check(s.read(memo) == text, "the answer was not rewritten")
+        # A mount made, then removed, anywhere: another host state each
+        # time (the mount table's digest is in the key, whoever read it).
+        import subprocess
+        mnt = os.path.join(s.top, "memo-mount")
+        os.mkdir(mnt)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "lf-memo", mnt],
+                          capture_output=True).returncode != 0:
+            return  # no mount here (a container without the right)
+        try:
+            check(remembered not in plan_ns(), "an answer kept before a mount was made was used")
+            check(remembered in plan_ns(), "the answer kept with the mount was not used")
+        finally:
+            check(subprocess.run(["umount", mnt]).returncode == 0, "the test's mount stayed")
+        check(remembered not in plan_ns(), "an answer kept before a mount was removed was used")
+        check(s.read(memo) == text, "the answer was not rewritten for the table without it")
         return
     # Unprivileged, an answer that does not hold: /etc as others see it
     # needs a user namespace only root can map. Nothing runs, and the

@@ -195,6 +195,13 @@ def git(s, cwd, *args):
                    capture_output=True)
 
 
+def cacheable(root):
+    """Sixteen empty directories below root: a tree of fewer directories
+    gets no cache file (src/fs/treecache.c, CACHE_MIN_DIRS)."""
+    for i in range(16):
+        os.makedirs(os.path.join(root, "fill/%02d" % i))
+
+
 def git_repo(s, name):
     path = os.path.join(s.top, name)
     os.makedirs(path)
@@ -796,6 +803,7 @@ def nested_cache(s):
     os.makedirs(os.path.join(s.proj, "a/b/c"))
     os.makedirs(os.path.join(s.proj, "d/e"))
     git(s, os.path.join(s.proj, "a/b"), "init", "-q", "inner")
+    cacheable(s.proj)
     # Directories changed in the last two seconds are never cached.
     time.sleep(2.2)
     first = protected(s, "/inner/.git/")
@@ -912,6 +920,7 @@ def nested_cache(s):
     os.utime(os.path.join(cdir, fakes[0]), (int(time.time()) - 3600, old))
     other = os.path.join(s.top, "other")
     os.makedirs(os.path.join(other, "sub"))
+    cacheable(other)
     git(s, other, "init", "-q", ".")
     time.sleep(2.2)
     res = s.lf("run", "--", "true", cwd=other)
@@ -1203,6 +1212,7 @@ def cache_dir(s):
     git(s, s.proj, "init", "-q", ".")
     os.makedirs(os.path.join(s.proj, "a/b"))
     git(s, os.path.join(s.proj, "a"), "init", "-q", "inner")
+    cacheable(s.proj)
     time.sleep(2.2)  # directories changed in the last two seconds are never cached
     first = protected(s, "/inner/.git/")
     check(first, "the nested repository is not protected")
@@ -1490,6 +1500,7 @@ def device_cache(s):
     git(s, s.proj, "init", "-q", ".")
     for d in ("a/b/c", "d"):
         os.makedirs(os.path.join(s.proj, d))
+    cacheable(s.proj)
     node = os.path.join(s.proj, "a/b/c/disk")
     os.mknod(node, 0o666 | stat.S_IFBLK, os.makedev(7, 0))
     time.sleep(2.2)

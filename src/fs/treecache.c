@@ -124,6 +124,7 @@ struct search {
 	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
 	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
 	size_t work;	    /* entries read, plus directories found unchanged */
+	size_t dirs;	    /* directories searched (kept or not) */
 	bool changed;	    /* a listing read again and kept */
 	bool devices;	    /* the device search, else the .git search */
 	/* The listing search (lf_treecache_list): visit is given every
@@ -1007,6 +1008,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
 	 * runs, and says what it could not see. What was read so far is kept,
 	 * so a tree too large for one launch is known after a few. */
 	s->work += hit && !s->visit ? 1 : c.nentries;
+	s->dirs++;
 	r = s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL
 		    ? -EAGAIN
 		    : 0;
@@ -1307,9 +1309,11 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	free(s->ents);
 	free(s->first);
 	now_finish(s);
-	bool small = s->now.n < CACHE_MIN_DIRS;
+	/* Only a whole search knows the tree is small: one handed back to
+	 * the walk keeps what it read, as before. */
+	bool small = r == 0 && s->dirs < CACHE_MIN_DIRS;
 
-	if ((r == 0 || r == -EAGAIN) && small && filed) {
+	if (small && filed) {
 		/* Kept when the tree was larger: now a cost for every launch. */
 		const char *name = strrchr(file, '/') + 1;
 

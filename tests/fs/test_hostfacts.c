@@ -609,8 +609,9 @@ static void test_dotgits_ahead(void **state)
 }
 
 /* A tree of fewer than 16 directories gets no cache file, and the search
- * answers all the same; one of 16 gets one; a file kept while the tree
- * was larger is removed once it is smaller again. */
+ * answers all the same; one of 16 gets one, which a search stopped early
+ * leaves; a file kept while the tree was larger is removed once it is
+ * smaller again. */
 static void test_dotgits_small_uncached(void **state)
 {
 	char root[128], conf[128], rel[256], file[PATH_MAX + 512];
@@ -644,6 +645,14 @@ static void test_dotgits_small_uncached(void **state)
 	assert_true(file[0]); /* 16 directories */
 	r = lf_treecache_dotgits(conf, root, &dg, &n);
 	dotgits_expect(r, dg, n, root);
+	/* A search that stops early (the budget) has not seen a small tree:
+	 * the file stays. */
+	assert_int_equal(setenv("LANDFENCE_SCAN_MAX_ENTRIES", "3", 1), 0);
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	assert_int_equal(unsetenv("LANDFENCE_SCAN_MAX_ENTRIES"), 0);
+	assert_int_equal(r, 0);
+	cache_file(conf, "tree-", file, sizeof(file));
+	assert_true(file[0]);
 
 	snprintf(rel, sizeof(rel), "%s/st/d13", base);
 	assert_int_equal(rmdir(rel), 0);

@@ -91,6 +91,11 @@ struct lf_host {
 	 * lf_sandbox_new (src/fs/treecache.h), or NULL: searched when
 	 * needed. */
 	struct lf_search_ahead *dotgits_ahead;
+	/* /proc/self/mountinfo as lf_sandbox_new read it once, for the
+	 * namespace answer's key and the mount aliases (NUL-terminated,
+	 * mountinfo_len bytes), or NULL: each reads it itself. */
+	const char *mountinfo;
+	size_t mountinfo_len;
 };
 
 /* Flags of a candidate grant. */

@@ -450,7 +450,9 @@ static int host_namespace(struct lf_host *host, int mode, struct lf_ns_probe *pr
 	} else if (mode == LF_NS_ASSUME) {
 		probe->available = true;
 		probe->user = geteuid() != 0;
-	} else if ((r = lf_ns_probe_run_memo(probe, host->config_dir)) < 0 && r == -ENOMEM) {
+	} else if ((r = lf_ns_probe_run_memo(probe, host->config_dir, host->mountinfo,
+					     host->mountinfo_len)) < 0 &&
+		   r == -ENOMEM) {
 		return r;
 	}
 	host->ns = probe->available;
@@ -595,7 +597,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	struct lf_sandbox_input *in = NULL;
 	struct lf_host host = { 0 };
 	struct lf_ns_probe probe;
-	char *config = NULL;
+	char *config = NULL, *mountinfo = NULL;
 	int r;
 
 	if (diag)
@@ -630,11 +632,17 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	 * discovery and the value's sources: on a large project it is most
 	 * of the facts' time. Stopped at the end when it was not needed. */
 	host.dotgits_ahead = lf_treecache_dotgits_ahead(config, host.project_root);
+	/* The mount table, read once for the namespace answer's key and the
+	 * mount aliases (each reads it itself when it cannot be read here,
+	 * and says so as before). */
+	if (lf_file_read("/proc/self/mountinfo", 16u << 20, &mountinfo, &host.mountinfo_len) == 0)
+		host.mountinfo = mountinfo;
 	/* First: what discovery grants depends on it (a separated git
 	 * directory is writable only where its hooks can be masked). */
 	r = host_namespace(&host, o.namespaces, &probe);
 	if (r < 0) {
 		lf_treecache_ahead_free(host.dotgits_ahead);
+		free(mountinfo);
 		free(config);
 		return r;
 	}
@@ -644,6 +652,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	free(view.npm_prefix);
 	if (r < 0) {
 		lf_treecache_ahead_free(host.dotgits_ahead);
+		free(mountinfo);
 		free(config);
 		return r;
 	}
@@ -665,6 +674,7 @@ int lf_sandbox_new(const struct lf_effective *e, const struct lf_plan *plan,
 	lf_sandbox_input_free(in);
 	lf_treecache_ahead_free(host.dotgits_ahead);
 	lf_discovery_fini(&found);
+	free(mountinfo);
 	free(config);
 	return r;
 }

@@ -86,14 +86,16 @@ static void mnts_fini(struct mnts *m)
 	free(m->v);
 }
 
-/* /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT POINT ...". Unreadable:
- * no mounts known (aliases cannot be looked for; said by the caller);
- * a line not understood likewise leaves *ok false. */
-static int mnts_read(struct mnts *m, bool *ok)
+/* /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT POINT ...", as the host
+ * read it (given, given_len bytes), else read here. Unreadable: no mounts
+ * known (aliases cannot be looked for; said by the caller); a line not
+ * understood likewise leaves *ok false. */
+static int mnts_read(struct mnts *m, bool *ok, const char *given, size_t given_len)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int r = lf_file_read("/proc/self/mountinfo", 16u << 20, &text, &len);
+	int r = given ? ((text = strndup(given, given_len)) ? 0 : -ENOMEM)
+		      : lf_file_read("/proc/self/mountinfo", 16u << 20, &text, &len);
 
 	*ok = r == 0;
 	if (r < 0)
@@ -1087,7 +1089,7 @@ int lf_facts_masks(struct lf_sandbox_input *in, char **notice)
 	int r;
 
 	*notice = NULL;
-	r = mnts_read(&m, &mounts_ok);
+	r = mnts_read(&m, &mounts_ok, in->host.mountinfo, in->host.mountinfo_len);
 	if (r == 0)
 		r = facts_fences(in, &m);
 	if (r == 0)

@@ -124,6 +124,7 @@ struct search {
 	int64_t start_ns;   /* CLOCK_REALTIME, to compare with file times */
 	int64_t start_mono; /* CLOCK_MONOTONIC, for the budget */
 	size_t work;	    /* entries read, plus directories found unchanged */
+	size_t dirs;	    /* directories searched (kept or not) */
 	bool changed;	    /* a listing read again and kept */
 	bool devices;	    /* the device search, else the .git search */
 	/* The listing search (lf_treecache_list): visit is given every
@@ -1007,6 +1008,7 @@ static int search_dir(struct search *s, const char *rel, size_t depth, const str
 	 * runs, and says what it could not see. What was read so far is kept,
 	 * so a tree too large for one launch is known after a few. */
 	s->work += hit && !s->visit ? 1 : c.nentries;
+	s->dirs++;
 	r = s->work > s->budget || mono_ns() - s->start_mono > LF_WALK_MAX_MILLIS * 1000000LL
 		    ? -EAGAIN
 		    : 0;
@@ -1181,12 +1183,13 @@ int lf_cache_forget(const char *config_dir, const char *const *names, size_t n, 
 static struct kept {
 	char *file;	  /* the cache file, a newline, the root (as cache_load checks) */
 	struct recs recs; /* in the order the search met them */
+	bool filed;	  /* the file was there after that search */
 } kept[KEPT_MAX];
 
 /* A search begun ahead runs beside the launching thread's searches. */
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static bool kept_take(const char *file, struct recs *out)
+static bool kept_take(const char *file, struct recs *out, bool *filed)
 {
 	bool found = false;
 
@@ -1194,6 +1197,7 @@ static bool kept_take(const char *file, struct recs *out)
 	for (size_t i = 0; !found && i < KEPT_MAX; i++)
 		if (kept[i].file && !strcmp(kept[i].file, file)) {
 			*out = kept[i].recs;
+			*filed = kept[i].filed;
 			kept[i].recs = (struct recs){ 0 };
 			free(kept[i].file);
 			kept[i].file = NULL;
@@ -1203,8 +1207,9 @@ static bool kept_take(const char *file, struct recs *out)
 	return found;
 }
 
-/* Keeps recs (moved) for file; the oldest entry makes room. */
-static void kept_put(const char *file, struct recs *recs)
+/* Keeps recs (moved) for file (filed: the cache file is there); the
+ * oldest entry makes room. */
+static void kept_put(const char *file, struct recs *recs, bool filed)
 {
 	static size_t next;
 	char *copy = strdup(file);
@@ -1221,6 +1226,7 @@ static void kept_put(const char *file, struct recs *recs)
 	gone = k->recs;
 	k->file = copy;
 	k->recs = *recs;
+	k->filed = filed;
 	(void)pthread_mutex_unlock(&kept_lock);
 	recs_fini(&gone);
 	*recs = (struct recs){ 0 };
@@ -1234,6 +1240,16 @@ static void cache_file(char *file, size_t size, const char *dir, const char *pre
 	snprintf(file, size, "%s/%s-%016llx", dir, prefix,
 		 (unsigned long long)lf_fnv(root, strlen(root)));
 }
+
+/* A tree of fewer directories than this gets no cache file. Each file
+ * in the cache directory costs every launch of every project four looks
+ * (the two hard-link scans walk the configuration directory, a fence; the
+ * persistence snapshot looks at each cache before and after the run), and
+ * using one costs its own launch the cache directory's checks and a read:
+ * more than reading the listings of a few directories again. With 122
+ * cache files a launch took 20 % longer than with 2 (bench/README.md,
+ * "Nineteenth round"). */
+#define CACHE_MIN_DIRS 16
 
 /* The search of root below config_dir's cache: 1 whole (s->found or
  * s->devfound), 0 the caller walks, -ENOMEM, -ECANCELED (s->cancel). */
@@ -1277,21 +1293,40 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 		return 0;
 	}
 	/* Read only from a cache directory beyond the program's reach
-	 * (lf_cache_dir): else every directory is read again. */
-	if (!kept_take(key, &s->old) && lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0)
+	 * (lf_cache_dir): else every directory is read again. A file that is
+	 * not there (a small tree's) needs no look at the directory. */
+	struct stat fst;
+	bool filed = false;
+
+	if (!kept_take(key, &s->old, &filed) && lstat(file, &fst) == 0 &&
+	    lf_cache_dir(config_dir, false, dir, sizeof(dir)) == 0) {
 		cache_load(file, magic, root, s->links, &s->old);
+		filed = true;
+	}
 	prestat(s);
 	r = search_dir(s, "", 1, s->visit ? &rootst : NULL);
 	free(s->pre);
 	free(s->ents);
 	free(s->first);
 	now_finish(s);
-	if ((r == 0 || r == -EAGAIN) && s->changed &&
+	/* Only a whole search knows the tree is small: one handed back to
+	 * the walk keeps what it read, as before. */
+	bool small = r == 0 && s->dirs < CACHE_MIN_DIRS;
+
+	if (small && filed) {
+		/* Kept when the tree was larger: now a cost for every launch. */
+		const char *name = strrchr(file, '/') + 1;
+
+		(void)lf_cache_forget(config_dir, &name, 1, NULL);
+		filed = false;
+	}
+	if ((r == 0 || r == -EAGAIN) && s->changed && !small &&
 	    lf_cache_dir(config_dir, true, dir, sizeof(dir)) == 0) {
 		struct stat st;
 		bool fresh = lstat(file, &st) != 0;
 
 		cache_save(file, magic, root, s->links, &s->now);
+		filed = true;
 		if (fresh) {
 			lf_cache_prune(dir);
 			lf_cache_sweep(dir);
@@ -1299,9 +1334,10 @@ static int search_run(const char *config_dir, const char *root, struct search *s
 	}
 	recs_fini(&s->old);
 	free(s->index);
-	/* What the file now holds, for the next search of this process. */
+	/* What the file now holds (a small tree: what it would), for the
+	 * next search of this process. */
 	if (r == 0 || r == -EAGAIN)
-		kept_put(key, &s->now);
+		kept_put(key, &s->now, filed);
 	else
 		recs_fini(&s->now);
 	free(key);

@@ -534,7 +534,8 @@ int lf_ns_probe_run(struct lf_ns_probe *out)
 	return 0;
 }
 
-int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir)
+int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir, const char *mountinfo,
+			 size_t mountinfo_len)
 {
 	int r;
 
@@ -543,14 +544,14 @@ int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir)
 	if (lf_ns_disabled_by_env() || RUNNING_ON_VALGRIND || !config_dir ||
 	    __atomic_load_n(&probe_done, __ATOMIC_ACQUIRE))
 		return lf_ns_probe_run(out);
-	if (lf_ns_memo_recall(config_dir, needs_userns(), out)) {
+	if (lf_ns_memo_recall(config_dir, needs_userns(), mountinfo, mountinfo_len, out)) {
 		probe_result = *out;
 		__atomic_store_n(&probe_done, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
 	r = lf_ns_probe_run(out);
 	if (r == 0)
-		lf_ns_memo_keep(config_dir, out);
+		lf_ns_memo_keep(config_dir, out, mountinfo, mountinfo_len);
 	return r;
 }
 

@@ -48,9 +48,11 @@ int lf_ns_probe_run(struct lf_ns_probe *out);
 /* The same, with the answer of an earlier launch when config_dir's cache
  * holds one for this very host state (nsmemo.c says what decides it),
  * else probing and keeping a full "yes" there. config_dir: landfence's
- * configuration directory (absolute; NULL: no memo). Returns as
- * lf_ns_probe_run. */
-int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir);
+ * configuration directory (absolute; NULL: no memo). mountinfo: the
+ * text of /proc/self/mountinfo the caller has just read (mountinfo_len
+ * bytes; borrowed), or NULL: read here. Returns as lf_ns_probe_run. */
+int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir, const char *mountinfo,
+			 size_t mountinfo_len);
 
 /* After a launch failed placing its mounts: when this process's answer
  * was remembered, forgets it (the file too), so that the next probe of
@@ -60,10 +62,12 @@ int lf_ns_probe_run_memo(struct lf_ns_probe *out, const char *config_dir);
 int lf_ns_probe_forget(void);
 
 /* nsmemo.c. Whether config_dir holds a "yes" for this host state, then
- * *out (remembered set). */
-bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *out);
+ * *out (remembered set). mountinfo as lf_ns_probe_run_memo's. */
+bool lf_ns_memo_recall(const char *config_dir, bool user, const char *mountinfo,
+		       size_t mountinfo_len, struct lf_ns_probe *out);
 /* Keeps p when it is a full "yes" (best effort). */
-void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p);
+void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p, const char *mountinfo,
+		     size_t mountinfo_len);
 /* Removes the file this process's answer came from: 1, 0 (there was
  * none), or -errno of unlink. */
 int lf_ns_memo_forget(void);

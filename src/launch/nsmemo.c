@@ -155,12 +155,22 @@ static void key_status(struct key *k)
 		k->bad = true;
 }
 
-/* The mount table's digest: a mount made or removed anywhere changes it. */
-static void key_mounts(struct key *k)
+/* The mount table's digest: a mount made or removed anywhere changes it.
+ * text: the table as the caller has just read it (len bytes), else NULL:
+ * read here. Either way the same digest of the same bytes. */
+static void key_mounts(struct key *k, const char *text, size_t text_len)
 {
-	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	uint64_t h = LF_FNV_BASIS, len = 0;
 	char buf[4096], v[64];
+
+	if (text) {
+		for (size_t i = 0; i < text_len; i++)
+			h = lf_fnv_step(h, (unsigned char)text[i]);
+		snprintf(v, sizeof(v), "%016" PRIx64 " %" PRIu64, h, (uint64_t)text_len);
+		key_add(k, "mountinfo", v);
+		return;
+	}
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0) {
 		k->bad = true;
@@ -199,7 +209,7 @@ static void key_ns(struct key *k, const char *path)
 	key_add(k, path, v);
 }
 
-static void key_make(struct key *k, bool user)
+static void key_make(struct key *k, bool user, const char *mountinfo, size_t mountinfo_len)
 {
 	char build[LF_BUILD_ID_HEX], boot[64] = "";
 
@@ -227,7 +237,7 @@ static void key_make(struct key *k, bool user)
 	key_file(k, "/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 	key_file(k, "/proc/sys/kernel/apparmor_restrict_unprivileged_unconfined");
 	key_file(k, "/proc/self/attr/current");
-	key_mounts(k);
+	key_mounts(k, mountinfo, mountinfo_len);
 }
 
 /* The file, in a cache directory beyond the program's reach
@@ -254,7 +264,8 @@ static bool answer_parse(const char *s, size_t len, bool *others)
 	return true;
 }
 
-bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *out)
+bool lf_ns_memo_recall(const char *config_dir, bool user, const char *mountinfo,
+		       size_t mountinfo_len, struct lf_ns_probe *out)
 {
 	char file[PATH_MAX], text[MEMO_MAX + 64];
 	struct key k;
@@ -275,7 +286,7 @@ bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *ou
 	if (n <= 0)
 		return false;
 	text[n] = '\0';
-	key_make(&k, user);
+	key_make(&k, user, mountinfo, mountinfo_len);
 	if (k.bad || (size_t)n <= k.n || memcmp(text, k.buf, k.n) != 0 ||
 	    !answer_parse(text + k.n, (size_t)n - k.n, &others) || (!user && !others))
 		return false;
@@ -288,7 +299,8 @@ bool lf_ns_memo_recall(const char *config_dir, bool user, struct lf_ns_probe *ou
 	return true;
 }
 
-void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p)
+void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p, const char *mountinfo,
+		     size_t mountinfo_len)
 {
 	char file[PATH_MAX], tmp[PATH_MAX + 16];
 	struct key k;
@@ -297,7 +309,7 @@ void lf_ns_memo_keep(const char *config_dir, const struct lf_ns_probe *p)
 	/* A full "yes" only (the file's comment above). */
 	if (!p->available || (!p->user && !p->others) || p->remembered)
 		return;
-	key_make(&k, p->user);
+	key_make(&k, p->user, mountinfo, mountinfo_len);
 	key_add(&k, "yes", p->others ? "others=1" : "others=0");
 	if (k.bad || !memo_path(config_dir, true, file, sizeof(file)) ||
 	    snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file) >= (int)sizeof(tmp))

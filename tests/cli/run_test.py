@@ -195,6 +195,13 @@ def git(s, cwd, *args):
                    capture_output=True)
 
 
+def cacheable(root):
+    """Sixteen empty directories below root: a tree of fewer directories
+    gets no cache file (src/fs/treecache.c, CACHE_MIN_DIRS)."""
+    for i in range(16):
+        os.makedirs(os.path.join(root, "fill/%02d" % i))
+
+
 def git_repo(s, name):
     path = os.path.join(s.top, name)
     os.makedirs(path)
@@ -796,6 +803,7 @@ def nested_cache(s):
     os.makedirs(os.path.join(s.proj, "a/b/c"))
     os.makedirs(os.path.join(s.proj, "d/e"))
     git(s, os.path.join(s.proj, "a/b"), "init", "-q", "inner")
+    cacheable(s.proj)
     # Directories changed in the last two seconds are never cached.
     time.sleep(2.2)
     first = protected(s, "/inner/.git/")
@@ -912,6 +920,7 @@ def nested_cache(s):
     os.utime(os.path.join(cdir, fakes[0]), (int(time.time()) - 3600, old))
     other = os.path.join(s.top, "other")
     os.makedirs(os.path.join(other, "sub"))
+    cacheable(other)
     git(s, other, "init", "-q", ".")
     time.sleep(2.2)
     res = s.lf("run", "--", "true", cwd=other)
@@ -1068,6 +1077,21 @@ def ns_memo(s):
         s.write(memo, text.replace("\nyes others=1\n", "\nyes others=0\n"))
         check(remembered not in plan_ns(), "a root answer without /etc as others see it was used")
         check(s.read(memo) == text, "the answer was not rewritten")
+        # A mount made, then removed, anywhere: another host state each
+        # time (the mount table's digest is in the key, whoever read it).
+        import subprocess
+        mnt = os.path.join(s.top, "memo-mount")
+        os.mkdir(mnt)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "lf-memo", mnt],
+                          capture_output=True).returncode != 0:
+            return  # no mount here (a container without the right)
+        try:
+            check(remembered not in plan_ns(), "an answer kept before a mount was made was used")
+            check(remembered in plan_ns(), "the answer kept with the mount was not used")
+        finally:
+            check(subprocess.run(["umount", mnt]).returncode == 0, "the test's mount stayed")
+        check(remembered not in plan_ns(), "an answer kept before a mount was removed was used")
+        check(s.read(memo) == text, "the answer was not rewritten for the table without it")
         return
     # Unprivileged, an answer that does not hold: /etc as others see it
     # needs a user namespace only root can map. Nothing runs, and the
@@ -1188,6 +1212,7 @@ def cache_dir(s):
     git(s, s.proj, "init", "-q", ".")
     os.makedirs(os.path.join(s.proj, "a/b"))
     git(s, os.path.join(s.proj, "a"), "init", "-q", "inner")
+    cacheable(s.proj)
     time.sleep(2.2)  # directories changed in the last two seconds are never cached
     first = protected(s, "/inner/.git/")
     check(first, "the nested repository is not protected")
@@ -1475,6 +1500,7 @@ def device_cache(s):
     git(s, s.proj, "init", "-q", ".")
     for d in ("a/b/c", "d"):
         os.makedirs(os.path.join(s.proj, d))
+    cacheable(s.proj)
     node = os.path.join(s.proj, "a/b/c/disk")
     os.mknod(node, 0o666 | stat.S_IFBLK, os.makedev(7, 0))
     time.sleep(2.2)

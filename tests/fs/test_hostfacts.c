@@ -183,6 +183,20 @@ static void cache_file(const char *conf, const char *prefix, char *out, size_t s
 	closedir(d);
 }
 
+/* Sixteen empty directories below base's rel: a tree of fewer gets no
+ * cache file (src/fs/treecache.c, CACHE_MIN_DIRS). */
+static void cacheable(const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/fill", rel);
+	make(p, 0755, true);
+	for (int i = 0; i < 16; i++) {
+		snprintf(p, sizeof(p), "%s/fill/%02d", rel, i);
+		make(p, 0755, true);
+	}
+}
+
 /* With the cache of listings, the scan finds what the walk finds at
  * every step: each entry is looked at again, only an unchanged
  * directory's listing comes from the cache. A file or directory made
@@ -204,6 +218,7 @@ static void test_etc_scan_cached(void **state)
 	make("t/open/deep", 0755, true);
 	make("t/open/deep/note", 0644, false);
 	make("t/locked", 0700, true);
+	cacheable("t");
 	make("conf", 0700, true);
 	snprintf(root, sizeof(root), "%s/t", base);
 	snprintf(conf, sizeof(conf), "%s/conf", base);
@@ -344,6 +359,7 @@ static void test_list_links_cached(void **state)
 	make("lt", 0755, true);
 	make("lt/a", 0644, false);
 	make("lt/d", 0755, true);
+	cacheable("lt");
 	make("lconf", 0700, true);
 	snprintf(root, sizeof(root), "%s/lt", base);
 	snprintf(conf, sizeof(conf), "%s/lconf", base);
@@ -592,6 +608,63 @@ static void test_dotgits_ahead(void **state)
 	dotgits_expect(r, dg, n, root);
 }
 
+/* A tree of fewer than 16 directories gets no cache file, and the search
+ * answers all the same; one of 16 gets one, which a search stopped early
+ * leaves; a file kept while the tree was larger is removed once it is
+ * smaller again. */
+static void test_dotgits_small_uncached(void **state)
+{
+	char root[128], conf[128], rel[256], file[PATH_MAX + 512];
+	struct lf_dotgit *dg;
+	size_t n;
+	int r;
+
+	(void)state;
+	make("st", 0755, true);
+	make("sconf", 0700, true);
+	for (int d = 0; d < 14; d++) {
+		snprintf(rel, sizeof(rel), "st/d%02d", d);
+		make(rel, 0755, true);
+	}
+	make("st/d03/.git", 0755, true);
+	snprintf(root, sizeof(root), "%s/st", base);
+	snprintf(conf, sizeof(conf), "%s/sconf", base);
+	sleep(3); /* the listings settle: only then would they be kept */
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+	cache_file(conf, "tree-", file, sizeof(file));
+	assert_string_equal(file, ""); /* 15 directories */
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+
+	make("st/d14", 0755, true);
+	sleep(3);
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+	cache_file(conf, "tree-", file, sizeof(file));
+	assert_true(file[0]); /* 16 directories */
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+	/* A search that stops early (the budget) has not seen a small tree:
+	 * the file stays. */
+	assert_int_equal(setenv("LANDFENCE_SCAN_MAX_ENTRIES", "3", 1), 0);
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	assert_int_equal(unsetenv("LANDFENCE_SCAN_MAX_ENTRIES"), 0);
+	assert_int_equal(r, 0);
+	cache_file(conf, "tree-", file, sizeof(file));
+	assert_true(file[0]);
+
+	snprintf(rel, sizeof(rel), "%s/st/d13", base);
+	assert_int_equal(rmdir(rel), 0);
+	snprintf(rel, sizeof(rel), "%s/st/d14", base);
+	assert_int_equal(rmdir(rel), 0);
+	sleep(3);
+	r = lf_treecache_dotgits(conf, root, &dg, &n);
+	dotgits_expect(r, dg, n, root);
+	cache_file(conf, "tree-", file, sizeof(file));
+	assert_string_equal(file, ""); /* 14: the kept file is gone */
+}
+
 /* /etc: the shadow file is in the list on any system that has one, with
  * every row of the built-in list present; nothing others can read is. */
 static void test_etc_scan_etc(void **state)
@@ -775,11 +848,16 @@ static void test_homes_read_getent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_etc_scan_tree),	  cmocka_unit_test(test_etc_scan_cached),
-		cmocka_unit_test(test_list_links_cached), cmocka_unit_test(test_list_cached_many),
-		cmocka_unit_test(test_dotgits_ahead),	  cmocka_unit_test(test_etc_scan_etc),
-		cmocka_unit_test(test_etc_builtin_scan),  cmocka_unit_test(test_homes_read),
+		cmocka_unit_test(test_etc_scan_tree),
+		cmocka_unit_test(test_etc_scan_cached),
+		cmocka_unit_test(test_list_links_cached),
+		cmocka_unit_test(test_list_cached_many),
+		cmocka_unit_test(test_dotgits_ahead),
+		cmocka_unit_test(test_etc_scan_etc),
+		cmocka_unit_test(test_etc_builtin_scan),
+		cmocka_unit_test(test_homes_read),
 		cmocka_unit_test(test_homes_read_getent),
+		cmocka_unit_test(test_dotgits_small_uncached),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -167,6 +167,10 @@ int lf_mask_watch_check(struct lf_launch *l);
  * and every process in its namespace (fail closed), sets l->watch_err,
  * closes the table. */
 void lf_mask_watch_fail(struct lf_launch *l, int err);
+/* How many watched masks have a mount noted for the quick look of
+ * lf_mask_watch_check (their path looked up through the namespace's root
+ * when the watch started); 0 when the watch has stopped or has no root. */
+size_t lf_mask_watch_looks(const struct lf_launch *l);
 /* Stops watching: closes the table. The namespace stays held. */
 void lf_mask_watch_stop(struct lf_launch *l);
 /* Stops watching and lets the namespace go (lf_launch_wait, at its end):
@@ -228,9 +232,11 @@ int lf_launch_wait(struct lf_launch *l, int *status);
 
 /* Internal accessors of the public struct lf_child (spawn.c), for the
  * run (src/gate/run.c) and tests: why the last start failed, the resolved
- * program path and the private TMPDIR. */
+ * program path and the private TMPDIR; how many watched masks the quick
+ * look reaches (lf_mask_watch_looks: 0 once the watch stopped). */
 const struct lf_launch_failure *lf_child_failure(const struct lf_child *c);
 const char *lf_child_path(const struct lf_child *c);
 const char *lf_child_run_dir(const struct lf_child *c);
+size_t lf_child_watch_looks(const struct lf_child *c);
 
 #endif /* LF_LAUNCH_LAUNCH_H */

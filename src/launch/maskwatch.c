@@ -195,6 +195,15 @@ static void mounts_note(struct lf_launch *l)
 		}
 }
 
+size_t lf_mask_watch_looks(const struct lf_launch *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; l->mnt_ids && i < l->ns->nops; i++)
+		n += l->mnt_ids[i] != 0;
+	return n;
+}
+
 /* The program and every process of its namespace killed, op named as
  * the mask that fell (once). */
 static void fell_at(struct lf_launch *l, int op)

@@ -832,6 +832,9 @@ static void test_mask_watch(void **state)
 	assert_true(lf_sandbox_mask_count(lf_child_sandbox(c)) >= 1);
 	if (lf_child_start(c, &d) != 0)
 		fail_msg("start: %s", d.message);
+	/* The quick look is armed: the child handed over the namespace's
+	 * root, and the mask on .env was found through it. */
+	assert_true(lf_child_watch_looks(c) >= 1);
 	snprintf(path, sizeof(path), "%s/started", canon);
 	for (int i = 0; i < 600 && access(path, F_OK) < 0; i++)
 		usleep(50000);
@@ -855,6 +858,7 @@ static void test_mask_watch(void **state)
 	assert_non_null(lf_child_mask_fell(c));
 	assert_string_equal(lf_child_mask_fell(c), want);
 	assert_int_equal(lf_child_watch_error(c), 0);
+	assert_int_equal(lf_child_watch_looks(c), 0); /* stopped with the watch */
 	snprintf(path, sizeof(path), "%s/after", canon);
 	assert_int_equal(access(path, F_OK), -1);
 	/* What the program read of .env past its mask: nothing, or one read

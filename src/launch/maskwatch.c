@@ -155,7 +155,7 @@ static uint64_t mount_at(int root_fd, const char *path)
 	if (statx(root_fd, path[0] == '/' && path[1] ? path + 1 : ".",
 		  AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_MNT_ID, &sx) != 0)
 		return errno == ENOENT || errno == ENOTDIR ? MOUNT_GONE : 0;
-	return sx.stx_mask & STATX_MNT_ID ? sx.stx_mnt_id : 0;
+	return (sx.stx_mask & STATX_MNT_ID) ? sx.stx_mnt_id : 0;
 }
 
 /* The first watched op whose path no longer reaches the mount it reached

@@ -434,14 +434,17 @@ CHILD static int child_fds(const struct child_args *a, int *errfd, int *nsfd)
  * in the message (stage 0): the parent watches the masks through it.
  * Opened here, before the exec, the table is seen from that root
  * whatever the program does afterwards (a root program's chroot would
- * otherwise show the parent only the program's part of it). Also notes
- * the namespace's identity (/proc/N/ns/mnt), by which the parent finds
- * its processes. */
+ * otherwise show the parent only the program's part of it). The
+ * namespace's root goes with it (O_PATH): through it the parent looks
+ * each mask's path up, which needs no lock the kernel holds while it
+ * takes a fallen mask off, where a read of the table waits for it. Also
+ * notes the namespace's identity (/proc/N/ns/mnt), by which the parent
+ * finds its processes. */
 CHILD static void child_send_table(int errfd, const struct child_args *a)
 {
 	union {
 		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(2 * sizeof(int))];
 	} cm = { 0 };
 	int32_t msg[4] = { LF_STAGE_NONE, 0, 0, 0 };
 	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
@@ -451,23 +454,28 @@ CHILD static void child_send_table(int errfd, const struct child_args *a)
 			     .msg_controllen = sizeof(cm.buf) };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 	long w;
-	int fd;
+	int fd[2];
 
 	if (syscall(SYS_statx, AT_FDCWD, "/proc/self/ns/mnt", 0, STATX_INO, a->ns_id) < 0)
 		child_fail(errfd, LF_STAGE_WATCH, errno);
-	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	fd[0] = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd[0] < 0)
+		child_fail(errfd, LF_STAGE_WATCH, errno);
+	fd[1] = (int)syscall(SYS_openat, AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd[1] < 0)
 		child_fail(errfd, LF_STAGE_WATCH, errno);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	*(int *)CMSG_DATA(c) = fd;
+	c->cmsg_len = CMSG_LEN(sizeof(fd));
+	((int *)CMSG_DATA(c))[0] = fd[0];
+	((int *)CMSG_DATA(c))[1] = fd[1];
 	do {
 		w = syscall(SYS_sendmsg, errfd, &mh, 0);
 	} while (w < 0 && errno == EINTR);
 	if (w < 0)
 		child_fail(errfd, LF_STAGE_WATCH, errno);
-	syscall(SYS_close, fd);
+	syscall(SYS_close, fd[0]);
+	syscall(SYS_close, fd[1]);
 }
 
 CHILD __attribute__((noreturn)) static void child_run(const struct child_args *a)
@@ -579,23 +587,25 @@ static char *stack_new(size_t *total)
 /* Reads the child's verdict from the error channel: nothing once it has
  * exec'ed (the channel closes), a failure message otherwise; before
  * either, on a socket (sock), the message that hands over its mount
- * table (*table_fd, -1 when none came). Returns the failure message's
- * length: 0 when the child exec'ed, sizeof(int32_t[4]) when it failed,
- * anything else when the channel could not be read. */
-static size_t chan_read(int fd, bool sock, int32_t msg[4], int *table_fd)
+ * table and its root (*table_fd and *root_fd, -1 when none came).
+ * Returns the failure message's length: 0 when the child exec'ed,
+ * sizeof(int32_t[4]) when it failed, anything else when the channel
+ * could not be read. */
+static size_t chan_read(int fd, bool sock, int32_t msg[4], int *table_fd, int *root_fd)
 {
 	*table_fd = -1;
+	*root_fd = -1;
 	for (;;) {
 		union {
 			struct cmsghdr h;
-			char buf[CMSG_SPACE(sizeof(int))];
+			char buf[CMSG_SPACE(2 * sizeof(int))];
 		} cm;
 		struct iovec iov = { .iov_base = msg, .iov_len = 4 * sizeof(int32_t) };
 		struct msghdr mh = { .msg_iov = &iov,
 				     .msg_iovlen = 1,
 				     .msg_control = cm.buf,
 				     .msg_controllen = sizeof(cm.buf) };
-		int got = -1;
+		int got[2] = { -1, -1 };
 		/* A failure message is one write of 16 bytes: whole on a
 		 * pipe too (PIPE_BUF). */
 		ssize_t n = sock ? recvmsg(fd, &mh, MSG_CMSG_CLOEXEC)
@@ -606,15 +616,17 @@ static size_t chan_read(int fd, bool sock, int32_t msg[4], int *table_fd)
 		for (struct cmsghdr *c = n >= 0 && sock ? CMSG_FIRSTHDR(&mh) : NULL; c;
 		     c = CMSG_NXTHDR(&mh, c))
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-			    c->cmsg_len == CMSG_LEN(sizeof(int)) && got < 0)
-				memcpy(&got, CMSG_DATA(c), sizeof(int));
+			    c->cmsg_len == CMSG_LEN(sizeof(got)) && got[0] < 0)
+				memcpy(got, CMSG_DATA(c), sizeof(got));
 		if (sock && n == (ssize_t)(4 * sizeof(int32_t)) && msg[0] == LF_STAGE_NONE &&
-		    got >= 0 && *table_fd < 0 && !(mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
-			*table_fd = got;
+		    got[0] >= 0 && *table_fd < 0 && !(mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
+			*table_fd = got[0];
+			*root_fd = got[1];
 			continue;
 		}
-		if (got >= 0)
-			close(got);
+		for (int i = 0; i < 2; i++)
+			if (got[i] >= 0)
+				close(got[i]);
 		close(fd);
 		if (n == 0)
 			return 0;
@@ -648,7 +660,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	sigset_t block, saved, all, during;
 	struct rlimit rl;
 	struct sigaction chld;
-	int pfd[2], r, table_fd;
+	int pfd[2], r, table_fd, root_fd;
 	int32_t msg[4];
 	struct statx ns_id = { 0 };
 	pid_t pid;
@@ -713,7 +725,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		return pid;
 	}
-	size_t got = chan_read(pfd[0], args.watch, msg, &table_fd);
+	size_t got = chan_read(pfd[0], args.watch, msg, &table_fd, &root_fd);
 	if (got == 0) {
 		out->pid = pid;
 		out->saved_mask = saved;
@@ -722,7 +734,7 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 		out->ns_ino = (ino_t)ns_id.stx_ino;
 		out->ns_dev = makedev(ns_id.stx_dev_major, ns_id.stx_dev_minor);
 		out->ns_fd = -1;
-		lf_mask_watch_start(out, o->ns, table_fd);
+		lf_mask_watch_start(out, o->ns, table_fd, root_fd);
 		return 0;
 	}
 
@@ -730,6 +742,8 @@ int lf_launch_spawn(const struct lf_launch_opts *o, struct lf_launch *out,
 	 * first when what it said could not be read: it may have exec'ed). */
 	if (table_fd >= 0)
 		close(table_fd);
+	if (root_fd >= 0)
+		close(root_fd);
 	if (got != sizeof(msg))
 		kill(pid, SIGKILL);
 	int status;

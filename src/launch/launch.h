@@ -122,6 +122,11 @@ struct lf_launch {
 	const struct lf_ns_plan *ns; /* the plan whose masks are watched */
 	int fell;		     /* the op whose mask fell (the program was
 					killed), -1: none */
+	int root_fd;		     /* the namespace's root, opened by the child
+					with the table (O_PATH), -1: none */
+	uint64_t *mnt_ids;	     /* per op of ns: the mount its path reached
+					through root_fd when the watch started,
+					0: not known (malloc'ed, or NULL) */
 	int watch_err;		     /* why the masks could not be watched (the
 					program was killed), 0 */
 	ino_t ns_ino;		     /* the namespace (nsfs), 0: not known */
@@ -143,18 +148,29 @@ bool lf_mask_watch_needed(const struct lf_ns_plan *ns);
  * the child opened in its namespace before it exec'ed (-1: none; taken
  * over, closed by lf_mask_watch_stop), and checks it once. Opened there,
  * the table shows the namespace from the launcher's root whatever the
- * program does after its exec (a chroot). A watch that cannot start (no
- * table where masks are to be watched, or one that cannot be read)
- * kills the program and sets l->watch_err (fail closed). */
-void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int table_fd);
-/* Reads the mount table again: when a mask is missing, sets l->fell and
- * kills the program (SIGKILL). Returns 1 (a mask fell), 0, or a negative
- * errno (the table could not be read). */
+ * program does after its exec (a chroot). root_fd (-1: none; taken over
+ * likewise) is the namespace's root, opened by the child at the same
+ * moment: each mask's path is looked up through it once now, and again
+ * at each check before the table is read (lf_mask_watch_check). A watch
+ * that cannot start (no table where masks are to be watched, or one that
+ * cannot be read) kills the program and sets l->watch_err (fail
+ * closed). */
+void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int table_fd,
+			 int root_fd);
+/* Looks at each mask's path through the namespace's root, then reads the
+ * mount table: when a path no longer reaches its mask's mount, or the
+ * table misses a mask, sets l->fell and kills the program (SIGKILL), the
+ * first at once. Returns 1 (a mask fell), 0, or a negative errno (the
+ * table could not be read). */
 int lf_mask_watch_check(struct lf_launch *l);
 /* Gives up watching because of err (a positive errno): kills the program
  * and every process in its namespace (fail closed), sets l->watch_err,
  * closes the table. */
 void lf_mask_watch_fail(struct lf_launch *l, int err);
+/* How many watched masks have a mount noted for the quick look of
+ * lf_mask_watch_check (their path looked up through the namespace's root
+ * when the watch started); 0 when the watch has stopped or has no root. */
+size_t lf_mask_watch_looks(const struct lf_launch *l);
 /* Stops watching: closes the table. The namespace stays held. */
 void lf_mask_watch_stop(struct lf_launch *l);
 /* Stops watching and lets the namespace go (lf_launch_wait, at its end):
@@ -216,9 +232,11 @@ int lf_launch_wait(struct lf_launch *l, int *status);
 
 /* Internal accessors of the public struct lf_child (spawn.c), for the
  * run (src/gate/run.c) and tests: why the last start failed, the resolved
- * program path and the private TMPDIR. */
+ * program path and the private TMPDIR; how many watched masks the quick
+ * look reaches (lf_mask_watch_looks: 0 once the watch stopped). */
 const struct lf_launch_failure *lf_child_failure(const struct lf_child *c);
 const char *lf_child_path(const struct lf_child *c);
 const char *lf_child_run_dir(const struct lf_child *c);
+size_t lf_child_watch_looks(const struct lf_child *c);
 
 #endif /* LF_LAUNCH_LAUNCH_H */

@@ -27,6 +27,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,8 +143,86 @@ static int table_scan(const struct lf_launch *l)
 	return fell;
 }
 
+/* What path reaches through the namespace's root root_fd: the mount's
+ * id, MOUNT_GONE when nothing is there (the name unlinked, or a parent
+ * moved), 0 when it cannot be looked at (another error: the table
+ * decides). */
+#define MOUNT_GONE UINT64_MAX
+static uint64_t mount_at(int root_fd, const char *path)
+{
+	struct statx sx;
+
+	if (statx(root_fd, path[0] == '/' && path[1] ? path + 1 : ".",
+		  AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_MNT_ID, &sx) != 0)
+		return errno == ENOENT || errno == ENOTDIR ? MOUNT_GONE : 0;
+	return (sx.stx_mask & STATX_MNT_ID) ? sx.stx_mnt_id : 0;
+}
+
+/* The first watched op whose path no longer reaches the mount it reached
+ * when the watch started, -1 when none. One look per mask, through the
+ * namespace's root: a path lookup takes no lock that the kernel holds
+ * while it takes a fallen mask off, where a read of the table waits for
+ * the namespace's lock until the kernel lets go of it. A rename over a
+ * masked name takes the mount off before it gives the name to the new
+ * file (doc/launch.md, "A mask that falls"): found this way, the fall
+ * can be answered before the new file is reachable at all. */
+static int quick_scan(const struct lf_launch *l)
+{
+	for (size_t i = 0; l->mnt_ids && i < l->ns->nops; i++) {
+		uint64_t now;
+
+		if (!l->mnt_ids[i] || !watched(&l->ns->ops[i]))
+			continue;
+		now = mount_at(l->root_fd, l->ns->ops[i].path);
+		if (now && now != l->mnt_ids[i])
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Each watched op's mount, as its path reaches it now (lf_mask_watch_start,
+ * before the table's first check: a mask already gone when its mount is
+ * noted is found by that check). */
+static void mounts_note(struct lf_launch *l)
+{
+	if (l->root_fd < 0 ||
+	    !(l->mnt_ids = calloc(l->ns->nops ? l->ns->nops : 1, sizeof(*l->mnt_ids))))
+		return;
+	for (size_t i = 0; i < l->ns->nops; i++)
+		if (watched(&l->ns->ops[i])) {
+			uint64_t id = mount_at(l->root_fd, l->ns->ops[i].path);
+			l->mnt_ids[i] = id == MOUNT_GONE ? 0 : id;
+		}
+}
+
+size_t lf_mask_watch_looks(const struct lf_launch *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; l->mnt_ids && i < l->ns->nops; i++)
+		n += l->mnt_ids[i] != 0;
+	return n;
+}
+
+/* The program and every process of its namespace killed, op named as
+ * the mask that fell (once). */
+static void fell_at(struct lf_launch *l, int op)
+{
+	if (l->fell >= 0)
+		return;
+	l->fell = op;
+	kill(l->pid, SIGKILL);
+	/* and at once every other process in the namespace, not only when
+	 * the program's end lets the orphans be killed */
+	lf_mask_watch_signal(l, SIGKILL);
+}
+
 int lf_mask_watch_check(struct lf_launch *l)
 {
+	int quick = quick_scan(l);
+
+	if (quick >= 0)
+		fell_at(l, quick);
 	/* The kernel hands the table out a page per read(2), each page
 	 * under the namespace's lock but not the whole: a change between
 	 * two pages (a mount elsewhere in the namespace going) can skip a
@@ -162,15 +241,10 @@ int lf_mask_watch_check(struct lf_launch *l)
 		fell = again; /* -1: there after all; another: read again */
 	}
 	if (fell < -1)
-		return fell + 1;
-	if (fell >= 0 && l->fell < 0) {
-		l->fell = fell;
-		kill(l->pid, SIGKILL);
-		/* and at once every other process in the namespace, not only
-		 * when the program's end lets the orphans be killed */
-		lf_mask_watch_signal(l, SIGKILL);
-	}
-	return fell >= 0;
+		return quick >= 0 ? 1 : fell + 1;
+	if (fell >= 0)
+		fell_at(l, fell);
+	return fell >= 0 || quick >= 0;
 }
 
 /* Whether stat of path names the namespace of the launch l. */
@@ -323,9 +397,12 @@ void lf_mask_watch_fail(struct lf_launch *l, int err)
 	lf_mask_watch_stop(l);
 }
 
-void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int table_fd)
+void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int table_fd,
+			 int root_fd)
 {
 	l->mnt_fd = table_fd;
+	l->root_fd = root_fd;
+	l->mnt_ids = NULL;
 	l->ns = NULL;
 	l->fell = -1;
 	l->watch_err = 0;
@@ -348,6 +425,7 @@ void lf_mask_watch_start(struct lf_launch *l, const struct lf_ns_plan *ns, int t
 		lf_mask_watch_fail(l, errno);
 		return;
 	}
+	mounts_note(l);
 	/* What fell between the child's open and this check. */
 	int r = lf_mask_watch_check(l);
 	if (r < 0)
@@ -359,6 +437,11 @@ void lf_mask_watch_stop(struct lf_launch *l)
 	if (l->mnt_fd >= 0)
 		close(l->mnt_fd);
 	l->mnt_fd = -1;
+	if (l->root_fd >= 0)
+		close(l->root_fd);
+	l->root_fd = -1;
+	free(l->mnt_ids);
+	l->mnt_ids = NULL;
 }
 
 void lf_mask_watch_end(struct lf_launch *l)

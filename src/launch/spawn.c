@@ -455,3 +455,8 @@ const char *lf_child_run_dir(const struct lf_child *c)
 {
 	return c && c->have_run_dir ? c->run_dir : NULL;
 }
+
+size_t lf_child_watch_looks(const struct lf_child *c)
+{
+	return c && c->started ? lf_mask_watch_looks(&c->launch) : 0;
+}

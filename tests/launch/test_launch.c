@@ -782,10 +782,14 @@ static void test_mask_targets_changed_before_mount(void **state)
  * opened by the child before its exec, from the launcher's root, so a
  * chroot does not blind it (a table opened after the exec would show
  * only the program's part: every mask missing, or none watched). The
- * watch runs in lf_child_wait, which this test enters after the rename:
- * a read of the new .env before then is refused (the ruleset's deny
- * still holds), and the program reads on until it is killed; a loaded
- * machine may take longer than one of its 50 ms rounds to get there. */
+ * watch runs in lf_child_wait, which this test enters after the rename.
+ * The program is killed within one of its 50 ms rounds: it reads .env
+ * past its mask at most once. Once is the open window of doc/launch.md
+ * ("A mask that falls"): between the mount's removal and the name's move
+ * the old file is reached at the old name, and between the move and the
+ * kill the new one, each for up to a few milliseconds here; the test prints
+ * what such a read got and does not fail on it. Two reads would mean a
+ * kill that came a whole round late. */
 static void test_mask_watch(void **state)
 {
 	static const char policy[] =
@@ -828,6 +832,9 @@ static void test_mask_watch(void **state)
 	assert_true(lf_sandbox_mask_count(lf_child_sandbox(c)) >= 1);
 	if (lf_child_start(c, &d) != 0)
 		fail_msg("start: %s", d.message);
+	/* The quick look is armed: the child handed over the namespace's
+	 * root, and the mask on .env was found through it. */
+	assert_true(lf_child_watch_looks(c) >= 1);
 	snprintf(path, sizeof(path), "%s/started", canon);
 	for (int i = 0; i < 600 && access(path, F_OK) < 0; i++)
 		usleep(50000);
@@ -851,19 +858,27 @@ static void test_mask_watch(void **state)
 	assert_non_null(lf_child_mask_fell(c));
 	assert_string_equal(lf_child_mask_fell(c), want);
 	assert_int_equal(lf_child_watch_error(c), 0);
+	assert_int_equal(lf_child_watch_looks(c), 0); /* stopped with the watch */
 	snprintf(path, sizeof(path), "%s/after", canon);
 	assert_int_equal(access(path, F_OK), -1);
-	/* What the program read of .env: the mask's empty file, never the
-	 * new one. */
+	/* What the program read of .env past its mask: nothing, or one read
+	 * in the window the kill closes (the old file or the new one). */
 	snprintf(path, sizeof(path), "%s/seen", canon);
 	FILE *seen = fopen(path, "re");
 	if (seen) {
 		char buf[4096];
 		size_t n = fread(buf, 1, sizeof(buf) - 1, seen);
+		int reads = 0;
 		buf[n] = '\0';
 		fclose(seen);
-		if (strstr(buf, "SECRET"))
-			fail_msg("the program read .env past its mask: %s", buf);
+		for (const char *s = buf; (s = strstr(s, "SECRET")); s++)
+			reads++;
+		if (reads > 1)
+			fail_msg("the program read .env %d times past its mask: %s", reads, buf);
+		if (reads == 1)
+			print_message("the program read .env once as its mask fell (the open "
+				      "window, doc/launch.md): %s",
+				      buf);
 	}
 	lf_child_free(c);
 	lf_plan_free(plan);

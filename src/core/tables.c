@@ -80,6 +80,10 @@ const struct lf_open_limit lf_open_limits[] = {
 	  "what Landlock does not mediate: stat(2) and inotify on any path the program can "
 	  "name; /dev/pts is granted whole, so another terminal of the same user can be "
 	  "opened" },
+	{ "mask-fall",
+	  "a mask hides a file only while its name stays: a masked file replaced or removed "
+	  "outside the sandbox during the run (an editor's save, git config) can be read, "
+	  "the old one or the new, until the watch stops the run a moment later (exit 137)" },
 	{ NULL, NULL },
 };
 

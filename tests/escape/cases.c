@@ -977,6 +977,17 @@ const struct esc_case esc_cases[] = {
 	  .mode = ESC_DOCTOR,
 	  .out_has = { "NO  unix-connect", "named UNIX sockets", "NO  metadata",
 		       "yes setuid-modes" } },
+	/* The window doc/launch.md describes ("A mask that falls"), said
+	 * where users look before they run. */
+	{ .name = "doctor says a masked file replaced outside can be read until the stop",
+	  .kind = 13,
+	  .mode = ESC_DOCTOR,
+	  .out_has = { "a mask hides a file only while its name stays", "exit 137" } },
+	{ .name = "plan says a masked file replaced outside can be read until the stop",
+	  .kind = 13,
+	  .mode = ESC_PLAN,
+	  .policy = STD,
+	  .out_has = { "a mask hides a file only while its name stays" } },
 	/* 8. Mounts and namespaces (root) ------------------------- */
 	/* The launcher drops CAP_SYS_ADMIN, so unshare(CLONE_NEWNS) alone may
 	 * fail with EPERM; a user namespace gives the capabilities back inside
